@@ -1,0 +1,23 @@
+# shithead-sim: `make run` installs and runs the main job; `make test` installs and tests.
+PYTHON ?= python3
+GAMES ?= 1e6
+PLAYERS ?= 4
+SEED ?= 7
+
+.PHONY: install run test bench clean
+
+install:
+	$(PYTHON) -m pip install -q -e '.[test]'
+
+run: install
+	sim run --games $(GAMES) --players $(PLAYERS) --seed $(SEED) --strategy lowest
+
+test: install
+	$(PYTHON) -m pytest -q
+
+bench: install
+	$(PYTHON) benchmarks/bench.py
+
+clean:
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf .pytest_cache .hypothesis *.egg-info

@@ -1,0 +1,1 @@
+"""Aggregation and output of simulation results."""

@@ -1,0 +1,152 @@
+"""The ``sim`` command line (typer): run, replay, strategies."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2).")
+
+_SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
+
+
+def parse_count(text: str, option: str = "--games") -> int:
+    """``1e6``, ``1_000_000``, ``250k``, ``2M`` -> a positive int; ``ValueError`` otherwise."""
+    raw = str(text).strip().lower().replace("_", "").replace(",", "")
+    mult = 1
+    if raw and raw[-1] in _SUFFIX:
+        raw, mult = raw[:-1], _SUFFIX[raw[-1]]
+    try:
+        if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?", raw):
+            raise ValueError
+        value = float(raw) * mult
+    except ValueError:
+        raise ValueError(f"{option}: expected a number of games such as 1e6, 1_000_000 or "
+                         f"250k, got {text!r}") from None
+    if value != int(value):
+        raise ValueError(f"{option}: expected a whole number, got {text!r}")
+    if value < 1:
+        raise ValueError(f"{option}: expected at least 1, got {text!r}")
+    return int(value)
+
+
+def _fail(message: str, code: int = 2):
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
+            max_turns, threads):
+    from sim.runner import RunConfig
+
+    ruleset: object = rules
+    if choose_face_ups or last_player_loses:
+        ruleset = {"base": rules}
+        if last_player_loses:
+            ruleset["last_player_loses"] = True
+        if choose_face_ups:
+            ruleset["choose_face_ups"] = True
+    return RunConfig(games=parse_count(games), players=players, seed=seed,
+                     strategies=strategy or ["lowest"], swaps=swap or [None], rules=ruleset,
+                     max_turns=max_turns, threads=threads)
+
+
+# Options shared by run and replay.
+GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
+PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6 (R1).")
+SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
+STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all seats, or once "
+                        "per seat in seat order (see `sim strategies`). Default: lowest.")
+SWAP = typer.Option(None, "--swap", help="Swap policy (R5/V1): once for all seats or once per "
+                    "seat. Default: each strategy's own.")
+RULES = typer.Option("seed", "--rules", help="Base ruleset (RULES.md §1-9: seed).")
+V1 = typer.Option(False, "--choose-face-ups", "--v1", help="Variant V1: choose 3 face-ups of 6.")
+V2 = typer.Option(False, "--last-player-loses", "--v2",
+                  help="Variant V2: play to the last; the result is the finishing order.")
+CAP = typer.Option(10_000, "--max-turns", help="Turns after which a game is unfinished (R25).")
+THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all cores). The "
+                       "results do not depend on it.")
+
+
+@app.command()
+def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
+        strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
+        rules: str = RULES, choose_face_ups: bool = V1, last_player_loses: bool = V2,
+        max_turns: int = CAP, threads: Optional[int] = THREADS,
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Play many games and print win rates per seat and per strategy, with 95% CIs."""
+    from sim.runner import RunError, run as run_games
+
+    try:
+        cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
+                      last_player_loses, max_turns, threads)
+        t0 = time.perf_counter()
+        show = not quiet and not as_json and sys.stderr.isatty()
+        if show:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
+                                       TimeRemainingColumn)
+            with Progress("[progress.description]{task.description}", BarColumn(),
+                          MofNCompleteColumn(), TimeRemainingColumn(), transient=True) as bar:
+                task = bar.add_task("games", total=cfg.games)
+                tally = run_games(cfg, progress=lambda done: bar.update(task, completed=done))
+        else:
+            tally = run_games(cfg)
+        seconds = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        _fail(str(e))
+    if as_json:
+        out = tally.to_dict()
+        out["seconds"] = seconds
+        typer.echo(json.dumps(out, indent=2))
+    else:
+        from reports.text import print_summary
+        print_summary(tally, seconds)
+
+
+@app.command()
+def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
+           games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
+           strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
+           rules: str = RULES, choose_face_ups: bool = V1, last_player_loses: bool = V2,
+           max_turns: int = CAP):
+    """Show one game of a run turn by turn (same options as run, plus --game)."""
+    from sim.replay import describe
+    from sim.runner import RunError, record_game
+
+    try:
+        cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
+                      last_player_loses, max_turns, None)
+        if game < 0:
+            raise RunError(f"--game: expected a game index of 0 or more, got {game}")
+        cfg.games = max(cfg.games, game + 1)
+        lines = describe(cfg, game, record_game(cfg, game))
+    except (RunError, ValueError) as e:
+        _fail(str(e))
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+def strategies():
+    """List the strategies and swap policies."""
+    from sim.strategy import all_moves, all_swaps
+
+    typer.echo("Strategies (--strategy):")
+    for s in all_moves().values():
+        typer.echo(f"  {s.name:<12} {s.description} [default swap: {s.swap}]")
+    typer.echo("Swap policies (--swap):")
+    for s in all_swaps().values():
+        typer.echo(f"  {s.name:<12} {s.description}")
+
+
+def main():  # console script entry point
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The batch core: a referee loop that plays whole games between first-class strategies.
+
+:func:`play_out` is the referee, short enough to read in one screen; :func:`run_games` plays
+a range of game indices (in parallel blocks) and writes one record per game into
+preallocated arrays. A game's random stream comes from (seed, game index) only
+(:mod:`sim.rng`), so results do not depend on threads or batch sizes.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim._jit import jit
+from sim.engine import apply_move, apply_swap, deal, first_player, legal_mask, swap_cards
+from sim.layout import (
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, NMOVES, NR, OUTORDER, PICKUPS, PLAYERS,
+    PUB, STATE_SIZE, TURN, V1,
+)
+from sim.rng import randint, seed_game
+
+FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
+
+
+@jit
+def deal_game(st, rng, players, v1, v2):
+    """R3-R4 (V1): a random dealer, then the deal; the first draws of the game's stream."""
+    deal(st, rng, players, randint(rng, players), v1, v2)
+
+
+@jit
+def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
+    """R5/V1 swaps (simultaneous: all choose from the deal, then all apply) and R6.
+
+    Returns False, with (seat, choice, 0) in ``err``, when a swap policy's choice is not 3 of
+    its 6 cards.
+    """
+    players = st[PLAYERS]
+    cards = np.zeros(6, np.int32)
+    obs = st[:PUB]
+    starter = first_player(st)                             # R6: as dealt
+    for s in range(players):
+        swap_cards(st, s, cards)
+        swaps[s] = swap_fns[s](cards, obs, rng, params[s])
+    for s in range(players):
+        swap_cards(st, s, cards)
+        if not apply_swap(st, s, cards, swaps[s]):
+            err[0], err[1], err[2] = s, swaps[s], 0
+            return False
+    if st[V1]:
+        starter = first_player(st)                         # V1: the chosen face-ups
+    st[CURRENT] = starter
+    st[FIRST] = starter
+    return True
+
+
+@jit
+def play_out(st, rng, cap, move_fns, params, log, err):
+    """The referee loop: ask the seat to move, check its answer (R24), apply it, until the game
+    is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
+    long. On an illegal answer ``err`` gets (seat, answer, turn).
+    """
+    mask = np.zeros(NMOVES, np.uint8)
+    obs = st[:PUB]
+    while st[TURN] < cap:
+        legal_mask(st, mask)
+        p = st[CURRENT]
+        hand = st[HANDS + p * NR:HANDS + p * NR + NR]
+        m = move_fns[p](obs, hand, mask, rng, params[p])
+        if m < 0 or m >= NMOVES or mask[m] == 0:
+            err[0], err[1], err[2] = p, m, st[TURN]
+            return BAD_MOVE
+        if st[TURN] < log.shape[0]:
+            log[st[TURN]] = m
+        if apply_move(st, m) & EV_GAME_OVER:
+            return FINISHED
+    return UNFINISHED
+
+
+@jit
+def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, params, swaps, log, err):
+    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status."""
+    deal_game(st, rng, players, v1, v2)
+    if not swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
+        return BAD_SWAP
+    return play_out(st, rng, cap, move_fns, params, log, err)
+
+
+@jit(parallel=True)
+def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, params, blocks,
+              status, turns, order, pickups, burns, starter, dealer, errs):
+    """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
+    for b in prange(blocks):
+        st = np.zeros(STATE_SIZE, np.int32)
+        rng = np.zeros(4, np.uint64)
+        swaps = np.zeros(6, np.int64)
+        log = np.zeros(1, np.int32)
+        err = np.zeros(3, np.int64)
+        for g in range(b * n // blocks, (b + 1) * n // blocks):
+            seed_game(rng, seed, first + g)
+            status[g] = play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, params,
+                                  swaps, log[:0], err)
+            turns[g] = st[TURN]
+            burns[g] = st[BURNS]
+            starter[g] = st[FIRST]
+            dealer[g] = st[DEALER]
+            for s in range(6):
+                order[g, s] = st[OUTORDER + s]
+                pickups[g, s] = st[PICKUPS + s]
+            errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]

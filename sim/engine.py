@@ -1,0 +1,364 @@
+"""The rules of Shithead (RULES.md R4-R25, V1, V2) as jitted functions on the flat state.
+
+This module is the only implementation of the rules. The batch core (:mod:`sim.core`), the
+single-position API (:mod:`sim.rules`) and replays all call these functions:
+
+- :func:`legal_mask` writes which move ids are legal for the seat to move;
+- :func:`apply_move` carries out one legal move and returns its events;
+- :func:`deal`, :func:`apply_swap` and :func:`first_player` set a game up (R3-R6);
+- :func:`derive_pile` recomputes the pile summary kept incrementally (for positions read from
+  JSON, and for tests that check the incremental values).
+
+Moves are validated by the caller against :func:`legal_mask` (R24); :func:`apply_move` trusts
+its move.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import jit
+from sim.cards import JOKER, TEN, TWO
+from sim.layout import (
+    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EV_BLIND_FAIL, EV_BURN,
+    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, FD, FDN, FU, FUN, HANDN, HANDS, KNOWN,
+    LASTMOVER, NOUT, NR, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILELEN, PLAYERS,
+    RUN, STOCK, STOCKLEN, TOP, TOPRANK, TURN, V1, V2,
+)
+from sim.rng import randint
+
+
+@jit
+def playable(st, r):
+    """R9, R20, R23: may rank ``r`` follow the effective top? (2s and jokers always may.)"""
+    return r >= TWO or r >= st[TOP]
+
+
+@jit
+def legal_mask(st, mask):
+    """Write 1 into ``mask[m]`` for every legal move id ``m`` of the seat to move.
+
+    Returns where the mover plays from: 0 hand, 1 face-up cards, 2 blind (R11, R13, R14).
+    """
+    mask[:] = 0
+    p = st[CURRENT]
+    count = st[COUNT]
+    if st[HANDN + p] > 0:
+        base, source = HANDS + p * NR, 0
+    elif st[FUN + p] > 0:
+        base, source = FU + p * NR, 1
+    else:
+        mask[BLIND] = 1          # R14, R16: the only move, forced
+        return 2
+    for r in range(NR):
+        held = st[base + r]
+        if held == 0:
+            continue
+        if count == 0:           # R7: lead 1 card or several of one rank
+            for n in range(min(held, 4)):
+                mask[r * 4 + n] = 1
+        elif held >= count and playable(st, r):   # R9: exactly `count` cards, equal or higher
+            mask[r * 4 + count - 1] = 1
+    if count > 0:                # R10: a pick-up needs a pile; a leader must play
+        mask[PICKUP] = 1
+        if source == 1:          # R12: add one face-up card first
+            for r in range(NR):
+                if st[FU + p * NR + r] > 0:
+                    mask[ADD + r] = 1
+    return source
+
+
+@jit
+def next_seat(st, s):
+    """The seat after ``s`` in the direction of play, skipping seats that are out (V2)."""
+    n = st[PLAYERS]
+    d = st[DIR]
+    for _ in range(n):
+        s = (s + d) % n
+        if st[HANDN + s] + st[FUN + s] + st[FDN + s] > 0:
+            return s
+    return s
+
+
+@jit
+def _push(st, r, n):
+    """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no reverse."""
+    for _ in range(n):
+        st[PILE + st[PILELEN]] = r
+        st[PILELEN] += 1
+    st[PILECNT + r] += n
+    if r == JOKER:
+        # R23: the joker is looked through, TOP stays; it breaks any run of a rank (R22).
+        st[RUN] = st[RUN] + n if st[TOPRANK] == JOKER else n
+    else:
+        st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
+        st[TOP] = -1 if r == TWO else r      # R20: anything may follow a 2
+    st[TOPRANK] = r
+
+
+@jit
+def _clear_pile(st):
+    for r in range(NR):
+        st[PILECNT + r] = 0
+    st[PILELEN] = 0
+    st[TOP] = -1
+    st[TOPRANK] = -1
+    st[RUN] = 0
+    st[COUNT] = 0
+
+
+@jit
+def _play(st, r, n):
+    """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind)."""
+    _push(st, r, n)
+    if st[COUNT] == 0:
+        st[COUNT] = n                         # R7, R9: the lead sets the count
+    if r == JOKER:
+        st[DIR] = -st[DIR]                    # R23: one play, one reversal
+        return EV_REVERSE
+    if r == TEN or st[RUN] >= 4:              # R21 ten, R22 four of a kind on top
+        for k in range(NR):
+            st[BURNED + k] += st[PILECNT + k]
+        _clear_pile(st)
+        st[BURNS] += 1
+        return EV_BURN
+    return 0
+
+
+@jit
+def _pickup(st, p):
+    """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""
+    for r in range(NR):
+        c = st[PILECNT + r]
+        st[HANDS + p * NR + r] += c
+        st[KNOWN + p * NR + r] += c
+    st[HANDN + p] += st[PILELEN]
+    st[PICKUPS + p] += 1
+    _clear_pile(st)
+    return EV_PICKUP
+
+
+@jit
+def _draw(st, p):
+    """R8: draw from the stock up to 3 cards in hand, as far as the stock lasts."""
+    while st[HANDN + p] < 3 and st[STOCKLEN] > 0:
+        st[STOCKLEN] -= 1
+        r = st[STOCK + st[STOCKLEN]]
+        st[HANDS + p * NR + r] += 1
+        st[HANDN + p] += 1
+
+
+@jit
+def _blind(st, p):
+    """R14-R17: turn the top face-down cards; keep them on the pile if legal, else pick up."""
+    k = max(st[COUNT], 1)
+    left = st[FDN + p]
+    take = min(k, left)
+    top = FD + p * DECK + left - 1            # R17: last dealt is turned first
+    r = st[top]
+    ok = take == k                            # R16: fewer than the count is illegal
+    for i in range(take):
+        if st[top - i] != r:
+            ok = False                        # R15: one rank only
+    if st[COUNT] > 0 and not playable(st, r):
+        ok = False
+    st[FDN + p] = left - take
+    if ok:
+        return _play(st, r, k)
+    # R15: the turned cards go into the hand with the pile (seen by all: known, R26).
+    for i in range(take):
+        _push(st, st[top - i], 1)
+    return EV_BLIND_FAIL | _pickup(st, p)
+
+
+@jit
+def apply_move(st, m):
+    """Carry out legal move ``m`` for the seat to move; return its events (bit flags).
+
+    Afterwards the pile, count, direction, the seat to move and the end of the game are all
+    up to date (R7-R25, V2).
+    """
+    p = st[CURRENT]
+    if m == BLIND:
+        ev = _blind(st, p)
+    elif m == PICKUP:
+        ev = _pickup(st, p)
+    elif m >= ADD:
+        r = m - ADD                           # R12: adding is not a play
+        st[FU + p * NR + r] -= 1
+        st[FUN + p] -= 1
+        _push(st, r, 1)
+        ev = _pickup(st, p)
+    else:
+        r = m // 4
+        n = m % 4 + 1
+        if st[HANDN + p] > 0:                 # R13: the hand first
+            st[HANDS + p * NR + r] -= n
+            st[HANDN + p] -= n
+            k = st[KNOWN + p * NR + r] - n    # what is still known to be there (R26)
+            st[KNOWN + p * NR + r] = k if k > 0 else 0
+            ev = _play(st, r, n)
+            _draw(st, p)                      # R8, R21: after the play and any burn
+        else:                                 # R11: face-up cards, no drawing (R8)
+            st[FU + p * NR + r] -= n
+            st[FUN + p] -= n
+            ev = _play(st, r, n)
+    st[TURN] += 1
+    st[LASTMOVER] = p
+    if st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:   # R18: out
+        ev |= EV_OUT
+        st[OUTORDER + st[NOUT]] = p
+        st[NOUT] += 1
+        if st[V2] == 0 or st[NOUT] >= st[PLAYERS] - 1:    # R25, V2
+            ev |= EV_GAME_OVER
+            st[OVER] = 1
+            st[CURRENT] = next_seat(st, p)
+            return ev
+        st[CURRENT] = next_seat(st, p)        # R19, V2: the next seat leads or follows
+    elif ev & EV_BURN:
+        st[CURRENT] = p                       # R21, R22: the burner leads again
+    else:
+        st[CURRENT] = next_seat(st, p)        # R9, R10, R23 (direction already reversed)
+    return ev
+
+
+@jit
+def first_player(st):
+    """R6: dealt (or, under V1, chosen) face-ups first, then hands, rank by rank from 3 up;
+    ties to the earliest seat in deal order from the dealer's left; 2s and jokers never count.
+    """
+    n = st[PLAYERS]
+    d = st[DEALER]
+    for r in range(TWO):
+        for i in range(1, n + 1):
+            s = (d + i) % n
+            if st[FU + s * NR + r] > 0:
+                return s
+        for i in range(1, n + 1):
+            s = (d + i) % n
+            if st[HANDS + s * NR + r] > 0:
+                return s
+    return (d + 1) % n
+
+
+@jit
+def derive_pile(st):
+    """Recompute TOP, TOPRANK, RUN and PILECNT from the pile order (R20, R22, R23)."""
+    n = st[PILELEN]
+    for r in range(NR):
+        st[PILECNT + r] = 0
+    for i in range(n):
+        st[PILECNT + st[PILE + i]] += 1
+    st[TOP] = -1
+    st[TOPRANK] = -1
+    st[RUN] = 0
+    if n == 0:
+        return
+    tr = st[PILE + n - 1]
+    st[TOPRANK] = tr
+    run = 0
+    for i in range(n - 1, -1, -1):
+        if st[PILE + i] != tr:
+            break
+        run += 1
+    st[RUN] = run
+    for i in range(n - 1, -1, -1):            # R23: look through jokers
+        r = st[PILE + i]
+        if r != JOKER:
+            st[TOP] = -1 if r == TWO else r
+            break
+
+
+@jit
+def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
+    """R3-R4 (and V1): shuffle a fresh deck and deal it into a cleared state.
+
+    Deal order starts at the dealer's left, in packets of three: face-down, face-up, hand
+    (V1: face-down, then 6 to the hand). The undealt cards are the stock.
+    """
+    st[:] = 0
+    deck = np.empty(DECK, np.int32)
+    size = 0
+    for r in range(TWO + 1):
+        for _ in range(4):
+            deck[size] = r
+            size += 1
+    if players == 6:
+        deck[size] = JOKER
+        deck[size + 1] = JOKER
+        size += 2
+    for i in range(size - 1, 0, -1):          # Fisher-Yates
+        j = randint(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    st[PLAYERS] = players
+    st[DEALER] = dealer
+    st[DIR] = 1
+    st[V1] = choose_face_ups
+    st[V2] = last_player_loses
+    st[LASTMOVER] = -1
+    st[TOP] = -1
+    st[TOPRANK] = -1
+    for s in range(6):
+        st[OUTORDER + s] = -1
+    for packet in range(2 if choose_face_ups else 3):
+        for i in range(1, players + 1):
+            s = (dealer + i) % players
+            for _ in range(6 if (choose_face_ups and packet == 1) else 3):
+                size -= 1
+                r = deck[size]
+                if packet == 0:
+                    st[FD + s * DECK + st[FDN + s]] = r
+                    st[FDN + s] += 1
+                elif packet == 1 and not choose_face_ups:
+                    st[FU + s * NR + r] += 1
+                    st[FUN + s] += 1
+                else:
+                    st[HANDS + s * NR + r] += 1
+                    st[HANDN + s] += 1
+    for i in range(size):
+        st[STOCK + i] = deck[i]
+    st[STOCKLEN] = size
+
+
+@jit
+def swap_cards(st, s, cards):
+    """The six cards of seat ``s`` a swap chooses from: face-ups then hand (R5), or the six
+    dealt to the hand (V1). Written into ``cards`` (int32[6]) in rank order."""
+    k = 0
+    for r in range(NR):
+        for _ in range(st[FU + s * NR + r]):
+            cards[k] = r
+            k += 1
+    for r in range(NR):
+        for _ in range(st[HANDS + s * NR + r]):
+            cards[k] = r
+            k += 1
+
+
+@jit
+def apply_swap(st, s, cards, chosen):
+    """R5/V1: the cards whose bit is set in ``chosen`` (exactly 3 of 6) go face up, the others
+    to the hand. Returns False when ``chosen`` is not a choice of 3 of the 6 cards.
+
+    Under R5 a card taken from the dealt face-ups into the hand is known to be there (R26).
+    """
+    if chosen < 0 or chosen >= 64:
+        return False
+    bits = 0
+    for i in range(6):
+        bits += (chosen >> i) & 1
+    if bits != 3:
+        return False
+    for r in range(NR):
+        st[FU + s * NR + r] = 0
+        st[HANDS + s * NR + r] = 0
+    for i in range(6):
+        r = cards[i]
+        if (chosen >> i) & 1:
+            st[FU + s * NR + r] += 1
+        else:
+            st[HANDS + s * NR + r] += 1
+            if i < 3 and st[V1] == 0:         # it was dealt face up: seen by all
+                st[KNOWN + s * NR + r] += 1
+    st[FUN + s] = 3
+    st[HANDN + s] = 3
+    return True

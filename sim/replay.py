@@ -1,0 +1,90 @@
+"""A game told turn by turn, for a person: the deal, each swap, every move and its events.
+
+The moves come from the batch kernel (:func:`sim.runner.record_game`) and are re-applied with
+the same jitted :func:`sim.engine.apply_move`, so what is shown is what was simulated.
+"""
+from __future__ import annotations
+
+from sim.cards import NAMES
+from sim.engine import apply_move, swap_cards
+from sim.layout import (
+    COUNT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR, OUTORDER, PILE, PILELEN,
+    STOCKLEN,
+)
+from sim.rules import move_to_dict
+from sim.runner import GameRecord, RunConfig
+
+
+def _cards(st, base):
+    return " ".join(NAMES[r] for r in range(NR) for _ in range(int(st[base + r]))) or "-"
+
+
+def _pile(st, show=8):
+    n = int(st[PILELEN])
+    cards = [NAMES[r] for r in st[PILE:PILE + n]]
+    head = "... " if n > show else ""
+    return f"[{head}{' '.join(cards[-show:])}] ({n} card{'s' * (n != 1)})" if n else "[] (empty)"
+
+
+def _move_text(m, source):
+    move = move_to_dict(int(m))
+    if "play" in move:
+        return f"plays {' '.join(move['play'])} from {source}"
+    if "blind" in move:
+        return "turns face-down"
+    if "add" in move:
+        return f"adds face-up {move['add']} and picks up"
+    return "picks up"
+
+
+def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
+    """The lines of a replay."""
+    from sim.engine import legal_mask
+    import numpy as np
+    from sim.layout import NMOVES
+
+    st = rec.dealt
+    lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, rules {cfg.rules}",
+             f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
+    for s in range(cfg.players):
+        fd = " ".join(NAMES[r] for r in st[FD + s * DECK:FD + s * DECK + st[FDN + s]])
+        lines.append(f"  seat {s} ({cfg.strategies[s]}, swap {cfg.swaps[s]}): face-down [{fd}] "
+                     f"(top last), face-up [{_cards(st, FU + s * NR)}], "
+                     f"hand [{_cards(st, HANDS + s * NR)}]")
+    lines.append("Swaps (R5" + (", V1" if cfg.options["choose_face_ups"] else "") + "):")
+    cards = np.zeros(6, np.int32)
+    for s in range(cfg.players):
+        swap_cards(st, s, cards)
+        up = [NAMES[cards[i]] for i in range(6) if (rec.swaps[s] >> i) & 1]
+        lines.append(f"  seat {s} puts face up: {' '.join(up) if len(up) == 3 else rec.swaps[s]}")
+    st = rec.start.copy()
+    lines.append(f"Seat {int(st[FIRST])} starts (R6).")
+    mask = np.zeros(NMOVES, np.uint8)
+    for turn, m in enumerate(rec.moves, 1):
+        p = int(st[1])
+        source = ("hand", "face-up", "face-down")[legal_mask(st, mask)]
+        before = int(st[STOCKLEN])
+        ev = apply_move(st, m)
+        drew = before - int(st[STOCKLEN])
+        names = [name for bit, name in EVENT_NAMES if ev & bit]
+        text = f"{turn:5d}. seat {p} {_move_text(m, source)}"
+        if drew:
+            text += f", draws {drew}"
+        text += f" -> pile {_pile(st)} count {int(st[COUNT])}"
+        if int(st[DIR]) == -1:
+            text += ", direction -1"
+        if names:
+            text += "  <" + ", ".join(names) + ">"
+        lines.append(text)
+    if rec.status == 0:
+        order = [int(s) for s in st[OUTORDER:OUTORDER + cfg.players] if s >= 0]
+        if cfg.options["last_player_loses"]:
+            loser = (set(range(cfg.players)) - set(order)).pop()
+            lines.append(f"Finishing order (V2): {order}; seat {loser} is the Shithead.")
+        else:
+            lines.append(f"Seat {order[0]} wins after {len(rec.moves)} turns (R18, R25).")
+    elif rec.status == 1:
+        lines.append(f"Unfinished: stopped at the limit of {cfg.max_turns} turns (R25).")
+    else:
+        lines.append(f"Stopped by a strategy error (R24): {rec.error.tolist()}")
+    return lines

@@ -1,0 +1,314 @@
+"""Single positions as JSON-shaped dicts (POSITION.md), on top of the jitted rules kernel.
+
+``legal_moves``, ``apply``, ``validate`` and ``first_player`` convert a position into the
+kernel's flat state and call the very functions the batch core uses (:mod:`sim.engine`): there
+is one implementation of the rules. Inputs are never mutated; every problem is a
+``ValueError`` that names it and, where one applies, the rule.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from sim import engine
+from sim.cards import NAMES, deck_counts, rank_code
+from sim.layout import (
+    ADD, BLIND, BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FU, FUN, HANDN,
+    HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, OUTORDER, OVER, PICKUP, PILE, PILECNT, PILELEN,
+    PLAYERS, STATE_SIZE, STOCK, STOCKLEN, TOP, V1, V2,
+)
+
+RULESET_OPTIONS = {"last_player_loses": V2, "choose_face_ups": V1}
+RULESETS = {"seed": {}}
+_KEYS = {"ruleset", "players", "current", "direction", "hands", "face_up", "face_down", "stock",
+         "pile", "count", "burned", "out", "dealer"}
+_IGNORED = {"events", "winner"}
+_SEAT_LISTS = ("hands", "face_up", "face_down")
+
+
+# -- rulesets ------------------------------------------------------------------------------
+def parse_ruleset(ruleset) -> dict[str, bool]:
+    """``"seed"`` or ``{"base": "seed", option: bool, ...}`` -> the full option dict."""
+    if isinstance(ruleset, str):
+        base, options = ruleset, {}
+    elif isinstance(ruleset, dict):
+        if "base" not in ruleset:
+            raise ValueError("ruleset: an object of options must name its 'base' ruleset, "
+                             "e.g. {\"base\": \"seed\", \"last_player_loses\": true}")
+        base = ruleset["base"]
+        options = {k: v for k, v in ruleset.items() if k != "base"}
+    else:
+        raise ValueError(f"ruleset: expected a name or an object, got {ruleset!r}")
+    if base not in RULESETS:
+        raise ValueError(f"ruleset: unknown ruleset {base!r}; known: {', '.join(RULESETS)}")
+    result = {name: False for name in RULESET_OPTIONS}
+    result.update(RULESETS[base])
+    for key, value in options.items():
+        if key not in RULESET_OPTIONS:
+            raise ValueError(f"ruleset: unknown option {key!r}; known: "
+                             f"{', '.join(RULESET_OPTIONS)}")
+        if not isinstance(value, bool):
+            raise ValueError(f"ruleset: option {key!r} must be true or false, got {value!r}")
+        result[key] = value
+    return result
+
+
+# -- validation and conversion -------------------------------------------------------------
+def _int(pos, key, lo, hi):
+    v = pos.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{key}: expected an integer from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def _cards(value, where):
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: expected a list of cards, got {value!r}")
+    try:
+        return [rank_code(c) for c in value]
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
+def _seat_cards(pos, key, players):
+    value = pos.get(key)
+    if not isinstance(value, list) or len(value) != players:
+        raise ValueError(f"{key}: expected one list of cards per seat ({players} lists)")
+    return [_cards(v, f"{key}[{s}]") for s, v in enumerate(value)]
+
+
+def _to_state(pos) -> np.ndarray:
+    """Check ``pos`` (POSITION.md "valid") and build the kernel state; ``ValueError`` if not."""
+    if not isinstance(pos, dict):
+        raise ValueError(f"a position must be a JSON object (dict), got {type(pos).__name__}")
+    unknown = set(pos) - _KEYS - _IGNORED
+    if unknown:
+        raise ValueError(f"unknown key(s) in position: {', '.join(sorted(map(str, unknown)))}")
+    missing = (_KEYS - {"dealer"}) - set(pos)
+    if missing:
+        raise ValueError(f"missing key(s) in position: {', '.join(sorted(missing))}")
+    rules = parse_ruleset(pos["ruleset"])
+    players = pos["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+        raise ValueError(f"players: Shithead is for 2 to 6 players (R1), got {players!r}")
+    current = _int(pos, "current", 0, players - 1)
+    direction = pos["direction"]
+    if isinstance(direction, bool) or direction not in (1, -1):
+        raise ValueError(f"direction: must be 1 or -1 (R23), got {direction!r}")
+    hands, face_up, face_down = (_seat_cards(pos, k, players) for k in _SEAT_LISTS)
+    stock, pile, burned = (_cards(pos[k], k) for k in ("stock", "pile", "burned"))
+    count = _int(pos, "count", 0, 4)
+    if (count == 0) != (len(pile) == 0):
+        raise ValueError(f"count: must be 0 exactly when the pile is empty (R7, R9); "
+                         f"count is {count} and the pile holds {len(pile)} card(s)")
+    if count > len(pile):
+        raise ValueError(f"count: {count} is more than the pile holds ({len(pile)}) (R9)")
+    dealer = _int(pos, "dealer", 0, players - 1) if "dealer" in pos else players - 1
+    # R1: every card of the deck exactly once.
+    seen = Counter(stock + pile + burned)
+    for seat in range(players):
+        seen.update(hands[seat] + face_up[seat] + face_down[seat])
+    want = deck_counts(players)
+    wrong = [f"{NAMES[r]}: {seen.get(r, 0)} instead of {want[r]}"
+             for r in range(NR) if seen.get(r, 0) != want[r]]
+    if wrong:
+        raise ValueError("cards are not conserved (R1: the deck holds each rank 4 times"
+                         + (", and 2 jokers with 6 players" if players == 6 else ", no jokers")
+                         + "): " + "; ".join(wrong))
+    out = pos["out"]
+    if (not isinstance(out, list) or len(set(map(repr, out))) != len(out)
+            or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players
+                   for s in out)):
+        raise ValueError(f"out: expected a list of distinct seats 0..{players - 1}, got {out!r}")
+    empty = [s for s in range(players) if not (hands[s] or face_up[s] or face_down[s])]
+    if sorted(empty) != sorted(out):
+        raise ValueError(f"out: the seats holding no card ({empty}) must be exactly the seats "
+                         f"that are out ({out}) (R18)")
+    limit = players - 1 if rules["last_player_loses"] else 1
+    if len(out) > limit:
+        raise ValueError(f"out: at most {limit} seat(s) can be out under this ruleset "
+                         f"(R25, V2), got {len(out)}")
+    over = len(out) >= limit
+    if not over and current in out:
+        raise ValueError(f"current: seat {current} is out and holds no card; "
+                         "the seat to move must hold cards")
+
+    st = np.zeros(STATE_SIZE, np.int32)
+    st[PLAYERS], st[CURRENT], st[DIR], st[COUNT] = players, current, direction, count
+    st[DEALER], st[LASTMOVER], st[OVER] = dealer, -1, int(over)
+    st[V1], st[V2] = rules["choose_face_ups"], rules["last_player_loses"]
+    for seat in range(players):
+        for r in hands[seat]:
+            st[HANDS + seat * NR + r] += 1
+        for r in face_up[seat]:
+            st[FU + seat * NR + r] += 1
+        st[HANDN + seat], st[FUN + seat] = len(hands[seat]), len(face_up[seat])
+        st[FD + seat * DECK:FD + seat * DECK + len(face_down[seat])] = face_down[seat]
+        st[FDN + seat] = len(face_down[seat])
+    st[OUTORDER:OUTORDER + MAXP] = -1
+    st[OUTORDER:OUTORDER + len(out)] = out
+    st[NOUT] = len(out)
+    st[STOCK:STOCK + len(stock)] = stock
+    st[STOCKLEN] = len(stock)
+    st[PILE:PILE + len(pile)] = pile
+    st[PILELEN] = len(pile)
+    for r in burned:
+        st[BURNED + r] += 1
+    engine.derive_pile(st)
+    return st
+
+
+def _names(codes):
+    return [NAMES[r] for r in codes]
+
+
+def _per_rank(st, base):
+    return [NAMES[r] for r in range(NR) for _ in range(int(st[base + r]))]
+
+
+def _ruleset_out(st):
+    if not st[V1] and not st[V2]:
+        return "seed"
+    return {"base": "seed", "last_player_loses": bool(st[V2]), "choose_face_ups": bool(st[V1])}
+
+
+def to_position(st, ruleset=None, dealer=True) -> dict:
+    """The position of a kernel state, as POSITION.md shapes it."""
+    players = int(st[PLAYERS])
+    seats = range(players)
+    pos = {
+        "ruleset": _ruleset_out(st) if ruleset is None else ruleset,
+        "players": players,
+        "current": int(st[CURRENT]),
+        "direction": int(st[DIR]),
+        "hands": [_per_rank(st, HANDS + s * NR) for s in seats],
+        "face_up": [_per_rank(st, FU + s * NR) for s in seats],
+        "face_down": [_names(st[FD + s * DECK:FD + s * DECK + st[FDN + s]]) for s in seats],
+        "stock": _names(st[STOCK:STOCK + st[STOCKLEN]]),
+        "pile": _names(st[PILE:PILE + st[PILELEN]]),
+        "count": int(st[COUNT]),
+        "burned": _per_rank(st, BURNED),
+        "out": [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]],
+    }
+    if dealer:
+        pos["dealer"] = int(st[DEALER])
+    return pos
+
+
+# -- moves ---------------------------------------------------------------------------------
+def move_to_dict(m: int) -> dict:
+    """The JSON form of a move id."""
+    if m == BLIND:
+        return {"blind": True}
+    if m == PICKUP:
+        return {"pickup": True}
+    if m >= ADD:
+        return {"pickup": True, "add": NAMES[m - ADD]}
+    return {"play": [NAMES[m // 4]] * (m % 4 + 1)}
+
+
+def move_to_id(move) -> int:
+    """The move id of a JSON move; ``ValueError`` when it is malformed (POSITION.md)."""
+    if not isinstance(move, dict):
+        raise ValueError(f"a move must be an object such as {{\"play\": [\"7\"]}}, got {move!r}")
+    keys = set(move)
+    if keys == {"play"}:
+        cards = move["play"]
+        if not isinstance(cards, list) or not cards:
+            raise ValueError("play: expected a non-empty list of cards (R7)")
+        codes = _cards(cards, "play")
+        if len(set(codes)) != 1:
+            raise ValueError(f"play: all cards of a play must be of one rank (R7, R9), "
+                             f"got {cards}")
+        if len(codes) > 4:
+            raise ValueError(f"play: at most 4 cards of one rank exist (R1), got {len(codes)}")
+        return codes[0] * 4 + len(codes) - 1
+    if keys == {"blind"}:
+        if move["blind"] is not True:
+            raise ValueError("blind: the only blind move is {\"blind\": true} (R14)")
+        return BLIND
+    if keys in ({"pickup"}, {"pickup", "add"}):
+        if move["pickup"] is not True:
+            raise ValueError("pickup: the only pick-up move is {\"pickup\": true} (R10)")
+        if "add" not in move:
+            return PICKUP
+        add = move["add"]
+        if not isinstance(add, str):
+            raise ValueError(f"add: expected one card name (R12), got {add!r}")
+        return ADD + rank_code(add)
+    raise ValueError(f"a move has exactly one of 'play', 'blind', 'pickup' (with an optional "
+                     f"'add'); got keys {sorted(map(str, keys))}")
+
+
+def _mask(st) -> np.ndarray:
+    mask = np.zeros(NMOVES, np.uint8)
+    if not st[OVER]:
+        engine.legal_mask(st, mask)
+    return mask
+
+
+# -- the public answers ----------------------------------------------------------------------
+def validate(position) -> None:
+    """Raise ``ValueError`` saying what is wrong unless ``position`` is valid (POSITION.md)."""
+    _to_state(position)
+
+
+def legal_moves(position) -> list[dict]:
+    """Every legal move of the seat to move, each once; ``[]`` once the game is over."""
+    st = _to_state(position)
+    return [move_to_dict(m) for m in np.flatnonzero(_mask(st))]
+
+
+def apply(position, move) -> dict:
+    """The position after ``move``, with ``"events"`` and ``"winner"`` added (POSITION.md)."""
+    st = _to_state(position)
+    m = move_to_id(move)
+    if st[OVER]:
+        raise ValueError("the game is over (R25): no move can be made")
+    mask = _mask(st)
+    if not mask[m]:
+        raise ValueError(f"illegal move {move} (R24): {_why_illegal(st, m)}")
+    events = engine.apply_move(st, m)
+    out = to_position(st, ruleset=position["ruleset"], dealer="dealer" in position)
+    out["events"] = [name for bit, name in EVENT_NAMES if events & bit]
+    out["winner"] = int(st[OUTORDER]) if st[OVER] else None
+    return out
+
+
+def first_player(position) -> int:
+    """R6 for a position before any play, read from its face-ups, hands and ``dealer``."""
+    st = _to_state(position)
+    if st[PILELEN] or st[NOUT] or st[BURNED:BURNED + NR].any():
+        raise ValueError("first_player needs a position before any play (R6): empty pile, "
+                         "nothing burned, nobody out")
+    return int(engine.first_player(st))
+
+
+def _why_illegal(st, m) -> str:
+    """A player-readable reason why legal move ``m`` is not legal here (R24)."""
+    p, count = int(st[CURRENT]), int(st[COUNT])
+    hand, face_up = st[HANDN + p] > 0, st[FUN + p] > 0
+    if not hand and not face_up:
+        return f"seat {p} holds only face-down cards: the only move is a blind turn (R14, R16)"
+    if m == BLIND:
+        return f"seat {p} still holds cards in hand or face up: no blind turn yet (R14)"
+    if m in (PICKUP,) or m >= ADD:
+        if count == 0:
+            return "the pile is empty and the player leads: a leader must play (R7, R10)"
+        if m >= ADD:
+            if hand:
+                return "cards may be added before a pick-up only when playing from the table (R12)"
+            return f"seat {p} has no face-up {NAMES[m - ADD]} to add (R12)"
+    r, n = m // 4, m % 4 + 1
+    source = "hand" if hand else "face-up cards"
+    base = (HANDS if hand else FU) + p * NR
+    if st[base + r] < n:
+        extra = ""
+        if hand and st[FU + p * NR + r] >= n:
+            extra = "; table cards may not be played while the hand holds cards (R13)"
+        return f"seat {p} does not hold {n} x {NAMES[r]} in its {source}{extra}"
+    if count and n != count:
+        return f"every play on this pile must have exactly {count} card(s) (R9)"
+    top = NAMES[st[TOP]] if st[TOP] >= 0 else "anything"
+    return f"{NAMES[r]} is lower than the top of the pile ({top}) (R9)"

@@ -1,0 +1,2 @@
+"""The built-in strategies and swap policies; importing this package registers them."""
+from strategies import basic  # noqa: F401
