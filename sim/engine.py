@@ -27,13 +27,13 @@ from sim.layout import (
 from sim.rng import randint
 
 
-@jit
+@jit(inline="always")
 def playable(st, r):
     """R9, R20, R23: may rank ``r`` follow the effective top? (2s and jokers always may.)"""
     return r >= TWO or r >= st[TOP]
 
 
-@jit
+@jit(inline="always")
 def legal_mask(st, mask):
     """Write 1 into ``mask[m]`` for every legal move id ``m`` of the seat to move.
 
@@ -67,7 +67,7 @@ def legal_mask(st, mask):
     return source
 
 
-@jit
+@jit(inline="always")
 def next_seat(st, s):
     """The seat after ``s`` in the direction of play, skipping seats that are out (V2)."""
     n = st[PLAYERS]
@@ -79,7 +79,7 @@ def next_seat(st, s):
     return s
 
 
-@jit
+@jit(inline="always")
 def _push(st, r, n):
     """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no reverse."""
     for _ in range(n):
@@ -95,7 +95,7 @@ def _push(st, r, n):
     st[TOPRANK] = r
 
 
-@jit
+@jit(inline="always")
 def _clear_pile(st):
     for r in range(NR):
         st[PILECNT + r] = 0
@@ -106,7 +106,7 @@ def _clear_pile(st):
     st[COUNT] = 0
 
 
-@jit
+@jit(inline="always")
 def _play(st, r, n):
     """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind)."""
     _push(st, r, n)
@@ -124,7 +124,7 @@ def _play(st, r, n):
     return 0
 
 
-@jit
+@jit(inline="always")
 def _pickup(st, p):
     """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""
     for r in range(NR):
@@ -137,7 +137,7 @@ def _pickup(st, p):
     return EV_PICKUP
 
 
-@jit
+@jit(inline="always")
 def _draw(st, p):
     """R8: draw from the stock up to 3 cards in hand, as far as the stock lasts."""
     while st[HANDN + p] < 3 and st[STOCKLEN] > 0:
@@ -147,7 +147,7 @@ def _draw(st, p):
         st[HANDN + p] += 1
 
 
-@jit
+@jit(inline="always")
 def _blind(st, p):
     """R14-R17: turn the top face-down cards; keep them on the pile if legal, else pick up."""
     k = max(st[COUNT], 1)
@@ -170,7 +170,7 @@ def _blind(st, p):
     return EV_BLIND_FAIL | _pickup(st, p)
 
 
-@jit
+@jit(inline="always")
 def apply_move(st, m):
     """Carry out legal move ``m`` for the seat to move; return its events (bit flags).
 
