@@ -1,0 +1,44 @@
+"""Shared helpers for the tests."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+
+from sim.cards import deck_counts  # noqa: E402
+from sim.layout import (  # noqa: E402
+    BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, STOCK, STOCKLEN,
+)
+
+
+def card_totals(st) -> np.ndarray:
+    """Cards of each rank found anywhere in a kernel state."""
+    tot = np.zeros(NR, np.int64)
+    for s in range(st[PLAYERS]):
+        tot += st[HANDS + s * NR:HANDS + s * NR + NR]
+        tot += st[FU + s * NR:FU + s * NR + NR]
+        tot += np.bincount(st[FD + s * DECK:FD + s * DECK + st[FDN + s]], minlength=NR)
+    tot += np.bincount(st[STOCK:STOCK + st[STOCKLEN]], minlength=NR)
+    tot += np.bincount(st[PILE:PILE + st[PILELEN]], minlength=NR)
+    tot += st[BURNED:BURNED + NR]
+    return tot
+
+
+def assert_conserved(st):
+    assert card_totals(st).tolist() == deck_counts(int(st[PLAYERS]))
+
+
+@pytest.fixture
+def cli():
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(app, [str(a) for a in args])
+    return invoke

@@ -1,0 +1,139 @@
+"""The command line: `sim run`, `sim replay`, `sim strategies`, and clear errors for user
+mistakes (a message on stderr, exit code 2, no traceback)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.cli import parse_count
+
+
+@pytest.mark.parametrize("text,value", [("1e6", 10**6), ("1_000_000", 10**6), ("250k", 250_000),
+                                        ("2M", 2 * 10**6), ("12", 12), ("1.5k", 1500)])
+def test_games_accepts_usual_spellings(text, value):
+    assert parse_count(text) == value
+
+
+@pytest.mark.parametrize("text", ["-5", "0", "abc", "1.5", "1e", "k", ""])
+def test_games_refuses_nonsense(text):
+    with pytest.raises(ValueError, match="--games"):
+        parse_count(text)
+
+
+def test_run_prints_tables_per_seat_and_strategy(cli):
+    r = cli("run", "--games", "2k", "--players", "3", "--seed", "7", "-s", "lowest", "-s",
+            "random", "-s", "lowest")
+    assert r.exit_code == 0, r.output
+    for word in ("By seat", "By strategy", "95% CI", "unfinished", "turns per finished game",
+                 "lowest", "random", "2,000"):
+        assert word in r.output
+
+
+def test_run_json_is_consistent(cli):
+    r = cli("run", "--games", "3000", "--players", "4", "--seed", "1", "--json",
+            "-s", "lowest", "-s", "random", "-s", "lowest", "-s", "random")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["overall"]["games"] == 3000
+    seats = out["by_seat"]
+    assert [s["strategy"] for s in seats] == ["lowest", "random"] * 2
+    wins = sum(s["wins"] for s in seats)
+    assert wins == out["overall"]["finished"]            # one winner per finished game (R25)
+    for s in seats:
+        assert s["ci_low"] <= s["win_rate"] <= s["ci_high"]
+        assert s["games"] == 3000
+    by = {s["strategy"]: s for s in out["by_strategy"]}
+    assert by["lowest"]["games"] == 6000
+    assert by["lowest"]["win_rate"] > by["random"]["win_rate"]
+
+
+def test_run_same_seed_same_summary(cli):
+    args = ("run", "--games", "2000", "--seed", "5", "--json")
+    a, b = json.loads(cli(*args).output), json.loads(cli(*args).output)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_run_v2_reports_finishing_places(cli):
+    r = cli("run", "--games", "1000", "--players", "4", "--v2", "--json", "-s", "lowest",
+            "-s", "random", "-s", "lowest", "-s", "random")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["config"]["options"]["last_player_loses"] is True
+    seats = out["by_seat"]
+    assert sum(s["shithead"] for s in seats) == out["overall"]["finished"]
+    assert sum(s["mean_place"] for s in seats) == pytest.approx(1 + 2 + 3 + 4)
+
+
+def test_run_v1_and_swap_options(cli):
+    r = cli("run", "--games", "500", "--v1", "--swap", "random", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["config"]["options"]["choose_face_ups"] is True
+    assert out["config"]["swaps"] == ["random"] * 4
+
+
+def test_unfinished_games_are_counted(cli):
+    r = cli("run", "--games", "2000", "--players", "2", "--max-turns", "300", "--json")
+    out = json.loads(r.output)
+    assert out["overall"]["unfinished"] > 0
+    assert out["overall"]["finished"] + out["overall"]["unfinished"] == 2000
+
+
+def test_replay_shows_deal_swaps_moves_and_result(cli):
+    r = cli("replay", "--seed", "7", "--game", "12", "--players", "4")
+    assert r.exit_code == 0, r.output
+    text = r.output
+    for word in ("Game 12 of seed 7", "Dealer: seat", "face-down", "Swaps", "starts (R6)",
+                 "plays", "picks up", "wins after"):
+        assert word in text
+    again = cli("replay", "--seed", "7", "--game", "12", "--players", "4")
+    assert again.output == text
+
+
+def test_replay_matches_the_run(cli):
+    """The replay is the same game the batch played: same winner and number of turns."""
+    from sim.runner import RunConfig, play_batch
+
+    cfg = RunConfig(games=20, players=3, seed=9, strategies=["random"])
+    b = play_batch(cfg, 0, 20, 1)
+    r = cli("replay", "--seed", "9", "--game", "17", "--players", "3", "-s", "random")
+    assert f"Seat {b.order[17, 0]} wins after {b.turns[17]} turns" in r.output
+
+
+def test_strategies_lists_builtins(cli):
+    r = cli("strategies")
+    assert r.exit_code == 0
+    for name in ("random", "lowest", "highest-up", "none"):
+        assert name in r.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (("run", "--players", "1"), "2 to 6 players"),
+    (("run", "--players", "7"), "2 to 6 players"),
+    (("run", "--games", "-5"), "--games"),
+    (("run", "--games", "lots"), "--games"),
+    (("run", "--strategy", "nosuch"), "unknown strategy 'nosuch'"),
+    (("run", "--swap", "nosuch"), "unknown swap policy"),
+    (("run", "-s", "lowest", "-s", "random"), "one per seat"),
+    (("run", "--rules", "house"), "unknown ruleset"),
+    (("run", "--threads", "0"), "--threads"),
+    (("run", "--max-turns", "0"), "--max-turns"),
+    (("replay", "--game", "-1"), "--game"),
+])
+def test_user_mistakes_are_clear_errors(cli, args, message):
+    r = cli(*args)
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_console_script_reports_errors_without_traceback():
+    p = subprocess.run([sys.executable, "-m", "sim.cli", "run", "--games", "-5"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert "error: --games" in p.stderr
+    assert "Traceback" not in p.stderr

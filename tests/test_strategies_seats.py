@@ -1,0 +1,124 @@
+"""Seats and strategies: any mix of strategies in one compiled core, strategies from outside
+the project, R24 errors reported with a reproducible position, R26 information."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sim import engine, rules
+from sim.core import run_games
+from sim.layout import ADD, BLIND, FD, HANDS, NR, PICKUP, PUB, STATE_SIZE, STOCK
+from sim.runner import RunConfig, RunError, play_batch, run
+from sim.strategy import move_strategy, swap_policy
+
+
+@move_strategy("test-always-pickup", "returns a pick-up even when leading (illegal, R10/R24)")
+def always_pickup(obs, hand, legal, rng, params):
+    return PICKUP
+
+
+@move_strategy("test-out-of-range", "returns a move id that does not exist")
+def out_of_range(obs, hand, legal, rng, params):
+    return 999
+
+
+@move_strategy("test-record-view", "lowest, recording the sizes of what it is given")
+def record_view(obs, hand, legal, rng, params):
+    params[0] = obs.shape[0]
+    params[1] = hand.shape[0]
+    params[2] += 1
+    for m in range(legal.shape[0]):
+        if legal[m]:
+            return m
+    return -1
+
+
+@swap_policy("test-four-up", "puts four cards face up (illegal, R5)")
+def four_up(cards, obs, rng, params):
+    return 0b001111
+
+
+def test_R24_illegal_strategy_move_stops_the_run_with_a_reproducible_position():
+    cfg = RunConfig(games=50, players=3, seed=4,
+                    strategies=["lowest", "test-always-pickup", "lowest"])
+    with pytest.raises(RunError) as e:
+        run(cfg)
+    msg = str(e.value)
+    assert "strategy 'test-always-pickup' (seat 1)" in msg
+    assert "seed 4" in msg and "game 0" in msg and "R24" in msg
+    position = json.loads(msg.split("\n")[-1])
+    rules.validate(position)
+    assert position["current"] == 1 and position["count"] == 0       # it leads (R7)
+    with pytest.raises(ValueError, match="R24"):
+        rules.apply(position, {"pickup": True})
+
+
+def test_R24_move_id_out_of_range_is_an_error():
+    cfg = RunConfig(games=5, players=2, seed=1, strategies=["test-out-of-range"])
+    with pytest.raises(RunError, match="returned move id 999"):
+        run(cfg)
+
+
+def test_R5_swap_choice_must_be_three_of_six():
+    cfg = RunConfig(games=5, players=2, seed=1, swaps=["test-four-up"])
+    with pytest.raises(RunError, match="swap policy 'test-four-up'.*3 of its 6"):
+        run(cfg)
+
+
+def test_any_mix_of_seats_uses_one_compiled_core():
+    """First-class strategies: a new combination of seats compiles nothing new."""
+    before = len(run_games.signatures)
+    for mix in (["lowest", "random"], ["random", "lowest"], ["random", "random"]):
+        run(RunConfig(games=200, players=2, seed=2, strategies=mix))
+    run(RunConfig(games=200, players=5, seed=2, strategies=["random", "lowest"] * 2 + ["lowest"]))
+    assert len(run_games.signatures) == max(before, 1)
+
+
+def test_seat_strategies_matter():
+    """lowest beats random clearly (a sanity check that seats get their own strategy)."""
+    t = run(RunConfig(games=4000, players=2, seed=8, strategies=["lowest", "random"]))
+    seats = t.by_seat()
+    assert seats.loc[0, "ci_low"] > 0.6 > seats.loc[1, "ci_high"]
+
+
+def test_R26_observation_holds_no_hidden_card():
+    """Two states that differ only in hidden cards (face-down stacks, the stock, another
+    seat's hand) give the mover the same observation: the public block and its own hand."""
+    st = np.zeros(STATE_SIZE, np.int32)
+    rng = np.zeros(4, np.uint64)
+    from sim.core import deal_game
+    from sim.rng import seed_game
+    seed_game(rng, np.uint64(3), 0)
+    deal_game(st, rng, 4, 0, 0)
+    other = st.copy()
+    # Swap a face-down card of seat 0 with a stock card, and shuffle seat 2's hand with the
+    # stock: nothing public changes.
+    other[FD + 0], other[STOCK + 0] = st[STOCK + 0], st[FD + 0]
+    obs_a, obs_b = st[:PUB], other[:PUB]
+    assert np.array_equal(obs_a, obs_b)
+    assert np.array_equal(st[HANDS:HANDS + NR], other[HANDS:HANDS + NR])
+    assert not np.array_equal(st, other)
+    assert PUB <= HANDS < FD < STOCK     # hidden blocks lie beyond what a strategy receives
+
+
+def test_R26_a_strategy_receives_the_public_block_and_its_hand_only():
+    cfg = RunConfig(games=3, players=2, seed=3, strategies=["test-record-view"])
+    moves, swaps, _ = cfg.kernel_args()
+    params = np.zeros((6, 3))
+    n = 3
+    out = [np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, 6), np.int8),
+           np.zeros((n, 6), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
+           np.zeros(n, np.int8), np.zeros((n, 3), np.int64)]
+    run_games(3, 0, n, 2, 0, 0, 10_000, moves, swaps, params, 1, *out)
+    assert params[0, 2] > 0 and params[1, 2] > 0
+    assert params[0, 0] == params[1, 0] == PUB      # the public block, nothing after it
+    assert params[0, 1] == params[1, 1] == NR       # its own hand, per rank
+
+
+def test_move_ids_round_trip_through_json():
+    for m in range(BLIND + 1):
+        if m < ADD and m % 4 + 1 > 4:
+            continue
+        assert rules.move_to_id(rules.move_to_dict(m)) == m
