@@ -73,7 +73,11 @@ def next_seat(st, s):
     n = st[PLAYERS]
     d = st[DIR]
     for _ in range(n):
-        s = (s + d) % n
+        s += d                                # no modulo: a division costs more than a branch
+        if s == n:
+            s = 0
+        elif s < 0:
+            s = n - 1
         if st[HANDN + s] + st[FUN + s] + st[FDN + s] > 0:
             return s
     return s
