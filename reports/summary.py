@@ -63,9 +63,10 @@ class Tally:
 
     def _row(self, label, strategy, swap, games, wins, seats):
         low, high = wilson(wins, games)
-        row = {label: seats, "strategy": strategy, "swap": swap, "games": games, "wins": wins,
-               "win_rate": wins / games if games else float("nan"), "ci_low": low, "ci_high": high}
-        return row
+        ov = self.overall()
+        return {label: seats, "strategy": strategy, "swap": swap, "games": games, "wins": wins,
+                "win_rate": wins / games if games else float("nan"), "ci_low": low,
+                "ci_high": high, "unfinished": ov["unfinished"], "mean_turns": ov["mean_turns"]}
 
     def by_seat(self) -> pd.DataFrame:
         """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places)."""

@@ -27,14 +27,16 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
                            ("By strategy (over the seats it holds)", tally.by_strategy(),
                             "seats")):
         t = Table(title=title + (" - win = first out (V2)" if v2 else ""), title_justify="left")
-        cols = [key, "strategy", "swap", "games", "wins", "win rate", "95% CI"]
+        cols = [key, "strategy", "swap", "games", "wins", "win rate", "95% CI", "unfinished",
+                "mean turns"]
         if key == "seat" and v2:
             cols += ["shithead", "mean place"]
         for c in cols:
             t.add_column(c, justify="left" if c in ("strategy", "swap") else "right")
         for r in df.to_dict(orient="records"):
             row = [str(r[key]), r["strategy"], r["swap"], f"{r['games']:,}", f"{r['wins']:,}",
-                   _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}"]
+                   _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
+                   f"{r['unfinished']:,}", f"{r['mean_turns']:.1f}"]
             if key == "seat" and v2:
                 row += [f"{r['shithead']:,}", f"{r['mean_place']:.3f}"]
             t.add_row(*row)

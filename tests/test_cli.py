@@ -27,7 +27,7 @@ def test_run_prints_tables_per_seat_and_strategy(cli):
     r = cli("run", "--games", "2k", "--players", "3", "--seed", "7", "-s", "lowest", "-s",
             "random", "-s", "lowest")
     assert r.exit_code == 0, r.output
-    for word in ("By seat", "By strategy", "95% CI", "unfinished", "turns per finished game",
+    for word in ("By seat", "By strategy", "95% CI", "unfinished", "mean turns",
                  "lowest", "random", "2,000"):
         assert word in r.output
 
