@@ -100,6 +100,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         seconds = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))
+    except KeyboardInterrupt:
+        _fail("interrupted: no summary (the run was stopped before its end)", code=130)
     if as_json:
         out = tally.to_dict()
         out["seconds"] = seconds
