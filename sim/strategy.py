@@ -46,40 +46,108 @@ class Strategy:
     swap: str | None = None   # a move strategy's default swap policy
 
 
-def move_strategy(name: str, description: str, swap: str = "none"):
-    """Register a move strategy under ``name``, compiled for :data:`MOVE_SIG`."""
+def move_strategy(name: str | None = None, description: str = "", swap: str = "none"):
+    """Mark a function as a move strategy: compile it for :data:`MOVE_SIG` and register it
+    under ``name`` (default: the function's name). ``swap`` is its default swap policy."""
     def register(py_fn):
         compiled = jit_sig(MOVE_SIG)(py_fn)
-        MOVES[name] = Strategy(name, compiled, description, swap)
+        key = _key(MOVES, name, py_fn)
+        MOVES[key] = Strategy(key, compiled, description or _first_line(py_fn), swap)
         return compiled
     return register
 
 
-def swap_policy(name: str, description: str):
-    """Register a swap policy under ``name``, compiled for :data:`SWAP_SIG`."""
+def swap_policy(name: str | None = None, description: str = ""):
+    """Mark a function as a swap policy: compile it for :data:`SWAP_SIG` and register it."""
     def register(py_fn):
         compiled = jit_sig(SWAP_SIG)(py_fn)
-        SWAPS[name] = Strategy(name, compiled, description)
+        key = _key(SWAPS, name, py_fn)
+        SWAPS[key] = Strategy(key, compiled, description or _first_line(py_fn))
         return compiled
     return register
+
+
+def _key(registry, name, py_fn) -> str:
+    """The registry name; a user's function never replaces a strategy of another module."""
+    key = name or py_fn.__name__
+    old = registry.get(key)
+    if old is not None and old.fn.py_func.__module__ != py_fn.__module__:
+        key = f"{py_fn.__module__}:{py_fn.__name__}"
+    return key
+
+
+def _first_line(fn) -> str:
+    return (fn.__doc__ or "").strip().split("\n")[0]
 
 
 def _load_builtins():
     import strategies  # noqa: F401  (registers the built-ins)
 
 
+def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
+    """``file.py:function`` or ``package.module:function`` -> the registered strategy."""
+    import importlib
+    import importlib.util
+    import os
+    import sys
+
+    where, _, attr = spec.rpartition(":")
+    if not where or not attr:
+        raise ValueError(f"{kind} {spec!r}: expected a name, FILE.py:FUNCTION or "
+                         f"package.module:FUNCTION")
+    try:
+        if where.endswith(".py"):
+            path = os.path.abspath(os.path.expanduser(where))
+            if not os.path.isfile(path):
+                raise ValueError(f"{kind} {spec!r}: no such file {path}")
+            mod_name = "shithead_user_" + os.path.splitext(os.path.basename(path))[0]
+            module = sys.modules.get(mod_name)
+            if module is None or getattr(module, "__file__", None) != path:
+                loader = importlib.util.spec_from_file_location(mod_name, path)
+                module = importlib.util.module_from_spec(loader)
+                sys.modules[mod_name] = module
+                try:
+                    loader.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[mod_name]
+                    raise
+        else:
+            module = importlib.import_module(where)
+    except ValueError:
+        raise
+    except Exception as e:  # the user's code: any error is theirs, say it plainly
+        raise ValueError(f"{kind} {spec!r}: could not import {where}: "
+                         f"{type(e).__name__}: {e}") from None
+    fn = getattr(module, attr, None)
+    if fn is None:
+        raise ValueError(f"{kind} {spec!r}: {where} has no function {attr!r}")
+    for s in registry.values():
+        if s.fn is fn:
+            return Strategy(spec, s.fn, s.description, s.swap)
+    raise ValueError(f"{kind} {spec!r}: {attr!r} is not marked with @{decorator} "
+                     f"(from sim.strategy import {decorator})")
+
+
 def get_move(name: str) -> Strategy:
+    """A move strategy by built-in name, ``file.py:function`` or ``package.module:function``."""
     _load_builtins()
-    if name not in MOVES:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(MOVES))}")
-    return MOVES[name]
+    if name in MOVES:
+        return MOVES[name]
+    if ":" in name:
+        return _from_spec(name, MOVES, "strategy", "move_strategy")
+    raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(MOVES))} "
+                     f"(or FILE.py:FUNCTION)")
 
 
 def get_swap(name: str) -> Strategy:
+    """A swap policy by built-in name, ``file.py:function`` or ``package.module:function``."""
     _load_builtins()
-    if name not in SWAPS:
-        raise ValueError(f"unknown swap policy {name!r}; known: {', '.join(sorted(SWAPS))}")
-    return SWAPS[name]
+    if name in SWAPS:
+        return SWAPS[name]
+    if ":" in name:
+        return _from_spec(name, SWAPS, "swap policy", "swap_policy")
+    raise ValueError(f"unknown swap policy {name!r}; known: {', '.join(sorted(SWAPS))} "
+                     f"(or FILE.py:FUNCTION)")
 
 
 def all_moves() -> dict[str, Strategy]:

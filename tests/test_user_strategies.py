@@ -1,0 +1,65 @@
+"""Strategies from the user's own files (`FILE.py:function`, `package.module:function`)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_example() -> str:
+    text = README.read_text()
+    section = text[text.index("## Your own strategy"):]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_example_strategy_runs_from_its_own_file(cli, tmp_path):
+    code = readme_example()
+    assert len(code.strip().splitlines()) < 30
+    bots = tmp_path / "mybots.py"
+    bots.write_text(code)
+    spec = f"{bots}:careful"
+    r = cli("run", "--games", "3000", "--seed", "2", "--json", "-s", spec, "-s", "lowest",
+            "-s", "lowest", "-s", "lowest")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["by_seat"][0]["strategy"] == spec
+    assert out["overall"]["finished"] > 2500
+
+
+def test_user_strategy_does_not_shadow_a_builtin(tmp_path):
+    from sim.strategy import get_move
+
+    bots = tmp_path / "shadow.py"
+    bots.write_text(readme_example().replace("def careful", "def lowest"))
+    mine = get_move(f"{bots}:lowest")
+    assert get_move("lowest").fn is not mine.fn
+    assert get_move("lowest").description.startswith("plays the lowest legal rank")
+
+
+@pytest.mark.parametrize("content,spec_tail,message", [
+    (None, "missing.py:f", "no such file"),
+    ("this is not python(", "broken.py:f", "could not import"),
+    ("raise RuntimeError('boom')", "boom.py:f", "RuntimeError: boom"),
+    ("def f(obs, hand, legal, rng, params):\n    return 0\n", "plain.py:f", "not marked with"),
+    ("x = 1\n", "nofunc.py:careful", "has no function 'careful'"),
+])
+def test_bad_strategy_files_are_clear_errors(cli, tmp_path, content, spec_tail, message):
+    name = spec_tail.split(":")[0]
+    if content is not None:
+        (tmp_path / name).write_text(content)
+    r = cli("run", "--games", "10", "-s", f"{tmp_path}/{spec_tail}")
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_importable_module_strategy(cli):
+    r = cli("run", "--games", "200", "-s", "strategies.basic:random_move", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["by_seat"][0]["strategy"] == "strategies.basic:random_move"
+    r = cli("run", "--games", "10", "-s", "no_such_package.mod:f")
+    assert r.exit_code == 2 and "could not import" in r.output
