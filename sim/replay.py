@@ -5,10 +5,12 @@ the same jitted :func:`sim.engine.apply_move`, so what is shown is what was simu
 """
 from __future__ import annotations
 
+import numpy as np
+
 from sim.cards import NAMES
-from sim.engine import apply_move, swap_cards
+from sim.engine import apply_move, legal_mask, swap_cards
 from sim.layout import (
-    COUNT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR, OUTORDER, PILE, PILELEN,
+    COUNT, CURRENT, NMOVES, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR, OUTORDER, PILE, PILELEN,
     STOCKLEN,
 )
 from sim.rules import move_to_dict
@@ -39,10 +41,6 @@ def _move_text(m, source):
 
 def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
     """The lines of a replay."""
-    from sim.engine import legal_mask
-    import numpy as np
-    from sim.layout import NMOVES
-
     st = rec.dealt
     lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, rules {cfg.rules}",
              f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
@@ -61,7 +59,7 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
     lines.append(f"Seat {int(st[FIRST])} starts (R6).")
     mask = np.zeros(NMOVES, np.uint8)
     for turn, m in enumerate(rec.moves, 1):
-        p = int(st[1])
+        p = int(st[CURRENT])
         source = ("hand", "face-up", "face-down")[legal_mask(st, mask)]
         before = int(st[STOCKLEN])
         ev = apply_move(st, m)

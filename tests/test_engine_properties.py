@@ -121,12 +121,6 @@ def test_blind_only_seat_has_only_the_blind_move():
     assert hits > 0
 
 
-def _records(cfg, batch=None, threads=1):
-    cfg.batch = batch or cfg.batch
-    b = play_batch(cfg, 0, cfg.games, threads)
-    return b
-
-
 def test_same_seed_same_games_whatever_threads_and_batches():
     """Reproducible: records depend on (seed, game index) only."""
     cfg = RunConfig(games=3000, players=4, seed=11, strategies=["random", "lowest"] * 2)

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from sim import engine, rules
+from sim import rules
 from sim.core import run_games
 from sim.layout import ADD, BLIND, FD, HANDS, NR, PICKUP, PUB, STATE_SIZE, STOCK
-from sim.runner import RunConfig, RunError, play_batch, run
+from sim.runner import RunConfig, RunError, run
 from sim.strategy import move_strategy, swap_policy
 
 
