@@ -10,7 +10,7 @@ install:
 	$(PYTHON) -m pip install -q -e '.[test]'
 
 run: install
-	sim run --games $(GAMES) --players $(PLAYERS) --seed $(SEED) --strategy lowest
+	$(PYTHON) -m sim.cli run --games $(GAMES) --players $(PLAYERS) --seed $(SEED) --strategy lowest
 
 test: install
 	$(PYTHON) -m pytest -q

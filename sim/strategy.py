@@ -128,26 +128,24 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
                      f"(from sim.strategy import {decorator})")
 
 
+def _get(name: str, registry: dict, kind: str, decorator: str) -> Strategy:
+    _load_builtins()
+    if name in registry:
+        return registry[name]
+    if ":" in name:
+        return _from_spec(name, registry, kind, decorator)
+    raise ValueError(f"unknown {kind} {name!r}; known: {', '.join(sorted(registry))} "
+                     f"(or FILE.py:FUNCTION)")
+
+
 def get_move(name: str) -> Strategy:
     """A move strategy by built-in name, ``file.py:function`` or ``package.module:function``."""
-    _load_builtins()
-    if name in MOVES:
-        return MOVES[name]
-    if ":" in name:
-        return _from_spec(name, MOVES, "strategy", "move_strategy")
-    raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(MOVES))} "
-                     f"(or FILE.py:FUNCTION)")
+    return _get(name, MOVES, "strategy", "move_strategy")
 
 
 def get_swap(name: str) -> Strategy:
     """A swap policy by built-in name, ``file.py:function`` or ``package.module:function``."""
-    _load_builtins()
-    if name in SWAPS:
-        return SWAPS[name]
-    if ":" in name:
-        return _from_spec(name, SWAPS, "swap policy", "swap_policy")
-    raise ValueError(f"unknown swap policy {name!r}; known: {', '.join(sorted(SWAPS))} "
-                     f"(or FILE.py:FUNCTION)")
+    return _get(name, SWAPS, "swap policy", "swap_policy")
 
 
 def all_moves() -> dict[str, Strategy]:
