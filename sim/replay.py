@@ -10,8 +10,8 @@ import numpy as np
 from sim.cards import NAMES
 from sim.engine import apply_move, legal_mask, swap_cards
 from sim.layout import (
-    COUNT, CURRENT, NMOVES, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR, OUTORDER, PILE, PILELEN,
-    STOCKLEN,
+    COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NMOVES, NR,
+    OUTORDER, PILE, PILELEN, STOCKLEN,
 )
 from sim.rules import move_to_dict
 from sim.runner import GameRecord, RunConfig

@@ -137,3 +137,14 @@ def test_console_script_reports_errors_without_traceback():
     assert p.returncode == 2
     assert "error: --games" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_ctrl_c_is_a_message_not_a_traceback(cli, monkeypatch):
+    import sim.runner
+
+    def interrupted(cfg, progress=None):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sim.runner, "run", interrupted)
+    r = cli("run", "--games", "1000")
+    assert r.exit_code == 130
+    assert "interrupted" in r.output and "Traceback" not in r.output

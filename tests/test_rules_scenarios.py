@@ -18,11 +18,11 @@ import copy
 import pytest
 
 from sim import rules
+from tests.positions import ORDER, RANKS, full_deck, pos  # noqa: F401
+from tests.positions import seats as _seats
+from tests.positions import used as _used
 
 # --------------------------------------------------------------------------- helpers
-
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-ORDER = {card: i for i, card in enumerate(RANKS + ("JK",))}
 
 SEED = "seed"
 V1 = {"base": "seed", "choose_face_ups": True}
@@ -38,69 +38,6 @@ def play(*cards):
 
 def add(card):
     return {"pickup": True, "add": card}
-
-
-def full_deck(players):
-    deck = collections.Counter({rank: 4 for rank in RANKS})
-    if players == 6:
-        deck["JK"] = 2
-    return deck
-
-
-def _seats(players, given):
-    """Per-seat card lists from a list of lists or a sparse {seat: cards} dict."""
-    seats = [[] for _ in range(players)]
-    if given is None:
-        return seats
-    items = given.items() if isinstance(given, dict) else enumerate(given)
-    if not isinstance(given, dict):
-        assert len(given) == players, "fixture: one list per seat"
-    for seat, cards in items:
-        seats[seat] = list(cards)
-    return seats
-
-
-def _used(p):
-    used = collections.Counter()
-    for key in ("hands", "face_up", "face_down"):
-        for cards in p[key]:
-            used.update(cards)
-    used.update(p["stock"])
-    used.update(p["pile"])
-    used.update(p.get("burned", []))
-    return used
-
-
-def pos(players=3, current=0, hands=None, face_up=None, face_down=None, stock=(), pile=(),
-        count=None, direction=1, out=(), ruleset=SEED, dealer=None):
-    """A valid position; every card not placed anywhere else goes to ``burned``."""
-    if count is None:
-        assert not pile, "fixture: give the count of a non-empty pile"
-        count = 0
-    p = {
-        "ruleset": copy.deepcopy(ruleset),
-        "players": players,
-        "current": current,
-        "direction": direction,
-        "hands": _seats(players, hands),
-        "face_up": _seats(players, face_up),
-        "face_down": _seats(players, face_down),
-        "stock": list(stock),
-        "pile": list(pile),
-        "count": count,
-        "burned": [],
-        "out": list(out),
-    }
-    if dealer is not None:
-        p["dealer"] = dealer
-    deck = full_deck(players)
-    used = _used(p)
-    assert not used - deck, f"fixture uses too many cards: {dict(used - deck)}"
-    p["burned"] = sorted((deck - used).elements(), key=ORDER.get)
-    for seat in range(players):
-        holds = p["hands"][seat] or p["face_up"][seat] or p["face_down"][seat]
-        assert bool(holds) == (seat not in p["out"]), f"fixture: seat {seat} cards vs out"
-    return p
 
 
 def dealt(players, hands, face_up, face_down=None, dealer=None, ruleset=SEED):
