@@ -4,15 +4,39 @@ Every jitted function of the project is compiled through :func:`jit` (lazy, type
 call) or :func:`jit_sig` (eager, for first-class strategy functions), so that ``cache=True``
 and the other options are fixed here and nowhere else.
 
-Numba writes its cache beside the sources (``__pycache__``) unless the environment variable
-``NUMBA_CACHE_DIR`` names another folder; set it before importing :mod:`sim` (README.md).
+The compiled code is cached on disk in a folder named after a hash of the project's own
+sources (``sim/`` and ``strategies/``) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
+else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks only the timestamp
+of a cached function's own file, so a function that inlines a helper from another file would
+otherwise keep running the old helper after that file changed (NUMBA-NOTES.md, gotcha 1):
+with the hash, any change to the project's code starts a fresh cache.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import warnings
+from pathlib import Path
 
 import numba
 from numba.core.errors import NumbaExperimentalFeatureWarning
+
+
+def cache_dir() -> Path:
+    """The cache folder for this exact version of the project's code and of Numba."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(numba.__version__.encode())
+    for folder in ("sim", "strategies"):
+        for path in sorted((root / folder).glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    base = (os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+            or Path.home() / ".cache" / "shithead-sim")
+    return Path(base) / digest.hexdigest()[:16]
+
+
+# Before any function is decorated: Numba reads it when it sets up each function's cache.
+numba.config.CACHE_DIR = str(cache_dir())
 
 # Strategies are passed to the core as first-class functions (NUMBA-NOTES.md: one compile for
 # every mix of seats, cacheable). Numba flags the feature as experimental on every use; the
