@@ -11,11 +11,12 @@ import numpy as np
 from numba import prange
 
 from sim._jit import jit
-from sim.engine import apply_move, apply_swap, deal, first_player, legal_mask, swap_cards
+from sim.engine import apply_move, apply_swap, deal, first_player, legal_word, swap_cards
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, NMOVES, NR, OUTORDER, PICKUPS, PLAYERS,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, NR, OUTORDER, PICKUPS, PLAYERS,
     PUB, STATE_SIZE, TURN, V1,
 )
+from sim.moves import is_legal
 from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
@@ -59,14 +60,13 @@ def play_out(st, rng, cap, move_fns, params, log, err):
     is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
     long. On an illegal answer ``err`` gets (seat, answer, turn).
     """
-    mask = np.zeros(NMOVES, np.uint8)
     obs = st[:PUB]
     while st[TURN] < cap:
-        legal_mask(st, mask)
+        legal = legal_word(st)
         p = st[CURRENT]
         hand = st[HANDS + p * NR:HANDS + p * NR + NR]
-        m = move_fns[p](obs, hand, mask, rng, params[p])
-        if m < 0 or m >= NMOVES or mask[m] == 0:
+        m = move_fns[p](obs, hand, legal, rng, params[p])
+        if not is_legal(legal, m, obs):
             err[0], err[1], err[2] = p, m, st[TURN]
             return BAD_MOVE
         if st[TURN] < log.shape[0]:

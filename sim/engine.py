@@ -3,13 +3,13 @@
 This module is the only implementation of the rules. The batch core (:mod:`sim.core`), the
 single-position API (:mod:`sim.rules`) and replays all call these functions:
 
-- :func:`legal_mask` writes which move ids are legal for the seat to move;
+- :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.moves`);
 - :func:`apply_move` carries out one legal move and returns its events;
 - :func:`deal`, :func:`apply_swap` and :func:`first_player` set a game up (R3-R6);
 - :func:`derive_pile` recomputes the pile summary kept incrementally (for positions read from
   JSON, and for tests that check the incremental values).
 
-Moves are validated by the caller against :func:`legal_mask` (R24); :func:`apply_move` trusts
+Moves are validated by the caller against :func:`legal_word` (R24); :func:`apply_move` trusts
 its move.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from sim._jit import jit
 from sim.cards import JOKER, TEN, TWO
 from sim.layout import (
     ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EV_BLIND_FAIL, EV_BURN,
-    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, FD, FDN, FU, FUN, HANDN, HANDS, KNOWN,
-    LASTMOVER, NOUT, NR, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILELEN, PLAYERS,
-    RUN, STOCK, STOCKLEN, TOP, TOPRANK, TURN, V1, V2,
+    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, FD, FDN, FU, FUN, HANDN, HANDS, KNOWN, L_ADD,
+    L_BLIND, L_PICKUP, LASTMOVER, NOUT, NR, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT,
+    PILELEN, PLAYERS, RUN, STOCK, STOCKLEN, TOP, TOPRANK, TURN, V1, V2,
 )
 from sim.rng import randint
 
@@ -34,37 +34,44 @@ def playable(st, r):
 
 
 @jit(inline="always")
-def legal_mask(st, mask):
-    """Write 1 into ``mask[m]`` for every legal move id ``m`` of the seat to move.
+def play_source(st):
+    """Where the seat to move plays from: 0 hand, 1 face-up cards, 2 blind (R11, R13, R14)."""
+    p = st[CURRENT]
+    if st[HANDN + p] > 0:
+        return 0
+    if st[FUN + p] > 0:
+        return 1
+    return 2
 
-    Returns where the mover plays from: 0 hand, 1 face-up cards, 2 blind (R11, R13, R14).
+
+@jit(inline="always")
+def legal_word(st):
+    """The legal moves of the seat to move as a legal word (:mod:`sim.moves`).
+
+    Branch-free over the ranks: a game's positions are too varied for branch prediction.
     """
-    mask[:] = 0
     p = st[CURRENT]
     count = st[COUNT]
-    if st[HANDN + p] > 0:
-        base, source = HANDS + p * NR, 0
-    elif st[FUN + p] > 0:
-        base, source = FU + p * NR, 1
-    else:
-        mask[BLIND] = 1          # R14, R16: the only move, forced
-        return 2
+    source = play_source(st)
+    if source == 2:
+        return np.int64(1) << L_BLIND            # R14, R16: the only move, forced
+    base = (HANDS if source == 0 else FU) + p * NR
+    word = np.int64(0)
+    if count == 0:                              # R7: lead 1 card or several of one rank
+        for r in range(NR):
+            h = st[base + r]
+            word |= ((np.int64(h >= 1) << r) | (np.int64(h >= 2) << (NR + r))
+                     | (np.int64(h >= 3) << (2 * NR + r)) | (np.int64(h >= 4) << (3 * NR + r)))
+        return word
+    shift = (count - 1) * NR                    # R9: exactly `count` cards, equal or higher
+    top = min(st[TOP], TWO)                     # playable(st, r) for every r, branch-free
     for r in range(NR):
-        held = st[base + r]
-        if held == 0:
-            continue
-        if count == 0:           # R7: lead 1 card or several of one rank
-            for n in range(min(held, 4)):
-                mask[r * 4 + n] = 1
-        elif held >= count and playable(st, r):   # R9: exactly `count` cards, equal or higher
-            mask[r * 4 + count - 1] = 1
-    if count > 0:                # R10: a pick-up needs a pile; a leader must play
-        mask[PICKUP] = 1
-        if source == 1:          # R12: add one face-up card first
-            for r in range(NR):
-                if st[FU + p * NR + r] > 0:
-                    mask[ADD + r] = 1
-    return source
+        word |= (np.int64(st[base + r] >= count) & np.int64(r >= top)) << r
+    word <<= shift
+    word |= np.int64(1) << L_PICKUP             # R10: a pick-up needs a pile
+    if source == 1:
+        word |= np.int64(1) << L_ADD            # R12: add one face-up card first
+    return word
 
 
 @jit(inline="always")
@@ -193,8 +200,8 @@ def apply_move(st, m):
         _push(st, r, 1)
         ev = _pickup(st, p)
     else:
-        r = m // 4
-        n = m % 4 + 1
+        r = m % NR
+        n = m // NR + 1
         if st[HANDN + p] > 0:                 # R13: the hand first
             st[HANDS + p * NR + r] -= n
             st[HANDN + p] -= n

@@ -56,12 +56,22 @@ BURNS = SIZE                  # burns this game
 STATE_SIZE = SIZE + 2
 
 # -- moves: one integer id each (R7-R16) -----------------------------------------------------
-# play rank r with n cards (1..4): r * 4 + n - 1; pick up after adding face-up rank r: ADD + r;
-# pick up; blind turn.
+# play n cards (1..4) of rank r: (n - 1) * NR + r; pick up after adding face-up rank r: ADD + r;
+# pick up; blind turn. Plays are grouped by card count so that the legal plays of a pile with
+# count c are one 14-bit group of the legal word (below), one bit per rank.
 ADD = NR * 4
 PICKUP = ADD + NR
 BLIND = PICKUP + 1
 NMOVES = BLIND + 1
+
+# -- the legal word: a uint64 bit set handed to strategies ------------------------------------
+# bits 0..55: the play with that id is legal; L_PICKUP: a pick-up is legal (R10); L_BLIND: the
+# blind turn, the only move (R14, R16); L_ADD: adding a face-up card before picking up is legal
+# (R12), for every rank the mover holds face up.
+L_PICKUP = ADD
+L_BLIND = ADD + 1
+L_ADD = ADD + 2
+RANKS_MASK = (1 << NR) - 1
 
 # -- events of a move (POSITION.md names them) ------------------------------------------------
 EV_BURN, EV_REVERSE, EV_BLIND_FAIL, EV_PICKUP, EV_OUT, EV_GAME_OVER = 1, 2, 4, 8, 16, 32

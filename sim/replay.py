@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import NAMES
-from sim.engine import apply_move, legal_mask, swap_cards
+from sim.engine import apply_move, play_source, swap_cards
 from sim.layout import (
-    COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NMOVES, NR,
+    COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR,
     OUTORDER, PILE, PILELEN, STOCKLEN,
 )
 from sim.rules import move_to_dict
@@ -57,10 +57,9 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
         lines.append(f"  seat {s} puts face up: {' '.join(up) if len(up) == 3 else rec.swaps[s]}")
     st = rec.start.copy()
     lines.append(f"Seat {int(st[FIRST])} starts (R6).")
-    mask = np.zeros(NMOVES, np.uint8)
     for turn, m in enumerate(rec.moves, 1):
         p = int(st[CURRENT])
-        source = ("hand", "face-up", "face-down")[legal_mask(st, mask)]
+        source = ("hand", "face-up", "face-down")[play_source(st)]
         before = int(st[STOCKLEN])
         ev = apply_move(st, m)
         drew = before - int(st[STOCKLEN])

@@ -18,6 +18,7 @@ from sim.layout import (
     HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, OUTORDER, OVER, PICKUP, PILE, PILELEN,
     PLAYERS, STATE_SIZE, STOCK, STOCKLEN, TOP, V1, V2,
 )
+from sim.moves import legal_list, move_cards, move_rank, play_id
 
 RULESET_OPTIONS = {"last_player_loses": V2, "choose_face_ups": V1}
 RULESETS = {"seed": {}}
@@ -205,7 +206,7 @@ def move_to_dict(m: int) -> dict:
         return {"pickup": True}
     if m >= ADD:
         return {"pickup": True, "add": NAMES[m - ADD]}
-    return {"play": [NAMES[m // 4]] * (m % 4 + 1)}
+    return {"play": [NAMES[move_rank(m)]] * move_cards(m)}
 
 
 def move_to_id(move) -> int:
@@ -223,7 +224,7 @@ def move_to_id(move) -> int:
                              f"got {cards}")
         if len(codes) > 4:
             raise ValueError(f"play: at most 4 cards of one rank exist (R1), got {len(codes)}")
-        return codes[0] * 4 + len(codes) - 1
+        return play_id(codes[0], len(codes))
     if keys == {"blind"}:
         if move["blind"] is not True:
             raise ValueError("blind: the only blind move is {\"blind\": true} (R14)")
@@ -241,11 +242,13 @@ def move_to_id(move) -> int:
                      f"'add'); got keys {sorted(map(str, keys))}")
 
 
-def _mask(st) -> np.ndarray:
-    mask = np.zeros(NMOVES, np.uint8)
-    if not st[OVER]:
-        engine.legal_mask(st, mask)
-    return mask
+def _legal(st) -> list[int]:
+    """The legal move ids, from the kernel's legal word; none once the game is over."""
+    if st[OVER]:
+        return []
+    out = np.zeros(NMOVES, np.int64)
+    k = legal_list(engine.legal_word(st), st, out)
+    return [int(m) for m in out[:k]]
 
 
 # -- the public answers ----------------------------------------------------------------------
@@ -257,7 +260,7 @@ def validate(position) -> None:
 def legal_moves(position) -> list[dict]:
     """Every legal move of the seat to move, each once; ``[]`` once the game is over."""
     st = _to_state(position)
-    return [move_to_dict(m) for m in np.flatnonzero(_mask(st))]
+    return [move_to_dict(m) for m in _legal(st)]
 
 
 def apply(position, move) -> dict:
@@ -266,8 +269,7 @@ def apply(position, move) -> dict:
     m = move_to_id(move)
     if st[OVER]:
         raise ValueError("the game is over (R25): no move can be made")
-    mask = _mask(st)
-    if not mask[m]:
+    if m not in _legal(st):
         raise ValueError(f"illegal move {move} (R24): {_why_illegal(st, m)}")
     events = engine.apply_move(st, m)
     out = to_position(st, ruleset=position["ruleset"], dealer="dealer" in position)
@@ -300,7 +302,7 @@ def _why_illegal(st, m) -> str:
             if hand:
                 return "cards may be added before a pick-up only when playing from the table (R12)"
             return f"seat {p} has no face-up {NAMES[m - ADD]} to add (R12)"
-    r, n = m // 4, m % 4 + 1
+    r, n = move_rank(m), move_cards(m)
     source = "hand" if hand else "face-up cards"
     base = (HANDS if hand else FU) + p * NR
     if st[base + r] < n:

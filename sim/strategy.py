@@ -6,7 +6,7 @@ A **move strategy** is a plain function, compiled eagerly for :data:`MOVE_SIG`::
 
 - ``obs``: the public part of the state (``st[:PUB]``, R26), read-only by contract;
 - ``hand``: the mover's own hand, cards per rank (14 ranks, :mod:`sim.cards` order);
-- ``legal``: a mask over move ids (:mod:`sim.layout`), 1 where the move is legal;
+- ``legal``: the legal word, a bit set of the legal move ids (:mod:`sim.moves` has helpers);
 - ``rng``: the game's random stream (use :func:`sim.rng.randint`), never a global;
 - ``params``: the seat's parameters (float64).
 
@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from numba import float64, int32, int64, uint8, uint64
+from numba import float64, int32, int64, uint64
 
 from sim._jit import jit_sig
 
-MOVE_SIG = int64(int32[:], int32[:], uint8[:], uint64[:], float64[:])
+MOVE_SIG = int64(int32[:], int32[:], int64, uint64[:], float64[:])
 SWAP_SIG = int64(int32[:], int32[:], uint64[:], float64[:])
 
 MOVES: dict[str, "Strategy"] = {}

@@ -3,23 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.layout import ADD, BLIND, NMOVES, PICKUP
+from sim.layout import BLIND, L_BLIND, PICKUP
+from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import randint
 from sim.strategy import move_strategy, swap_policy
 
 
 @move_strategy("random", "uniform over the legal moves", swap="random")
 def random_move(obs, hand, legal, rng, params):
-    n = 0
-    for m in range(NMOVES):
-        n += legal[m]
-    k = randint(rng, n)
-    for m in range(NMOVES):
-        if legal[m]:
-            if k == 0:
-                return m
-            k -= 1
-    return -1
+    return nth_legal(legal, obs, randint(rng, count_legal(legal, obs)))
 
 
 @move_strategy(
@@ -29,16 +21,10 @@ def random_move(obs, hand, legal, rng, params):
     swap="highest-up",
 )
 def lowest(obs, hand, legal, rng, params):
-    for m in range(ADD):          # play ids run rank by rank, 1..4 cards each
-        if legal[m]:
-            r = m // 4
-            n = m % 4 + 1
-            while n < 4 and legal[r * 4 + n]:
-                n += 1            # when leading, all copies: the largest legal n
-            return r * 4 + n - 1
-    if legal[BLIND]:
-        return BLIND
-    return PICKUP
+    ranks = play_ranks(legal)
+    if ranks:
+        return most_cards(legal, lowest_bit(ranks))
+    return BLIND if has(legal, L_BLIND) else PICKUP
 
 
 @swap_policy("none", "keeps the face-ups as dealt (under V1: the three lowest of the six)")
