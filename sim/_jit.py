@@ -22,9 +22,9 @@ import numba
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 
-def cache_dir() -> Path:
+def cache_dir(root: Path | None = None) -> Path:
     """The cache folder for this exact version of the project's code and of Numba."""
-    root = Path(__file__).resolve().parents[1]
+    root = root or Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(numba.__version__.encode())
     for folder in ("sim", "strategies"):
         for path in sorted((root / folder).glob("*.py")):
