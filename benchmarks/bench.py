@@ -3,7 +3,8 @@
 Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``).
 Each cell is the median of several timed runs of about ``--seconds`` each, after a warm-up,
 in this one process, so the cells can be compared with each other. Also prints the start-up
-time of a fresh ``sim run`` (warm compile cache) and its peak memory.
+time of a fresh process (warm compile cache), and the wall time and peak memory of
+``sim run --games 1e6 --players 4 --strategy lowest``.
 """
 from __future__ import annotations
 
@@ -38,14 +39,25 @@ def measure(players, strategy, threads, seconds, repeats):
 
 
 def startup():
-    """A fresh process: import, load the cached core, play 1,000 games."""
-    code = ("import time,resource; t=time.perf_counter(); from sim.runner import RunConfig,run; "
-            "run(RunConfig(games=1000, seed=1, threads=1)); "
+    """A fresh process (warm cache): import to the first games played, and the peak memory."""
+    code = ("import time,resource; t=time.perf_counter(); from sim.runner import RunConfig,"
+            "play_batch; play_batch(RunConfig(games=10), 0, 10, 1); "
             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # warm cache
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True).stdout.split()
     return float(out[0]), int(out[1]) / 1024
+
+
+def end_to_end(games="1e6"):
+    """Wall time of the whole command a user types (warm cache), and its peak memory."""
+    cmd = [sys.executable, "-m", "sim.cli", "run", "--games", games, "--players", "4",
+           "--strategy", "lowest", "--quiet"]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    wall = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return " ".join(cmd[1:]).replace("-m sim.cli", "sim"), wall, rss
 
 
 def main():
@@ -68,8 +80,10 @@ def main():
                 print(f"{players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
                       f"{ns:>8.1f} {turns:>10.1f}", flush=True)
     t, rss = startup()
-    print(f"start-up (fresh process, warm cache, import to 1,000 games played): {t:.2f} s; "
-          f"peak memory {rss:.0f} MiB")
+    print(f"start-up (fresh process, warm cache, import to the first games played): {t:.2f} s;"
+          f" peak memory {rss:.0f} MiB")
+    cmd, wall, rss = end_to_end()
+    print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache), peak memory {rss:.0f} MiB")
     print(f"this process peak memory: "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 

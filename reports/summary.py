@@ -7,8 +7,6 @@ own column, never hidden.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
-from scipy.stats import binomtest
 
 from sim.core import UNFINISHED
 from sim.layout import MAXP
@@ -16,6 +14,8 @@ from sim.layout import MAXP
 
 def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (``nan`` when there are no games)."""
+    from scipy.stats import binomtest  # imported late: games start before it is needed
+
     if games == 0:
         return float("nan"), float("nan")
     ci = binomtest(int(wins), int(games)).proportion_ci(level, method="wilson")
@@ -68,8 +68,10 @@ class Tally:
                 "win_rate": wins / games if games else float("nan"), "ci_low": low,
                 "ci_high": high, "unfinished": ov["unfinished"], "mean_turns": ov["mean_turns"]}
 
-    def by_seat(self) -> pd.DataFrame:
+    def by_seat(self):
         """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places)."""
+        import pandas as pd
+
         rows = []
         v2 = self.cfg.options["last_player_loses"]
         for s in range(self.cfg.players):
@@ -84,8 +86,10 @@ class Tally:
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def by_strategy(self) -> pd.DataFrame:
+    def by_strategy(self):
         """One row per (strategy, swap) pair, over the seats it holds (seat-games)."""
+        import pandas as pd
+
         seats = self.by_seat()
         rows = []
         for (strategy, swap), g in seats.groupby(["strategy", "swap"], sort=False):

@@ -5,6 +5,7 @@ import json
 import re
 import sys
 import time
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -41,7 +42,7 @@ def _fail(message: str, code: int = 2):
 
 
 def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
-            max_turns, threads):
+            max_turns, threads, batch=100_000):
     from sim.runner import RunConfig
 
     ruleset: object = rules
@@ -53,7 +54,7 @@ def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_p
             ruleset["choose_face_ups"] = True
     return RunConfig(games=parse_count(games), players=players, seed=seed,
                      strategies=strategy or ["lowest"], swaps=swap or [None], rules=ruleset,
-                     max_turns=max_turns, threads=threads)
+                     max_turns=max_turns, threads=threads, batch=batch)
 
 
 # Options shared by run and replay.
@@ -78,37 +79,80 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
         rules: str = RULES, choose_face_ups: bool = V1, last_player_loses: bool = V2,
         max_turns: int = CAP, threads: Optional[int] = THREADS,
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for per-game "
+                                           "records (Parquet), manifest and summary."),
+        resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
+        batch: str = typer.Option("100k", "--batch", help="Games per batch (and per file)."),
+        backend: str = typer.Option("local", "--backend", help="local (this machine) or dask."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask "
+                                                "scheduler, e.g. tcp://host:8786."),
+        workers: Optional[int] = typer.Option(None, "--workers", help="Start a local Dask "
+                                              "cluster with this many worker processes."),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Play many games and print win rates per seat and per strategy, with 95% CIs."""
     from sim.runner import RunError, run as run_games
 
+    engine = None
     try:
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                      last_player_loses, max_turns, threads)
+                      last_player_loses, max_turns, threads, parse_count(batch, "--batch"))
+        engine = _backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()
-        show = not quiet and not as_json and sys.stderr.isatty()
-        if show:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                       TimeRemainingColumn)
-            with Progress("[progress.description]{task.description}", BarColumn(),
-                          MofNCompleteColumn(), TimeRemainingColumn(), transient=True) as bar:
+        if not quiet and not as_json and sys.stderr.isatty():
+            with _progress_bar() as bar:
                 task = bar.add_task("games", total=cfg.games)
-                tally = run_games(cfg, progress=lambda done: bar.update(task, completed=done))
+                tally = run_games(cfg, progress=lambda done: bar.update(task, completed=done),
+                                  out=out, resume=resume, backend=engine)
         else:
-            tally = run_games(cfg)
+            tally = run_games(cfg, out=out, resume=resume, backend=engine)
         seconds = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))
     except KeyboardInterrupt:
-        _fail("interrupted: no summary (the run was stopped before its end)", code=130)
+        saved = f"; the finished batches are in {out}, continue with --resume" if out else ""
+        _fail(f"interrupted: no summary{saved}", code=130)
+    finally:
+        if engine is not None and hasattr(engine, "close"):
+            engine.close()
     if as_json:
-        out = tally.to_dict()
-        out["seconds"] = seconds
-        typer.echo(json.dumps(out, indent=2))
+        result = tally.to_dict()
+        result["seconds"] = seconds
+        typer.echo(json.dumps(result, indent=2))
     else:
         from reports.text import print_summary
         print_summary(tally, seconds)
+
+
+def _backend(name, scheduler, workers, threads):
+    from sim.runner import RunError
+
+    if name == "local":
+        if scheduler or workers:
+            raise RunError("--scheduler and --workers go with --backend dask")
+        return None
+    if name != "dask":
+        raise RunError(f"--backend: expected local or dask, got {name!r}")
+    if scheduler and workers:
+        raise RunError("--backend dask: give --scheduler (an existing cluster) or --workers "
+                       "(a local one), not both")
+    if workers is not None and workers < 1:
+        raise RunError(f"--workers: expected at least 1, got {workers}")
+    from sim.backends import DaskBackend
+    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
+
+
+def _progress_bar():
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TimeRemainingColumn)
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), Rate(), TimeRemainingColumn(), transient=True)
 
 
 @app.command()

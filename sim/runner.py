@@ -7,8 +7,10 @@ batches, so memory stays flat however many games are played, and returns a
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -23,6 +25,28 @@ DEFAULT_CAP = 10_000  # R25
 
 class RunError(ValueError):
     """A run that cannot go on: a user mistake or a strategy's error (R24)."""
+
+
+def _spec_file(spec: str) -> Path | None:
+    """The file of a ``FILE.py:function`` strategy spec, else None."""
+    where = spec.rpartition(":")[0]
+    if not where.endswith(".py"):
+        return None
+    return Path(where).expanduser().resolve()
+
+
+def _materialize(spec: str, source: str) -> Path:
+    """Write a user's strategy file shipped to a worker under a folder named by its hash."""
+    from sim._jit import cache_dir
+
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    path = cache_dir().parent / "user" / digest / Path(spec.rpartition(":")[0]).name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(source)
+        tmp.replace(path)
+    return path
 
 
 @dataclass
@@ -91,6 +115,38 @@ class RunConfig:
                 "strategies": self.strategies, "swaps": self.swaps, "rules": self.rules,
                 "options": self.options, "max_turns": self.max_turns}
 
+    def identities(self) -> list[dict]:
+        """Per seat: strategy and swap names, with a hash of the source of a user's file."""
+        def ident(spec):
+            path = _spec_file(spec)
+            if path is None:
+                return {"name": spec}
+            return {"name": spec, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        return [{"seat": s, "strategy": ident(self.strategies[s]), "swap": ident(self.swaps[s])}
+                for s in range(self.players)]
+
+    def to_spec(self) -> dict:
+        """Everything a worker needs to rebuild this config, user files' sources included."""
+        spec = {**self.describe(), "batch": self.batch, "sources": {}}
+        for name in set(self.strategies) | set(self.swaps):
+            path = _spec_file(name)
+            if path is not None:
+                spec["sources"][name] = path.read_text()
+        return spec
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> "RunConfig":
+        """Rebuild a config on a worker; user files are written from their shipped sources
+        (so a worker needs no copy of them) and imported from there."""
+        rename = {name: str(_materialize(name, text)) + ":" + name.rpartition(":")[2]
+                  for name, text in spec["sources"].items()}
+        cfg = cls(games=spec["games"], players=spec["players"], seed=spec["seed"],
+                  strategies=[rename.get(n, n) for n in spec["strategies"]],
+                  swaps=[rename.get(n, n) for n in spec["swaps"]], rules=spec["rules"],
+                  max_turns=spec["max_turns"], threads=None, batch=spec["batch"])
+        cfg.strategies, cfg.swaps = list(spec["strategies"]), list(spec["swaps"])
+        return cfg
+
 
 @dataclass
 class Batch:
@@ -125,19 +181,49 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     return b
 
 
-def run(cfg: RunConfig, progress=None):
-    """Play all games of ``cfg``; ``progress(done)`` is called after each batch."""
-    from reports.summary import Tally
+def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
+    """(index, first game, number of games) of each batch of the run."""
+    return [(i, first, min(cfg.batch, cfg.games - first))
+            for i, first in enumerate(range(0, cfg.games, cfg.batch))]
 
-    threads = cfg.threads or numba.config.NUMBA_NUM_THREADS
+
+def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
+    """Play all games of ``cfg`` and return their :class:`~reports.summary.Tally`.
+
+    ``progress(done)`` is called as games finish. With ``out`` (a folder) every batch's
+    per-game records are saved (:mod:`sim.store`), and ``resume`` continues a saved run.
+    ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.backends`.
+    The tally adds integers only, so the summary does not depend on the order in which
+    batches finish, nor on threads, batch size or backend.
+    """
+    from reports.summary import Tally
+    from sim.backends import LocalBackend
+    from sim.store import Store
+
+    if resume and out is None:
+        raise RunError("--resume needs --out, the folder of the run to continue")
+    store = Store(out, cfg, resume=resume) if out is not None else None
     tally = Tally(cfg)
+    todo = []
     done = 0
-    while done < cfg.games:
-        n = min(cfg.batch, cfg.games - done)
-        tally.add(play_batch(cfg, done, n, threads))
-        done += n
+    for index, first, n in batches(cfg):
+        if store is not None and store.done(index):
+            tally.add(store.read(index))
+            done += n
+        else:
+            todo.append((index, first, n))
+    if progress and done:
+        progress(done)
+    backend = backend or LocalBackend(cfg.threads)
+    for index, b in backend.play(cfg, todo):
+        if store is not None:
+            store.write(index, b)
+        tally.add(b)
+        done += b.status.size
         if progress:
             progress(done)
+    if store is not None:
+        store.finish(tally.to_dict())
     return tally
 
 

@@ -142,7 +142,7 @@ def test_console_script_reports_errors_without_traceback():
 def test_ctrl_c_is_a_message_not_a_traceback(cli, monkeypatch):
     import sim.runner
 
-    def interrupted(cfg, progress=None):
+    def interrupted(cfg, **options):
         raise KeyboardInterrupt
     monkeypatch.setattr(sim.runner, "run", interrupted)
     r = cli("run", "--games", "1000")

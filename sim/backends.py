@@ -1,0 +1,91 @@
+"""Where batches are played: in this process (all cores) or on a Dask cluster.
+
+A backend's ``play(cfg, todo)`` yields ``(index, Batch)`` for each ``(index, first, n)`` of
+``todo``, in any order. Games depend only on (seed, game index), so every backend gives the
+same records.
+"""
+from __future__ import annotations
+
+import functools
+import json
+
+import numba
+
+
+class LocalBackend:
+    """This process, with ``threads`` threads (default: all cores)."""
+
+    def __init__(self, threads=None):
+        self.threads = threads or numba.config.NUMBA_NUM_THREADS
+
+    def play(self, cfg, todo):
+        from sim.runner import play_batch
+        for index, first, n in todo:
+            yield index, play_batch(cfg, first, n, self.threads)
+
+
+@functools.lru_cache(maxsize=8)
+def _worker_config(spec_json: str):
+    """A worker builds (and compiles) each config once, not once per task."""
+    from sim.runner import RunConfig
+    return RunConfig.from_spec(json.loads(spec_json))
+
+
+def _play_on_worker(spec_json: str, first: int, n: int):
+    from sim.runner import play_batch
+    cfg = _worker_config(spec_json)
+    return play_batch(cfg, first, n, numba.config.NUMBA_NUM_THREADS)
+
+
+class DaskBackend:
+    """A Dask distributed cluster: an existing one (``scheduler`` address) or a local one
+    started here with ``workers`` processes. At most two batches per worker are in flight, so
+    memory stays flat."""
+
+    def __init__(self, scheduler=None, workers=None, threads=None):
+        from sim.runner import RunError
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise RunError("--backend dask needs the 'distributed' package "
+                           "(pip install 'dask[distributed]')") from None
+        self.cluster = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler, timeout="5s")
+            else:
+                self.cluster = LocalCluster(n_workers=workers or 2,
+                                            threads_per_worker=threads or 1,
+                                            processes=True, dashboard_address=None)
+                self.client = Client(self.cluster)
+        except (OSError, TimeoutError) as e:
+            raise RunError(f"--scheduler: cannot reach the Dask scheduler at {scheduler}: "
+                           f"{e}") from None
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def play(self, cfg, todo):
+        from distributed import as_completed
+        spec = json.dumps(cfg.to_spec(), sort_keys=True)
+        workers = max(1, len(self.client.scheduler_info()["workers"]))
+        pending = list(todo)
+        running = as_completed()
+        keys = {}
+
+        def submit():
+            index, first, n = pending.pop(0)
+            fut = self.client.submit(_play_on_worker, spec, first, n, pure=False)
+            keys[fut.key] = index
+            running.add(fut)
+        for _ in range(min(2 * workers, len(pending))):
+            submit()
+        for fut in running:
+            index = keys.pop(fut.key)
+            batch = fut.result()
+            fut.release()
+            if pending:
+                submit()
+            yield index, batch
