@@ -13,7 +13,7 @@ from numba import prange
 from sim._jit import jit
 from sim.engine import apply_move, apply_swap, deal, first_player, legal_word, swap_cards
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, NR, OUTORDER, PICKUPS, PLAYERS,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
     PUB, STATE_SIZE, TURN, V1,
 )
 from sim.moves import is_legal
@@ -41,7 +41,7 @@ def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
     starter = first_player(st)                             # R6: as dealt
     for s in range(players):
         swap_cards(st, s, cards)
-        swaps[s] = swap_fns[s](cards, obs, rng, params[s])
+        swaps[s] = swap_fns[s](cards, obs, rng, params[MAXP + s])
     for s in range(players):
         swap_cards(st, s, cards)
         if not apply_swap(st, s, cards, swaps[s]):

@@ -1,9 +1,8 @@
 """The game state: one flat ``int32`` array, public part first.
 
 ``st[:PUB]`` is everything every player may see (R26): it is the observation a strategy gets,
-with no copy, together with its own hand row. Everything hidden (hands, face-down stacks, the
-stock, and the pile order, which strategies get as per-rank counts) lies after ``PUB`` and is
-never handed to a strategy. Offsets are module constants, which Numba folds into the code.
+with no copy (as a read-only array), together with its own hand row. Everything hidden (the
+hands, the face-down stacks, the stock) lies after ``PUB`` and is never handed to a strategy. Offsets are module constants, which Numba folds into the code.
 
 Per-seat blocks hold 6 seats whatever the number of players; per-rank blocks hold 14 ranks in
 the order of :mod:`sim.cards`.
@@ -44,13 +43,13 @@ KNOWN = FU + MAXP * NR        # cards known to be in each hand: picked up or swa
 # -- public per rank ------------------------------------------------------------------------
 PILECNT = KNOWN + MAXP * NR   # cards of each rank in the pile
 BURNED = PILECNT + NR         # cards of each rank burned (R21, R22)
-PUB = BURNED + NR
+PILE = BURNED + NR            # the pile, bottom to top (PILELEN cards; every play is public)
+PUB = PILE + DECK
 # -- hidden ---------------------------------------------------------------------------------
 HANDS = PUB                   # hand cards per seat and rank
 FD = HANDS + MAXP * NR        # face-down stacks, seat * DECK + i, i = 0 bottom (R17)
 STOCK = FD + MAXP * DECK      # stock, last = next drawn
-PILE = STOCK + DECK           # pile bottom to top (public, but strategies get PILECNT)
-SIZE = PILE + DECK
+SIZE = STOCK + DECK
 # -- statistics (not part of the position) ---------------------------------------------------
 BURNS = SIZE                  # burns this game
 STATE_SIZE = SIZE + 2

@@ -103,11 +103,18 @@ class RunConfig:
         return names
 
     def kernel_args(self):
-        """Strategy tuples (always 6 long, so one compiled core serves every table size)."""
+        """Strategy tuples (always 6 long, so one compiled core serves every table size) and
+        the parameter rows: seat ``s``'s strategy in row ``s``, its swap policy in row
+        ``MAXP + s``."""
         pad = MAXP - self.players
         moves = tuple(s.fn for s in self.move_objs) + (self.move_objs[0].fn,) * pad
         swaps = tuple(s.fn for s in self.swap_objs) + (self.swap_objs[0].fn,) * pad
-        params = np.zeros((MAXP, 1))
+        rows = [s.row() for s in self.move_objs] + [None] * pad + [s.row() for s in
+                                                                    self.swap_objs]
+        params = np.zeros((2 * MAXP, max([1] + [r.size for r in rows if r is not None])))
+        for i, row in enumerate(rows):
+            if row is not None:
+                params[i, :row.size] = row
         return moves, swaps, params
 
     def describe(self) -> dict:
@@ -171,10 +178,23 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     moves, swaps, params = cfg.kernel_args()
     numba.set_num_threads(threads)
     blocks = threads * 4 if threads > 1 else 1
-    core.run_games(cfg.seed, first, n, cfg.players, int(cfg.options["choose_face_ups"]),
-                   int(cfg.options["last_player_loses"]), cfg.max_turns, moves, swaps, params,
-                   min(blocks, n), b.status, b.turns, b.order, b.pickups, b.burns, b.starter,
-                   b.dealer, b.errors)
+    try:
+        core.run_games(cfg.seed, first, n, cfg.players, int(cfg.options["choose_face_ups"]),
+                       int(cfg.options["last_player_loses"]), cfg.max_turns, moves, swaps,
+                       params, min(blocks, n), b.status, b.turns, b.order, b.pickups, b.burns,
+                       b.starter, b.dealer, b.errors)
+    except (IndexError, SystemError) as e:
+        # Strategies are compiled with bounds checking: one indexed past its observation or
+        # hand, i.e. tried to read what its player may not see (R26). From the parallel core
+        # the IndexError arrives wrapped in a SystemError.
+        if not isinstance(e, IndexError) and not isinstance(e.__cause__ or e.__context__,
+                                                            IndexError):
+            raise
+        raise RunError(f"a strategy or swap policy indexed past its observation or hand "
+                       f"(R26: strategies see the public state and their own hand only), in "
+                       f"games {first}..{first + n - 1} of seed {cfg.seed}; strategies: "
+                       f"{', '.join(sorted(set(cfg.strategies)))}; swap policies: "
+                       f"{', '.join(sorted(set(cfg.swaps)))}") from None
     bad = np.flatnonzero(b.status >= core.BAD_MOVE)
     if bad.size:
         raise strategy_error(cfg, first + int(bad[0]), b.status[bad[0]], b.errors[bad[0]])

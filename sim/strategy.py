@@ -4,11 +4,11 @@ A **move strategy** is a plain function, compiled eagerly for :data:`MOVE_SIG`::
 
     choose(obs, hand, legal, rng, params) -> move id
 
-- ``obs``: the public part of the state (``st[:PUB]``, R26), read-only by contract;
-- ``hand``: the mover's own hand, cards per rank (14 ranks, :mod:`sim.cards` order);
+- ``obs``: the public part of the state (``st[:PUB]``, R26): read-only;
+- ``hand``: the mover's own hand, cards per rank (14 ranks, :mod:`sim.cards` order): read-only;
 - ``legal``: the legal word, a bit set of the legal move ids (:mod:`sim.moves` has helpers);
 - ``rng``: the game's random stream (use :func:`sim.rng.randint`), never a global;
-- ``params``: the seat's parameters (float64).
+- ``params``: the seat's parameters (float64, in the order they were declared): read-only.
 
 It returns a legal move id; anything else stops the run as an error of that strategy (R24).
 
@@ -18,19 +18,29 @@ A **swap policy** (R5, V1) is compiled for :data:`SWAP_SIG`::
 
 ``cards`` holds the six cards to choose from (the dealt face-ups first under R5).
 
+Information is enforced, not trusted (R26): the arrays a strategy gets are typed read-only
+(writing to them does not compile) and strategies are compiled with bounds checking, so an
+index past the observation or the hand raises instead of reading hidden cards.
+
 Because both are first-class functions of one fixed signature, the core is compiled once for
 every mix of seats and can call a strategy from any module (NUMBA-NOTES.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ast
+import math
+import re
+from dataclasses import dataclass, field, replace
 
-from numba import float64, int32, int64, uint64
+import numpy as np
+from numba import float64, int32, int64, types, uint64
 
 from sim._jit import jit_sig
 
-MOVE_SIG = int64(int32[:], int32[:], int64, uint64[:], float64[:])
-SWAP_SIG = int64(int32[:], int32[:], uint64[:], float64[:])
+_RO_INT = types.Array(int32, 1, "A", readonly=True)
+_RO_FLOAT = types.Array(float64, 1, "A", readonly=True)
+MOVE_SIG = int64(_RO_INT, _RO_INT, int64, uint64[:], _RO_FLOAT)
+SWAP_SIG = int64(_RO_INT, _RO_INT, uint64[:], _RO_FLOAT)
 
 MOVES: dict[str, "Strategy"] = {}
 SWAPS: dict[str, "Strategy"] = {}
@@ -38,31 +48,116 @@ SWAPS: dict[str, "Strategy"] = {}
 
 @dataclass(frozen=True)
 class Strategy:
-    """A compiled strategy or swap policy with its name and one-line description."""
+    """A compiled strategy or swap policy: its name, description and parameters.
+
+    ``params`` declares the parameters, ``{name: (default, low, high)}`` (an int default
+    makes an integer parameter); ``values`` are this instance's values, in that order.
+    ``prepare`` (optional) turns the values into the float64 row the function receives.
+    """
 
     name: str
     fn: object = field(repr=False)
     description: str
     swap: str | None = None   # a move strategy's default swap policy
+    params: dict = field(default_factory=dict)
+    values: tuple = ()
+    prepare: object = field(default=None, repr=False)
+
+    def row(self) -> np.ndarray:
+        """The float64 parameter row the compiled function receives."""
+        if self.prepare is not None:
+            return np.asarray(self.prepare(dict(zip(self.params, self.values))), np.float64)
+        return np.asarray(self.values, np.float64)
+
+    def with_args(self, spec: str, args: dict) -> "Strategy":
+        """A copy with the parameters of ``args`` (validated) and ``spec`` as its name."""
+        values = dict((k, d[0]) for k, d in self.params.items())
+        for key, value in args.items():
+            if key not in self.params:
+                known = ", ".join(self.params) or "none"
+                raise ValueError(f"{spec!r}: unknown parameter {key!r} (parameters: {known})")
+            default, low, high = self.params[key]
+            if isinstance(default, str):
+                if not isinstance(value, str):
+                    raise ValueError(f"{spec!r}: {key} must be a text, got {value!r}")
+            else:
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise ValueError(f"{spec!r}: {key} must be a number, got {value!r}")
+                if isinstance(default, int) and value != int(value):
+                    raise ValueError(f"{spec!r}: {key} must be a whole number, got {value!r}")
+                if not low <= value <= high:
+                    raise ValueError(f"{spec!r}: {key} must be from {low} to {high}, "
+                                     f"got {value!r}")
+                value = type(default)(value)
+            values[key] = value
+        return replace(self, name=spec, values=tuple(values[k] for k in self.params))
 
 
-def move_strategy(name: str | None = None, description: str = "", swap: str = "none"):
+def _declare(params) -> dict:
+    out = {}
+    for key, spec in (params or {}).items():
+        if isinstance(spec, tuple):
+            out[key] = spec
+        else:
+            out[key] = (spec, None, None) if isinstance(spec, str) else (spec, -math.inf,
+                                                                        math.inf)
+    return out
+
+
+def _defaults(params) -> tuple:
+    return tuple(d[0] for d in params.values())
+
+
+_CALL = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<args>.*)\)\s*$", re.S)
+
+
+def parse_call(spec: str) -> tuple[str, dict]:
+    """``'montecarlo(rollouts=200)'`` -> ``('montecarlo', {'rollouts': 200})``."""
+    m = _CALL.match(spec.strip())
+    if not m:
+        return spec.strip(), {}
+    name, text = m.group("name").strip(), m.group("args").strip()
+    args = {}
+    if not text:
+        return name, args
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        if call.args:
+            raise ValueError
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise ValueError
+            args[kw.arg] = ast.literal_eval(kw.value)
+    except (SyntaxError, ValueError):
+        raise ValueError(f"{spec!r}: parameters are written name(key=value, ...), "
+                         f"e.g. montecarlo(rollouts=200)") from None
+    return name, args
+
+
+def move_strategy(name: str | None = None, description: str = "", swap: str = "none",
+                  params: dict | None = None, prepare=None):
     """Mark a function as a move strategy: compile it for :data:`MOVE_SIG` and register it
-    under ``name`` (default: the function's name). ``swap`` is its default swap policy."""
+    under ``name`` (default: the function's name). ``swap`` is its default swap policy;
+    ``params`` declares its parameters, ``{name: (default, low, high)}``."""
     def register(py_fn):
-        compiled = jit_sig(MOVE_SIG)(py_fn)
+        compiled = jit_sig(MOVE_SIG, boundscheck=True)(py_fn)
         key = _key(MOVES, name, py_fn)
-        MOVES[key] = Strategy(key, compiled, description or _first_line(py_fn), swap)
+        decl = _declare(params)
+        MOVES[key] = Strategy(key, compiled, description or _first_line(py_fn), swap, decl,
+                              _defaults(decl), prepare)
         return compiled
     return register
 
 
-def swap_policy(name: str | None = None, description: str = ""):
+def swap_policy(name: str | None = None, description: str = "", params: dict | None = None,
+                prepare=None):
     """Mark a function as a swap policy: compile it for :data:`SWAP_SIG` and register it."""
     def register(py_fn):
-        compiled = jit_sig(SWAP_SIG)(py_fn)
+        compiled = jit_sig(SWAP_SIG, boundscheck=True)(py_fn)
         key = _key(SWAPS, name, py_fn)
-        SWAPS[key] = Strategy(key, compiled, description or _first_line(py_fn))
+        decl = _declare(params)
+        SWAPS[key] = Strategy(key, compiled, description or _first_line(py_fn), None, decl,
+                              _defaults(decl), prepare)
         return compiled
     return register
 
@@ -123,19 +218,24 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
         raise ValueError(f"{kind} {spec!r}: {where} has no function {attr!r}")
     for s in registry.values():
         if s.fn is fn:
-            return Strategy(spec, s.fn, s.description, s.swap)
+            return replace(s, name=spec)
     raise ValueError(f"{kind} {spec!r}: {attr!r} is not marked with @{decorator} "
                      f"(from sim.strategy import {decorator})")
 
 
-def _get(name: str, registry: dict, kind: str, decorator: str) -> Strategy:
+def _get(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
     _load_builtins()
+    name, args = parse_call(spec)
     if name in registry:
-        return registry[name]
-    if ":" in name:
-        return _from_spec(name, registry, kind, decorator)
-    raise ValueError(f"unknown {kind} {name!r}; known: {', '.join(sorted(registry))} "
-                     f"(or FILE.py:FUNCTION)")
+        found = registry[name]
+    elif ":" in name:
+        found = _from_spec(name, registry, kind, decorator)
+    else:
+        raise ValueError(f"unknown {kind} {name!r}; known: {', '.join(sorted(registry))} "
+                         f"(or FILE.py:FUNCTION)")
+    if not args and spec.strip() == found.name:
+        return found
+    return found.with_args(spec.strip(), args)
 
 
 def get_move(name: str) -> Strategy:

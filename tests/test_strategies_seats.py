@@ -25,12 +25,21 @@ def out_of_range(obs, hand, legal, rng, params):
     return 999
 
 
-@move_strategy("test-record-view", "lowest, recording the sizes of what it is given")
-def record_view(obs, hand, legal, rng, params):
-    params[0] = obs.shape[0]
-    params[1] = hand.shape[0]
-    params[2] += 1
+@move_strategy("test-peek-hidden", "reads one past its observation: the first hidden value")
+def peek_hidden(obs, hand, legal, rng, params):
+    if obs[PUB] >= 0:                     # st[PUB] is the first card count of seat 0's hand
+        return nth_legal(legal, obs, 0)
     return nth_legal(legal, obs, 0)
+
+
+@move_strategy("test-peek-hand", "reads past its own hand (into the next seat's)")
+def peek_hand(obs, hand, legal, rng, params):
+    return nth_legal(legal, obs, 0) + 0 * hand[NR]
+
+
+@move_strategy("test-last-public", "reads the last public value: allowed")
+def last_public(obs, hand, legal, rng, params):
+    return nth_legal(legal, obs, 0) + 0 * obs[PUB - 1] + 0 * hand[NR - 1]
 
 
 @swap_policy("test-four-up", "puts four cards face up (illegal, R5)")
@@ -101,18 +110,28 @@ def test_R26_observation_holds_no_hidden_card():
     assert PUB <= HANDS < FD < STOCK     # hidden blocks lie beyond what a strategy receives
 
 
-def test_R26_a_strategy_receives_the_public_block_and_its_hand_only():
-    cfg = RunConfig(games=3, players=2, seed=3, strategies=["test-record-view"])
-    moves, swaps, _ = cfg.kernel_args()
-    params = np.zeros((6, 3))
-    n = 3
-    out = [np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, 6), np.int8),
-           np.zeros((n, 6), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
-           np.zeros(n, np.int8), np.zeros((n, 3), np.int64)]
-    run_games(3, 0, n, 2, 0, 0, 10_000, moves, swaps, params, 1, *out)
-    assert params[0, 2] > 0 and params[1, 2] > 0
-    assert params[0, 0] == params[1, 0] == PUB      # the public block, nothing after it
-    assert params[0, 1] == params[1, 1] == NR       # its own hand, per rank
+@pytest.mark.parametrize("name", ["test-peek-hidden", "test-peek-hand"])
+def test_R26_reading_past_the_observation_or_hand_stops_the_run(name):
+    with pytest.raises(RunError, match="indexed past its observation or hand.*R26"):
+        run(RunConfig(games=5, players=3, seed=3, strategies=[name]))
+
+
+def test_R26_the_whole_public_block_and_hand_are_readable():
+    t = run(RunConfig(games=50, players=3, seed=3, strategies=["test-last-public"]))
+    assert t.games == 50
+
+
+def test_R26_a_strategy_cannot_write_to_what_it_sees(tmp_path):
+    """The observation, hand and parameters are read-only: writing does not even compile."""
+    from sim.strategy import get_move
+    bots = tmp_path / "writer.py"
+    bots.write_text("from sim.strategy import move_strategy\n\n"
+                    "@move_strategy()\n"
+                    "def writer(obs, hand, legal, rng, params):\n"
+                    "    obs[0] = 1\n"
+                    "    return 0\n")
+    with pytest.raises(ValueError, match="could not import.*(readonly|read-only|TypingError)"):
+        get_move(f"{bots}:writer")
 
 
 def test_move_ids_round_trip_through_json():
