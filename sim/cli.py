@@ -182,12 +182,20 @@ def strategies():
     """List the strategies and swap policies."""
     from sim.strategy import all_moves, all_swaps
 
-    typer.echo("Strategies (--strategy):")
+    def params(s):
+        if not s.params:
+            return ""
+        return " Parameters: " + ", ".join(
+            f"{k}={d[0]!r}" + (f" ({d[1]}..{d[2]})" if d[1] is not None and d[1] > -1e300
+                               else "") for k, d in s.params.items()) + "."
+
+    typer.echo("Strategies (--strategy NAME, NAME(key=value), FILE.py:function):")
     for s in all_moves().values():
-        typer.echo(f"  {s.name:<12} {s.description} [default swap: {s.swap}]")
+        typer.echo(f"  {s.name:<14} {s.description} [default swap: {s.swap}]{params(s)}")
     typer.echo("Swap policies (--swap):")
     for s in all_swaps().values():
-        typer.echo(f"  {s.name:<12} {s.description}")
+        typer.echo(f"  {s.name:<14} {s.description}{params(s)}")
+    typer.echo("Writing your own: docs/strategies.md")
 
 
 def main():  # console script entry point

@@ -1,0 +1,133 @@
+"""``montecarlo``: a search strategy that plays each legal move out many times.
+
+For each legal move the strategy samples the cards it cannot see, consistent with what its
+player knows (R26: the unseen cards are dealt at random into the other hands' unknown part,
+every face-down stack and the stock), applies the move with the rules kernel and plays the
+game out with a fast default policy (``lowest`` for every seat), ``rollouts`` times in all.
+It picks the move with the best result: under the seed rules the share of playouts it wins;
+under V2 its mean finishing place. Everything runs inside the Numba core.
+
+The sampler and the playouts are compiled with the project's options (no bounds checks):
+they read only the observation and the strategy's own hand, like any strategy.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import jit
+from sim.cards import NRANK
+from sim.engine import apply_move, legal_word
+from sim.layout import (
+    BLIND, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_BLIND, MAXP, NOUT,
+    OUTORDER, PICKUP, PILECNT, PLAYERS, PUB, STATE_SIZE, STOCK, STOCKLEN, BURNED, V2,
+)
+from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.rng import randint
+from sim.strategy import move_strategy
+
+
+@jit
+def sample_world(obs, hand, rng, st, pool):
+    """Fill ``st`` with a full position consistent with the observation and the hand."""
+    st[:] = 0
+    st[:PUB] = obs
+    me = obs[CURRENT]
+    players = obs[PLAYERS]
+    n = 0                                    # the unseen cards: deck minus everything known
+    for r in range(NRANK):
+        left = (2 if players == 6 else 0) if r == NRANK - 1 else 4
+        left -= obs[PILECNT + r] + obs[BURNED + r] + hand[r]
+        for s in range(players):
+            left -= obs[FU + s * NRANK + r]
+            if s != me:
+                left -= obs[KNOWN + s * NRANK + r]
+        for _ in range(left):
+            pool[n] = r
+            n += 1
+    for i in range(n - 1, 0, -1):            # shuffle, then deal in a fixed order
+        j = randint(rng, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    k = 0
+    for s in range(players):
+        if s == me:
+            for r in range(NRANK):
+                st[HANDS + s * NRANK + r] = hand[r]
+        else:
+            unknown = obs[HANDN + s]
+            for r in range(NRANK):
+                st[HANDS + s * NRANK + r] = obs[KNOWN + s * NRANK + r]
+                unknown -= obs[KNOWN + s * NRANK + r]
+            for _ in range(unknown):
+                st[HANDS + s * NRANK + pool[k]] += 1
+                k += 1
+        for i in range(obs[FDN + s]):
+            st[FD + s * DECK + i] = pool[k]
+            k += 1
+    for i in range(obs[STOCKLEN]):
+        st[STOCK + i] = pool[k]
+        k += 1
+    return k == n                            # every unseen card placed exactly once
+
+
+@jit(inline="always")
+def _default_policy(legal):
+    """``lowest``: the lowest legal rank, all copies when leading."""
+    ranks = play_ranks(legal)
+    if ranks:
+        return most_cards(legal, lowest_bit(ranks))
+    return BLIND if has(legal, L_BLIND) else PICKUP
+
+
+@jit
+def _score(st, me):
+    """1 for a win (seed rules); under V2 the share of seats finished behind ``me``."""
+    players = st[PLAYERS]
+    if st[V2] == 0:
+        return 1.0 if st[NOUT] > 0 and st[OUTORDER] == me else 0.0
+    for i in range(st[NOUT]):
+        if st[OUTORDER + i] == me:
+            return (players - 1 - i) / (players - 1)
+    return 0.0
+
+
+@jit
+def evaluate(obs, hand, legal, rng, rollouts, horizon):
+    """The legal move with the best mean playout score."""
+    moves = count_legal(legal, obs)
+    if moves == 1:
+        return nth_legal(legal, obs, 0)
+    per_move = max(1, rollouts // moves)
+    me = obs[CURRENT]
+    st = np.empty(STATE_SIZE, np.int32)
+    pool = np.empty(DECK, np.int32)
+    best, best_score = -1, -1.0
+    for k in range(moves):
+        m = nth_legal(legal, obs, k)
+        total = 0.0
+        for _ in range(per_move):
+            sample_world(obs, hand, rng, st, pool)
+            ev = apply_move(st, m)
+            turns = 0
+            while not ev & EV_GAME_OVER and turns < horizon:
+                if st[V2] and _score(st, me) > 0:
+                    break                    # V2: my place is decided
+                ev = apply_move(st, _default_policy(legal_word(st)))
+                turns += 1
+            total += _score(st, me)
+        if total > best_score:
+            best, best_score = m, total
+    return best
+
+
+@move_strategy(
+    "montecarlo",
+    "search: for each legal move, samples the unseen cards and plays the game out with "
+    "`lowest` for everyone (`rollouts` playouts per decision); picks the best",
+    swap="highest-up",
+    params={"rollouts": (200, 1, 1_000_000), "horizon": (1000, 10, 100_000)},
+)
+def montecarlo(obs, hand, legal, rng, params):
+    return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]))
+
+
+__all__ = ["montecarlo", "sample_world", "evaluate", "MAXP"]
