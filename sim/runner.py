@@ -63,6 +63,7 @@ class RunConfig:
     max_turns: int = DEFAULT_CAP
     threads: int | None = None
     batch: int = 100_000
+    preset_rows: list | None = field(default=None, repr=False)  # set by from_spec
 
     def __post_init__(self):
         if not isinstance(self.players, int) or not 2 <= self.players <= 6:
@@ -92,6 +93,16 @@ class RunConfig:
         except ValueError as e:
             raise RunError(str(e)) from None
         self.swaps = [s.name for s in self.swap_objs]
+        # Parameter rows are prepared once, here: a bad parameter file fails before anything
+        # is written, and a file edited during the run does not change it half-way.
+        if self.preset_rows is not None:
+            self.rows = [np.asarray(r, np.float64) for r in self.preset_rows]
+        else:
+            try:
+                self.rows = ([s.row() for s in self.move_objs]
+                             + [s.row() for s in self.swap_objs])
+            except (OSError, ValueError) as e:
+                raise RunError(str(e)) from None
 
     def _per_seat(self, names, option):
         names = list(names)
@@ -109,8 +120,7 @@ class RunConfig:
         pad = MAXP - self.players
         moves = tuple(s.fn for s in self.move_objs) + (self.move_objs[0].fn,) * pad
         swaps = tuple(s.fn for s in self.swap_objs) + (self.swap_objs[0].fn,) * pad
-        rows = [s.row() for s in self.move_objs] + [None] * pad + [s.row() for s in
-                                                                    self.swap_objs]
+        rows = self.rows[:self.players] + [None] * pad + self.rows[self.players:]
         params = np.zeros((2 * MAXP, max([1] + [r.size for r in rows if r is not None])))
         for i, row in enumerate(rows):
             if row is not None:
@@ -129,12 +139,17 @@ class RunConfig:
             if path is None:
                 return {"name": spec}
             return {"name": spec, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-        return [{"seat": s, "strategy": ident(self.strategies[s]), "swap": ident(self.swaps[s])}
-                for s in range(self.players)]
+
+        def params(row):       # what the function receives, e.g. a value table's contents
+            return hashlib.sha256(np.ascontiguousarray(row).tobytes()).hexdigest()
+        return [{"seat": s, "strategy": ident(self.strategies[s]), "swap": ident(self.swaps[s]),
+                 "params": params(self.rows[s]), "swap_params": params(self.rows[
+                     self.players + s])} for s in range(self.players)]
 
     def to_spec(self) -> dict:
         """Everything a worker needs to rebuild this config, user files' sources included."""
-        spec = {**self.describe(), "batch": self.batch, "sources": {}}
+        spec = {**self.describe(), "batch": self.batch, "sources": {},
+                "rows": [r.tolist() for r in self.rows]}
         for name in set(self.strategies) | set(self.swaps):
             path = _spec_file(name)
             if path is not None:
@@ -150,7 +165,8 @@ class RunConfig:
         cfg = cls(games=spec["games"], players=spec["players"], seed=spec["seed"],
                   strategies=[rename.get(n, n) for n in spec["strategies"]],
                   swaps=[rename.get(n, n) for n in spec["swaps"]], rules=spec["rules"],
-                  max_turns=spec["max_turns"], threads=None, batch=spec["batch"])
+                  max_turns=spec["max_turns"], threads=None, batch=spec["batch"],
+                  preset_rows=spec["rows"])   # the driver's: a worker needs no table file
         cfg.strategies, cfg.swaps = list(spec["strategies"]), list(spec["swaps"])
         return cfg
 

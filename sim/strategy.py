@@ -67,6 +67,10 @@ class Strategy:
         """The float64 parameter row the compiled function receives."""
         if self.prepare is not None:
             return np.asarray(self.prepare(dict(zip(self.params, self.values))), np.float64)
+        text = [k for k, v in zip(self.params, self.values) if isinstance(v, str)]
+        if text:
+            raise ValueError(f"{self.name!r}: text parameter(s) {', '.join(text)} need a "
+                             f"prepare hook to become numbers")
         return np.asarray(self.values, np.float64)
 
     def with_args(self, spec: str, args: dict) -> "Strategy":
@@ -120,18 +124,36 @@ def parse_call(spec: str) -> tuple[str, dict]:
     args = {}
     if not text:
         return name, args
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        if call.args:
-            raise ValueError
-        for kw in call.keywords:
-            if kw.arg is None:
-                raise ValueError
-            args[kw.arg] = ast.literal_eval(kw.value)
-    except (SyntaxError, ValueError):
-        raise ValueError(f"{spec!r}: parameters are written name(key=value, ...), "
-                         f"e.g. montecarlo(rollouts=200)") from None
+    for item in _split_args(text):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key.isidentifier() or not value:
+            raise ValueError(f"{spec!r}: parameters are written name(key=value, ...), "
+                             f"e.g. montecarlo(rollouts=200)")
+        try:
+            args[key] = ast.literal_eval(value)
+        except (SyntaxError, ValueError):
+            args[key] = value          # plain text, such as an unquoted file path
     return name, args
+
+
+def _split_args(text: str) -> list[str]:
+    """Split on the commas that are outside quotes and brackets."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
 
 
 def move_strategy(name: str | None = None, description: str = "", swap: str = "none",

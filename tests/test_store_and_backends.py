@@ -150,3 +150,24 @@ def test_same_summary_whatever_threads_batches_and_backend(tmp_path, reference):
     assert same == reference
     # The user strategy plays like the built-in it wraps.
     assert [s["wins"] for s in local["by_seat"]] == [s["wins"] for s in reference["by_seat"]]
+
+
+def test_resume_is_refused_when_a_value_table_changed(tmp_path):
+    """The manifest records a hash of each seat's parameters, e.g. a swap table's contents."""
+    from strategies.swaps import write_table
+
+    table = tmp_path / "t.csv"
+    write_table(table, {("2", "10", "A"): 1.0})
+    spec = f"table(file={table})"
+    out = tmp_path / "run"
+    run(cfg(games=2000, swaps=[spec]), out=out)
+    write_table(table, {("2", "10", "A"): 1.0, ("3", "4", "5"): 2.0})
+    with pytest.raises(StoreError, match="swap_params"):
+        run(cfg(games=2000, swaps=[spec]), out=out, resume=True)
+
+
+def test_a_bad_table_file_fails_before_anything_is_written(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(RunError, match="no such file|not found|No such file|does not exist"):
+        run(cfg(games=100, swaps=[f"table(file={tmp_path / 'missing.csv'})"]), out=out)
+    assert not out.exists()

@@ -1,0 +1,220 @@
+"""More swap policies (R5, V1): ``specials-up``, ``lowest-hand`` and ``table``.
+
+Every policy gets the six ``cards`` to choose from (rank codes, :mod:`sim.cards`: 3..A =
+0..11, 2 = 12, joker = 13; under R5 the dealt face-ups first, then the hand, each in rank
+order; under V1 the six dealt to the hand) and returns the bit mask of the 3 to put face up.
+Ties between equal cards are broken by position in ``cards``, so every choice is
+deterministic.
+
+``specials-up``
+    2s, 10s and jokers face up first (in that order), then aces, then the highest remaining
+    rank (K, Q, J, 9, ... 3). Without jokers (2 to 5 players) this is the same choice as
+    ``highest-up``; the two differ only when a joker competes with three other specials.
+
+``lowest-hand``
+    Keeps the three lowest cards in hand, in plain code order (3 lowest ... A, then 2, then
+    joker highest), to shed them early; the other three go face up. Unlike ``highest-up``
+    a 10 counts as a plain rank between 9 and J.
+
+``table``
+    Chooses the face-up triple with the highest value in a table read from a CSV file:
+    ``table(file='values.csv')`` (the path in quotes; ``~`` is expanded, a relative path is
+    relative to the working folder). The file format::
+
+        a,b,c,value
+        10,2,A,3.5
+        K,K,Q,1.25
+
+    - the first line is exactly the header ``a,b,c,value``;
+    - each further line is one triple of card names (``3`` .. ``10``, ``J``, ``Q``, ``K``,
+      ``A``, ``2``, ``JK``) in any order, and its value, a number (a higher value is a
+      better face-up triple); blank lines are skipped;
+    - a triple may be listed once only (in whichever order); triples that are not listed
+      are worth ``-inf``, so any listed triple beats every unlisted one.
+
+    The compiled policy looks at the 20 ways to choose 3 of the 6 cards, in the order
+    (0,1,2), (0,1,3), ... (3,4,5) (``itertools.combinations``), and returns the first one
+    with the highest value. If none of the 20 is listed, that is (0,1,2): the dealt face-ups
+    under R5, the three lowest cards under V1.
+
+    The parameter row (built by :func:`table_row`) is a flat float64 array of
+    14 * 14 * 14 = 2744 values; the value of the triple of codes ``r1 <= r2 <= r3`` is at
+    ``r1 * 196 + r2 * 14 + r3``; every other entry (unlisted triples and unsorted indices)
+    is ``-inf``. :func:`write_table` writes such a file from a dict.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from sim.cards import NAMES, NRANK, rank_code
+from sim.strategy import swap_policy
+
+TABLE_SIZE = NRANK * NRANK * NRANK
+HEADER = ("a", "b", "c", "value")
+
+# -- specials-up ---------------------------------------------------------------------------
+# Face-up priority: 2 > 10 > joker > A > K > Q > J > 9 > ... > 3.
+_SPECIAL_UP = np.array([0, 1, 2, 3, 4, 5, 6, 14, 8, 9, 10, 11, 15, 13], np.int64)
+
+
+@swap_policy("specials-up", "2s, 10s and jokers face up first, then aces, then the highest "
+             "remaining ranks")
+def specials_up(cards, obs, rng, params):
+    chosen = 0
+    for _ in range(3):
+        best = -1
+        for i in range(6):
+            if not (chosen >> i) & 1 and (best < 0 or
+                                          _SPECIAL_UP[cards[i]] > _SPECIAL_UP[cards[best]]):
+                best = i
+        chosen |= 1 << best
+    return chosen
+
+
+# -- lowest-hand ---------------------------------------------------------------------------
+@swap_policy("lowest-hand", "keeps the 3 lowest cards in hand (plain rank order, 2 and joker "
+             "highest, 10 between 9 and J) and puts the other 3 face up")
+def lowest_hand(cards, obs, rng, params):
+    kept = 0
+    for _ in range(3):
+        low = -1
+        for i in range(6):
+            if not (kept >> i) & 1 and (low < 0 or cards[i] < cards[low]):
+                low = i
+        kept |= 1 << low
+    return 0b111111 ^ kept
+
+
+# -- table ---------------------------------------------------------------------------------
+def table_index(a: int, b: int, c: int) -> int:
+    """The row index of the triple of rank codes ``a, b, c`` (in any order)."""
+    r1, r2, r3 = sorted((a, b, c))
+    return r1 * NRANK * NRANK + r2 * NRANK + r3
+
+
+def _card(name, where: str) -> int:
+    text = str(name).strip()
+    try:
+        return rank_code(text.upper() if text.upper() in ("J", "Q", "K", "A", "JK") else text)
+    except ValueError:
+        raise ValueError(f"{where}: unknown card {text!r} (cards are "
+                         f"{', '.join(NAMES)})") from None
+
+
+def table_row(values: dict, where: str = "table") -> np.ndarray:
+    """The parameter row of ``table`` from ``{(name, name, name): value}``: see the module
+    docstring. ``ValueError`` for an unknown card, a value that is not a number (or is
+    NaN), or a triple given twice (in any order)."""
+    row = np.full(TABLE_SIZE, -np.inf)
+    seen: dict[int, object] = {}
+    for triple, value in values.items():
+        if isinstance(triple, str) or len(triple) != 3:
+            raise ValueError(f"{where}: a triple is three card names, got {triple!r}")
+        idx = table_index(*(_card(n, where) for n in triple))
+        if idx in seen:
+            raise ValueError(f"{where}: the triple {'/'.join(map(str, triple))} is given twice "
+                             f"(also as {'/'.join(map(str, seen[idx]))})")
+        seen[idx] = triple
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
+                or math.isnan(value):
+            raise ValueError(f"{where}: the value of {'/'.join(map(str, triple))} must be a "
+                             f"number, got {value!r}")
+        row[idx] = float(value)
+    return row
+
+
+def read_table(path) -> np.ndarray:
+    """Read a ``table`` CSV file (module docstring) into its parameter row."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError("swap policy table: no file given; use table(file='values.csv') "
+                         "(a CSV with header a,b,c,value)")
+    p = Path(str(path).strip()).expanduser()
+    if not p.is_file():
+        raise ValueError(f"swap policy table: no such file {str(p.resolve())!r}")
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"swap policy table: cannot read {str(p)!r}: {e}") from None
+    lines = list(csv.reader(text.splitlines()))
+    if not lines or tuple(f.strip().lower() for f in lines[0]) != HEADER:
+        got = ",".join(lines[0]) if lines else "an empty file"
+        raise ValueError(f"swap policy table: {str(p)!r} must start with the header "
+                         f"a,b,c,value, got {got!r}")
+    values = {}
+    for n, fields in enumerate(lines[1:], start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue
+        where = f"swap policy table: {str(p)!r} line {n}"
+        if len(fields) != 4:
+            raise ValueError(f"{where}: expected 4 fields a,b,c,value, got {len(fields)}")
+        triple = tuple(f.strip() for f in fields[:3])
+        try:
+            value = float(fields[3])
+        except ValueError:
+            raise ValueError(f"{where}: the value must be a number, got "
+                             f"{fields[3].strip()!r}") from None
+        if math.isnan(value):
+            raise ValueError(f"{where}: the value must be a number, got "
+                             f"{fields[3].strip()!r}")
+        for name in triple:
+            _card(name, where)
+        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
+        if key in values:
+            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
+        values[key] = value
+    if not values:
+        raise ValueError(f"swap policy table: {str(p)!r} lists no triples")
+    return table_row(values, f"swap policy table: {str(p)!r}")
+
+
+def write_table(path, values: dict) -> Path:
+    """Write ``{(name, name, name): value}`` as a ``table`` CSV file (module docstring);
+    each triple is written in rank order, values exactly (``repr``). Returns the path.
+    ``ValueError`` (and nothing written) for an unknown card, a non-number or a duplicate."""
+    table_row(values, "write_table")                  # validate everything first
+    rows = []
+    for triple, value in values.items():
+        names = sorted((str(n).strip() for n in triple), key=lambda t: _card(t, "write_table"))
+        rows.append((table_index(*(_card(n, "write_table") for n in names)),
+                     [NAMES[_card(n, "write_table")] for n in names] + [repr(float(value))]))
+    rows.sort(key=lambda r: r[0])
+    p = Path(path).expanduser()
+    with open(p, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(HEADER)
+        w.writerows(r[1] for r in rows)
+    return p
+
+
+def _prepare_table(values: dict) -> np.ndarray:
+    return read_table(values["file"])
+
+
+@swap_policy("table", "the face-up triple of highest value in a CSV table: "
+             "table(file='values.csv'), header a,b,c,value",
+             params={"file": ""}, prepare=_prepare_table)
+def table(cards, obs, rng, params):
+    best = 0
+    best_value = -np.inf
+    first = True
+    for i in range(4):
+        for j in range(i + 1, 5):
+            for k in range(j + 1, 6):
+                a, b, c = cards[i], cards[j], cards[k]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                if a > b:
+                    a, b = b, a
+                v = params[a * 196 + b * 14 + c]
+                if first or v > best_value:
+                    best = (1 << i) | (1 << j) | (1 << k)
+                    best_value = v
+                    first = False
+    return best

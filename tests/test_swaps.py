@@ -1,0 +1,208 @@
+"""Swap policies of strategies/swaps.py (R5, V1): exact choices, always 3 of 6, the table
+file format and its errors, and CLI runs."""
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from sim.cards import CODE, NRANK
+from sim.layout import PUB
+from sim.strategy import get_swap
+from strategies.swaps import TABLE_SIZE, read_table, table_index, table_row, write_table
+
+OBS = np.zeros(PUB, np.int32)
+
+
+def hand(*names):
+    return np.array([CODE[n] for n in names], np.int32)
+
+
+def choose(spec, cards):
+    s = get_swap(spec)
+    return int(s.fn(cards, OBS, np.zeros(4, np.uint64), s.row()))
+
+
+def up(cards, mask):
+    """The names of the face-up cards of a mask, in rank order."""
+    from sim.cards import NAMES
+    return sorted((NAMES[cards[i]] for i in range(6) if (mask >> i) & 1), key=CODE.get)
+
+
+def table_spec(path):
+    return f"table(file={str(path)!r})"
+
+
+@pytest.fixture
+def small_table(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,c,value\n"
+                    "A,K,9,5\n"          # any order within the triple
+                    "3,4,5,7.5\n"
+                    "\n"                 # blank lines are skipped
+                    "10,2,JK,1e-3\n"
+                    "Q,Q,J,7.5\n")       # ties 3,4,5: the first in combination order wins
+    return path
+
+
+# -- exact choices -------------------------------------------------------------------------
+@pytest.mark.parametrize("names,expected", [
+    (("10", "3", "2", "4", "A", "5"), ["10", "A", "2"]),
+    (("2", "JK", "3", "10", "A", "K"), ["10", "2", "JK"]),        # specials before the ace
+    (("3", "4", "5", "6", "7", "8"), ["6", "7", "8"]),            # no special, no ace
+    (("K", "A", "3", "A", "Q", "4"), ["K", "A", "A"]),             # aces, then the king
+    (("2", "2", "10", "10", "JK", "A"), ["10", "2", "2"]),        # 2 > 10 > joker
+])
+def test_specials_up(names, expected):
+    cards = hand(*names)
+    assert up(cards, choose("specials-up", cards)) == expected
+
+
+def test_specials_up_ties_go_to_the_first_card():
+    cards = hand("2", "10", "A", "A", "3", "4")
+    assert choose("specials-up", cards) == 0b000111
+    cards = hand("3", "K", "K", "K", "K", "4")
+    assert choose("specials-up", cards) == 0b001110
+
+
+@pytest.mark.parametrize("names,hand_kept", [
+    (("10", "3", "2", "4", "A", "5"), 0b101010),                  # keeps 3, 4, 5
+    (("J", "Q", "K", "10", "3", "4"), 0b111000),                  # 10 is plain: kept
+    (("2", "JK", "A", "K", "Q", "J"), 0b111000),                  # 2 and joker count high
+    (("5", "5", "5", "5", "9", "9"), 0b000111),                   # ties: the first stay
+])
+def test_lowest_hand(names, hand_kept):
+    cards = hand(*names)
+    assert choose("lowest-hand", cards) == 0b111111 ^ hand_kept
+
+
+def test_lowest_hand_differs_from_highest_up_on_tens():
+    cards = hand("J", "Q", "K", "10", "3", "4")
+    assert up(cards, choose("lowest-hand", cards)) == ["J", "Q", "K"]
+    assert up(cards, choose("highest-up", cards)) == ["10", "Q", "K"]
+
+
+def test_table_picks_the_best_listed_triple(small_table):
+    spec = table_spec(small_table)
+    cards = hand("3", "9", "4", "K", "5", "A")
+    assert choose(spec, cards) == 0b010101                        # 3,4,5 (7.5) over 9,K,A (5)
+    cards = hand("9", "K", "A", "3", "4", "6")                    # 3,4,5 not here
+    assert choose(spec, cards) == 0b000111
+    cards = hand("JK", "8", "2", "10", "7", "6")
+    assert up(cards, choose(spec, cards)) == ["10", "2", "JK"]
+
+
+def test_table_ties_and_unlisted(small_table):
+    spec = table_spec(small_table)
+    cards = hand("Q", "J", "Q", "3", "4", "5")                    # both 7.5: (0,1,2) is first
+    assert choose(spec, cards) == 0b000111
+    cards = hand("3", "4", "5", "Q", "J", "Q")
+    assert choose(spec, cards) == 0b000111
+    cards = hand("6", "7", "8", "6", "7", "8")                    # nothing listed: (0,1,2)
+    assert choose(spec, cards) == 0b000111
+
+
+def test_table_row_layout(small_table):
+    row = get_swap(table_spec(small_table)).row()
+    assert row.dtype == np.float64 and row.shape == (TABLE_SIZE,) == (NRANK ** 3,)
+    assert row[CODE["9"] * 196 + CODE["K"] * 14 + CODE["A"]] == 5.0
+    assert row[table_index(CODE["A"], CODE["9"], CODE["K"])] == 5.0
+    assert row[table_index(CODE["10"], CODE["2"], CODE["JK"])] == 1e-3
+    assert np.isfinite(row).sum() == 4 and np.isneginf(row).sum() == TABLE_SIZE - 4
+
+
+def test_write_table_round_trip(tmp_path):
+    values = {("A", "K", "9"): 5.0, ("5", "4", "3"): 0.1 + 0.2, ("JK", "2", "10"): -3,
+              ("Q", "Q", "Q"): 1e300}
+    path = write_table(tmp_path / "w.csv", values)
+    assert path.read_text().splitlines()[0] == "a,b,c,value"
+    assert np.array_equal(read_table(path), table_row(values))
+    with pytest.raises(ValueError, match="unknown card 'X'"):
+        write_table(tmp_path / "bad.csv", {("X", "3", "4"): 1.0})
+    with pytest.raises(ValueError, match="given twice"):
+        write_table(tmp_path / "dup.csv", {("3", "4", "5"): 1.0, ("5", "3", "4"): 2.0})
+    with pytest.raises(ValueError, match="must be a number"):
+        write_table(tmp_path / "nan.csv", {("3", "4", "5"): float("nan")})
+    assert not (tmp_path / "bad.csv").exists()
+
+
+# -- every policy: exactly 3 of the 6 ------------------------------------------------------
+@pytest.fixture
+def random_table(tmp_path):
+    rs = np.random.RandomState(3)
+    from sim.cards import NAMES
+    values = {}
+    for a in range(NRANK):
+        for b in range(a, NRANK):
+            for c in range(b, NRANK):
+                if rs.rand() < 0.5:
+                    values[(NAMES[a], NAMES[b], NAMES[c])] = float(rs.randn())
+    return write_table(tmp_path / "random.csv", values)
+
+
+@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table"])
+def test_always_three_of_six(policy, random_table):
+    path = random_table
+    s = get_swap(table_spec(path) if policy == "table" else policy)
+    row, rng = s.row(), np.zeros(4, np.uint64)
+    deck = np.array([r for r in range(13) for _ in range(4)] + [13, 13], np.int32)
+    rs = np.random.RandomState(11)
+    for _ in range(500):
+        cards = rs.choice(deck, 6, replace=False).astype(np.int32)
+        mask = int(s.fn(cards, OBS, rng, row))
+        assert 0 <= mask < 64 and mask.bit_count() == 3, (cards, mask)
+        if policy == "table":                     # the best value among the 20 triples
+            vals = [row[table_index(*cards[list(t)])] for t in combinations(range(6), 3)]
+            best = next(t for t, v in zip(combinations(range(6), 3), vals) if v == max(vals))
+            assert mask == sum(1 << i for i in best)
+
+
+# -- table errors --------------------------------------------------------------------------
+@pytest.mark.parametrize("content,message", [
+    (None, "no such file"),
+    ("x,y,z,value\n3,4,5,1\n", "must start with the header a,b,c,value"),
+    ("", "must start with the header a,b,c,value"),
+    ("a,b,c,value\n3,4,X,1\n", "line 2: unknown card 'X'"),
+    ("a,b,c,value\n3,4,5,1\n3,4,1,2\n", "line 3: unknown card '1'"),
+    ("a,b,c,value\n3,4,5,high\n", "line 2: the value must be a number, got 'high'"),
+    ("a,b,c,value\n3,4,5\n", "line 2: expected 4 fields"),
+    ("a,b,c,value\n3,4,5,1\n5,3,4,2\n", "line 3: the triple 5/3/4 is listed twice"),
+    ("a,b,c,value\n", "lists no triples"),
+])
+def test_table_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message):
+    path = tmp_path / "t.csv"
+    if content is not None:
+        path.write_text(content)
+    r = cli("run", "--games", "10", "--swap", table_spec(path))
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert "swap policy table" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_table_without_a_file_is_a_clear_error(cli):
+    with pytest.raises(ValueError, match="no file given"):
+        get_swap("table").row()
+    r = cli("run", "--games", "10", "--swap", "table")
+    assert r.exit_code == 2 and "no file given" in r.output and "Traceback" not in r.output
+    r = cli("run", "--games", "10", "--swap", "table(file=3)")
+    assert r.exit_code == 2 and "must be a text" in r.output
+
+
+def test_unquoted_path(small_table):
+    assert get_swap(f"table(file={small_table})").row().shape == (TABLE_SIZE,)
+
+
+# -- CLI runs ------------------------------------------------------------------------------
+@pytest.mark.parametrize("v1", [False, True], ids=["R5", "V1"])
+@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table"])
+def test_cli_run(cli, small_table, policy, v1):
+    spec = table_spec(small_table) if policy == "table" else policy
+    args = ["run", "--games", "2000", "--seed", "5", "--json", "--swap", spec]
+    r = cli(*args, *(["--v1"] if v1 else []))
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert [s["swap"] for s in out["by_seat"]] == [spec] * 4
+    assert out["overall"]["finished"] > 1900
