@@ -41,3 +41,52 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
                 row += [f"{r['shithead']:,}", f"{r['mean_place']:.3f}"]
             t.add_row(*row)
         console.print(t)
+
+
+def print_compare(d: dict, seconds: float, console: Console | None = None) -> None:
+    """A tournament's tables: per strategy, head-to-head, seat and starter effects."""
+    import sys
+
+    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    info = d["info"]
+    v2 = info["options"]["last_player_loses"]
+    key = "place_share" if v2 else "win_rate"
+    design = "independent deals" if info["independent"] else "duplicate deals"
+    console.print(f"[bold]{d['games']:,} games[/] ({d['deals']:,} {design} x "
+                  f"{len(d['strategies'])} seat rotations), {d['players']} players, seed "
+                  f"{info['seed']}: {d['unfinished']:,} unfinished, {seconds:.1f} s")
+    if info["until_clear"]:
+        console.print("Stopped: " + ("the leader is clear of the runner-up" if
+                      info["stopped"] == "clear" else "--max-games reached without a clear "
+                      "leader") + f" (intervals at z={info['z']:.2f}: 95% corrected for up to "
+                      f"{info['looks']} looks)")
+    t = Table(title="Per strategy (every seat equally often; interval over deals)",
+              title_justify="left")
+    for c in ("strategy", "seat-games", "win rate" if not v2 else "place share", "95% CI",
+              "rating (Elo scale)", "95% CI "):
+        t.add_column(c, justify="left" if c == "strategy" else "right")
+    for r in sorted(d["per_strategy"], key=lambda r: -r[key]):
+        t.add_row(r["strategy"], f"{r['games']:,}", _pct(r[key]),
+                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['rating']:+.0f}",
+                  f"{r['rating_low']:+.0f} .. {r['rating_high']:+.0f}")
+    console.print(t)
+    h = Table(title="Head to head: share of meetings the row finished ahead of the column",
+              title_justify="left")
+    names = d["head_to_head"]["strategies"]
+    h.add_column("")
+    for n in names:
+        h.add_column(n, justify="right")
+    for n, row in zip(names, d["head_to_head"]["matrix"]):
+        h.add_row(n, *("-" if v is None else _pct(v) for v in row))
+    console.print(h)
+    s = Table(title="Seat effect (all strategies pooled)", title_justify="left")
+    for c in ("seat", "games", "wins", "win rate", "95% CI"):
+        s.add_column(c, justify="right")
+    for r in d["seat_effect"]:
+        s.add_row(str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]),
+                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}")
+    console.print(s)
+    st = d["starter_effect"]
+    console.print(f"The starting player (R6) won {_pct(st['win_rate'])} of games "
+                  f"({_pct(st['ci_low'])} - {_pct(st['ci_high'])}, n={st['games']:,}); a fair "
+                  f"share is {_pct(1 / d['players'])}.")

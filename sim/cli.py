@@ -156,6 +156,58 @@ def _progress_bar():
 
 
 @app.command()
+def compare(strategies: List[str] = typer.Argument(..., help="Two or more strategies."),
+            players: int = PLAYERS, games: str = typer.Option("100k", "--games", "-n",
+                                                             help="Games in all (deals x "
+                                                             "rotations)."),
+            seed: int = SEED, rules: str = RULES, choose_face_ups: bool = V1,
+            last_player_loses: bool = V2, max_turns: int = CAP,
+            threads: Optional[int] = THREADS,
+            until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
+                                             "until the leader's interval separates from the "
+                                             "runner-up's (corrected for repeated looks)."),
+            max_games: Optional[str] = typer.Option(None, "--max-games", help="Cap for "
+                                                    "--until-clear (default: --games)."),
+            independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
+                                              "every rotation (no duplicate deals)."),
+            out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
+                                               "compare.json and the summary."),
+            as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
+    """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
+    win rates with 95% CIs, head-to-head, Bradley-Terry ratings, seat effects."""
+    from sim.compare import compare as play, save
+    from sim.runner import RunError
+
+    try:
+        cfg = _config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
+                      last_player_loses, max_turns, threads)
+        total = parse_count(games)
+        cap = parse_count(max_games, "--max-games") if max_games else total
+        t0 = time.perf_counter()
+        t, info = play(list(strategies), players=players, games=total, seed=seed,
+                       rules=cfg.rules, max_turns=max_turns, threads=threads,
+                       independent=independent, until_clear=until_clear, max_games=cap)
+        seconds = time.perf_counter() - t0
+        result = t.to_dict()
+        result["info"] = info
+        if out is not None:
+            save(out, t, info, {"strategies": list(strategies), "players": players,
+                                "games": total, "seed": seed, "rules": cfg.rules,
+                                "until_clear": until_clear, "max_games": cap,
+                                "independent": independent, "max_turns": max_turns})
+    except (RunError, ValueError) as e:
+        _fail(str(e))
+    except KeyboardInterrupt:
+        _fail("interrupted: no result", code=130)
+    if as_json:
+        result["seconds"] = seconds
+        typer.echo(json.dumps(result, indent=2, default=float))
+    else:
+        from reports.text import print_compare
+        print_compare(result, seconds)
+
+
+@app.command()
 def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
            strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,

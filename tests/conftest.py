@@ -42,3 +42,20 @@ def cli():
     def invoke(*args):
         return runner.invoke(app, [str(a) for a in args])
     return invoke
+
+
+def _register_test_strategies():
+    from sim.strategy import move_strategy
+    from strategies.basic import lowest, random_move
+
+    @move_strategy("test-wrapped-random", "random, under another name (tests)", swap="random")
+    def wrapped_random(obs, hand, legal, rng, params):
+        return random_move(obs, hand, legal, rng, params)
+
+    @move_strategy("test-lowest-random-swap", "lowest, with random swaps (tests)",
+                   swap="random")
+    def lowest_random_swap(obs, hand, legal, rng, params):
+        return lowest(obs, hand, legal, rng, params)
+
+
+_register_test_strategies()
