@@ -90,3 +90,38 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     console.print(f"The starting player (R6) won {_pct(st['win_rate'])} of games "
                   f"({_pct(st['ci_low'])} - {_pct(st['ci_high'])}, n={st['games']:,}); a fair "
                   f"share is {_pct(1 / d['players'])}.")
+
+
+def print_study(study: dict, console: Console | None = None) -> None:
+    """The swap study: best and worst face-up triples, head-to-heads, the verdict."""
+    import sys
+
+    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    rows = study["triples"]
+    console.print(f"[bold]Swap study[/]: {study['players']} players, rules {study['rules']}, "
+                  f"move strategy {study['strategy']}, {study['games']:,} games with random "
+                  f"swaps ({study['unfinished']:,} unfinished, left out; {len(rows)} face-up triples "
+                  f"seen), {study.get('seconds', 0):.0f} s")
+    for title, part in (("Best face-up triples", rows[:10]),
+                        ("Worst face-up triples", rows[-10:])):
+        t = Table(title=title + " (win rate of the seats holding them)", title_justify="left")
+        for c in ("face-up", "seat-games", "win rate", "95% CI"):
+            t.add_column(c, justify="left" if c == "face-up" else "right")
+        for r in part:
+            t.add_row(" ".join(r["triple"]), f"{r['games']:,}", _pct(r["win_rate"]),
+                      f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}")
+        console.print(t)
+    h = Table(title=f"Value table policy vs each built-in swap policy (seats alternated, "
+                    f"duplicate deals; {study['h2h_games_per_policy']:,} games each)",
+              title_justify="left")
+    for c in ("against", "table's share of wins", "margin per seat", "95% CI", "p",
+              "p (BH-adjusted)"):
+        h.add_column(c, justify="left" if c == "against" else "right")
+    for r in study["head_to_head"]:
+        h.add_row(r["policy"], _pct(r["table_share"]), f"{100 * r['diff']:+.2f} pts",
+                  f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
+                  f"{r['p_value']:.2g}", f"{r['p_adjusted']:.2g}")
+    console.print(h)
+    console.print(study["verdict"])
+    console.print(f"The value table: {study['table_file']} (use it with "
+                  f"--swap '{study['table_policy']}').")

@@ -207,6 +207,45 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         print_compare(result, seconds)
 
 
+study_app = typer.Typer(no_args_is_help=True, help="Studies that answer one question.")
+app.add_typer(study_app, name="study")
+
+
+@study_app.command("swap")
+def study_swap(players: int = PLAYERS,
+               games: str = typer.Option("100k", "--games", "-n", help="Games for the "
+                                         "triple values (the head-to-heads play games/5 per "
+                                         "policy, twice: seats alternated)."),
+               seed: int = SEED, rules: str = RULES, choose_face_ups: bool = V1,
+               last_player_loses: bool = V2, threads: Optional[int] = THREADS,
+               strategy: str = typer.Option("lowest", "--strategy", "-s",
+                                            help="Move strategy of every seat."),
+               out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
+                                        "swap_values.csv and the summary."),
+               as_json: bool = typer.Option(False, "--json", help="Print the study as JSON.")):
+    """Which face-up cards should I keep? Values of every face-up triple, the best swap
+    policy derived from them, and its head-to-head against every built-in swap policy."""
+    from sim.runner import RunError
+    from sim.study import swap_study
+
+    try:
+        cfg = _config("1", players, seed, [strategy], None, rules, choose_face_ups,
+                      last_player_loses, 10_000, threads)
+        t0 = time.perf_counter()
+        study = swap_study(out, players=players, games=parse_count(games), seed=seed,
+                           rules=cfg.rules, strategy=strategy, threads=threads)
+        study["seconds"] = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        _fail(str(e))
+    except KeyboardInterrupt:
+        _fail("interrupted: no result", code=130)
+    if as_json:
+        typer.echo(json.dumps(study, indent=2, default=float))
+    else:
+        from reports.text import print_study
+        print_study(study)
+
+
 @app.command()
 def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,

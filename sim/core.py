@@ -13,13 +13,25 @@ from numba import prange
 from sim._jit import jit
 from sim.engine import apply_move, apply_swap, deal, first_player, legal_word, swap_cards
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, HANDS, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
-    PUB, STATE_SIZE, TURN, V1,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, HANDS, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
+    PUB, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal
 from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
+
+
+@jit
+def triple_code(st, s):
+    """Seat ``s``'s face-ups as one number: sorted ranks r1 <= r2 <= r3 -> r1*196 + r2*14 + r3
+    (the swap study's key; -1 unless exactly 3 face-ups)."""
+    code, k = 0, 0
+    for r in range(NR):
+        for _ in range(st[FU + s * NR + r]):
+            code = code * NR + r
+            k += 1
+    return code if k == 3 else -1
 
 
 @jit
@@ -39,6 +51,8 @@ def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
     cards = np.zeros(6, np.int32)
     obs = st[:PUB]
     starter = first_player(st)                             # R6: as dealt
+    for s in range(MAXP):
+        st[TRIPLES + s] = -1
     for s in range(players):
         swap_cards(st, s, cards)
         swaps[s] = swap_fns[s](cards, obs, rng, params[MAXP + s])
@@ -47,6 +61,7 @@ def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
         if not apply_swap(st, s, cards, swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
+        st[TRIPLES + s] = triple_code(st, s)
     if st[V1]:
         starter = first_player(st)                         # V1: the chosen face-ups
     st[CURRENT] = starter
@@ -87,7 +102,7 @@ def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, params, swaps, 
 
 @jit(parallel=True)
 def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, params, blocks,
-              status, turns, order, pickups, burns, starter, dealer, errs):
+              status, turns, order, pickups, burns, starter, dealer, triples, errs):
     """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
     for b in prange(blocks):
         st = np.zeros(STATE_SIZE, np.int32)
@@ -106,4 +121,5 @@ def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, params, 
             for s in range(6):
                 order[g, s] = st[OUTORDER + s]
                 pickups[g, s] = st[PICKUPS + s]
+                triples[g, s] = st[TRIPLES + s]
             errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]

@@ -52,7 +52,8 @@ STOCK = FD + MAXP * DECK      # stock, last = next drawn
 SIZE = STOCK + DECK
 # -- statistics (not part of the position) ---------------------------------------------------
 BURNS = SIZE                  # burns this game
-STATE_SIZE = SIZE + 2
+TRIPLES = SIZE + 1            # per seat: its face-up triple after the swap, r1*196 + r2*14 + r3
+STATE_SIZE = TRIPLES + MAXP
 
 # -- moves: one integer id each (R7-R16) -----------------------------------------------------
 # play n cards (1..4) of rank r: (n - 1) * NR + r; pick up after adding face-up rank r: ADD + r;
