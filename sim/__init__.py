@@ -3,3 +3,9 @@
 ``sim.rules`` answers single positions (POSITION.md); ``sim.runner`` plays many games;
 ``sim.cli`` is the ``sim`` command line.
 """
+
+
+def load(path):
+    """Open a run saved by ``sim run --out DIR``: see :func:`reports.load.load`."""
+    from reports.load import load as _load
+    return _load(path)

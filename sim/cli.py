@@ -289,6 +289,29 @@ def strategies():
     typer.echo("Writing your own: docs/strategies.md")
 
 
+@app.command()
+def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, sim compare or "
+                                          "sim study swap with --out DIR."),
+           output: Optional[Path] = typer.Option(None, "--output", "-o", help="HTML file to "
+                                                 "write (default: DIR/report.html); its PNG "
+                                                 "and CSV files go to <name>_files/ beside it.")):
+    """Write an HTML report of a saved run: win rates with 95% CIs, seat effect, game length,
+    pick-ups; the tournament and the swap study when the folder holds them."""
+    from reports.html import write_report
+
+    try:
+        files = write_report(run_dir, output)
+    except ValueError as e:
+        _fail(str(e))
+    except OSError as e:
+        _fail(f"cannot write the report: {e.strerror or e}"
+              + (f": {e.filename}" if getattr(e, "filename", None) else ""))
+    pngs = sum(f.suffix == ".png" for f in files)
+    csvs = sum(f.suffix == ".csv" for f in files)
+    typer.echo(f"wrote {files[0]} ({pngs} plots and {csvs} tables also in "
+               f"{files[0].parent / (files[0].stem + '_files')})")
+
+
 def main():  # console script entry point
     app()
 

@@ -1,0 +1,268 @@
+"""Saved runs for analysis: `sim.load` (the notebook API) and `sim report` (one self-contained
+HTML page, its plots as PNG and its tables as CSV beside it), checked down to a real headless
+browser rendering the page with every plot."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+import sim
+from reports.html import write_report
+from sim.runner import RunConfig, run
+
+STRATEGIES = ["lowest", "random", "lowest"]
+CORE_PLOTS = ("win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_start_position",
+              "turns_histogram", "pickups_histogram")
+CORE_TABLES = ("run", "by_strategy", "by_seat", "start_position", "turns_counts",
+               "pickups_counts")
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """A finished run of 3,000 three-player games saved in 3 batch files."""
+    out = tmp_path_factory.mktemp("saved") / "run"
+    cfg = RunConfig(games=3000, players=3, seed=11, strategies=STRATEGIES, batch=1000,
+                    threads=1)
+    summary = run(cfg, out=out).to_dict()
+    return out, summary
+
+
+def _copy(saved, tmp_path):
+    dst = tmp_path / "run"
+    shutil.copytree(saved[0], dst)
+    return dst
+
+
+def _embedded_pngs(html: str) -> list[bytes]:
+    return [base64.b64decode(m) for m in
+            re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)]
+
+
+# -- sim.load --------------------------------------------------------------------------------
+def test_load_gives_the_records_and_the_summary(saved):
+    path, summary = saved
+    r = sim.load(path)
+    assert r.summary == summary
+    assert r.manifest["options"]["seed"] == 11
+    assert r.compare is None and r.study is None
+    assert len(r.parts) == 3
+    games = r.games
+    assert isinstance(games, pd.DataFrame) and len(games) == 3000
+    assert games["game"].tolist() == list(range(3000))            # all parts, in order
+    wins = games.loc[~games["unfinished"], "winner"].value_counts()
+    assert [int(wins.get(s, 0)) for s in range(3)] == [s["wins"] for s in summary["by_seat"]]
+    assert r.by_seat["wins"].tolist() == [s["wins"] for s in summary["by_seat"]]
+    assert r.by_seat["strategy"].tolist() == STRATEGIES
+    assert set(r.by_strategy["strategy"]) == {"lowest", "random"}
+    assert r.by_strategy["games"].sum() == 3 * 3000
+    assert "3,000 games" in repr(r)
+
+
+def test_load_reads_compare_and_study_when_present(saved, tmp_path):
+    path = _copy(saved, tmp_path)
+    (path / "compare.json").write_text(json.dumps(COMPARE))
+    (path / "study.json").write_text(json.dumps(STUDY))
+    r = sim.load(path)
+    assert r.compare == COMPARE and r.study == STUDY
+
+
+def test_load_refuses_what_is_not_a_finished_run(saved, tmp_path):
+    with pytest.raises(ValueError, match="not a saved run.*manifest.json"):
+        sim.load(tmp_path)
+    with pytest.raises(ValueError, match="no such folder"):
+        sim.load(tmp_path / "missing")
+    part = tmp_path / "unfinished"
+    (part / "games").mkdir(parents=True)
+    shutil.copy(saved[0] / "manifest.json", part)
+    shutil.copy(saved[0] / "games" / "part-00000.parquet", part / "games")
+    with pytest.raises(ValueError, match=r"did not finish.*1 of 3 batches.*--resume"):
+        sim.load(part)
+
+
+# -- the report ------------------------------------------------------------------------------
+def test_report_writes_one_page_with_plots_and_tables(saved, tmp_path):
+    path, summary = saved
+    out = tmp_path / "out" / "report.html"
+    files = write_report(path, out)
+    assert files[0] == out and out.exists()
+    folder = tmp_path / "out" / "report_files"
+    for name in CORE_PLOTS:
+        png = folder / f"{name}.png"
+        assert png in files and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for name in CORE_TABLES:
+        assert folder / f"{name}.csv" in files
+    html = out.read_text()
+    embedded = _embedded_pngs(html)
+    assert sorted(embedded) == sorted((folder / f"{n}.png").read_bytes() for n in CORE_PLOTS)
+    assert not re.search(r'(src|href)="(https?:)?//', html)       # self-contained
+    by_seat = pd.read_csv(folder / "by_seat.csv")
+    assert by_seat["wins"].tolist() == [s["wins"] for s in summary["by_seat"]]
+    for text in ("3,000 games", "seed 11", "95% CI", "seed rules", "lowest", "random",
+                 "Game length", "starting player", "n = 3,000"):
+        assert text in html
+    assert 'id="tournament"' not in html and 'id="study"' not in html
+    assert not (path / "report.html").exists()               # the run folder is untouched
+
+
+def test_report_adds_tournament_and_study_sections(saved, tmp_path):
+    path = _copy(saved, tmp_path)
+    (path / "compare.json").write_text(json.dumps(COMPARE))
+    (path / "study.json").write_text(json.dumps(STUDY))
+    files = write_report(path, tmp_path / "r.html")
+    names = {f.name for f in files}
+    assert {"tournament_strategies.png", "head_to_head.png", "study_heatmap.png",
+            "study_best_worst.png", "head_to_head.csv", "tournament_strategies.csv",
+            "study_top10.csv", "study_bottom10.csv", "study_triples.csv"} <= names
+    html = (tmp_path / "r.html").read_text()
+    assert 'id="tournament"' in html and 'id="study"' in html
+    assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
+    assert "careful" in html and "Bradley-Terry" in html
+    top = pd.read_csv(tmp_path / "r_files" / "study_top10.csv")
+    best = max(STUDY["triples"], key=lambda t: t["win_rate"])
+    assert top["triple"].iloc[0] == "10 A 2"          # cards shown in rank order
+    assert top["win_rate"].iloc[0] == best["win_rate"]
+    h2h = pd.read_csv(tmp_path / "r_files" / "head_to_head.csv", index_col=0)
+    assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]
+    assert pd.isna(h2h.loc["random", "careful"])
+
+
+def test_report_names_a_malformed_extra_file(saved, tmp_path):
+    path = _copy(saved, tmp_path)
+    (path / "compare.json").write_text(json.dumps({"per_strategy": [{"games": 1}]}))
+    with pytest.raises(ValueError, match="compare.json does not have the expected shape"):
+        write_report(path, tmp_path / "r.html")
+
+
+def test_cli_report(saved, tmp_path, cli):
+    path = _copy(saved, tmp_path)
+    r = cli("report", path)
+    assert r.exit_code == 0, r.output
+    assert (path / "report.html").exists() and (path / "report_files" / "by_seat.csv").exists()
+    r = cli("report", path, "-o", tmp_path / "elsewhere.html")
+    assert r.exit_code == 0 and (tmp_path / "elsewhere.html").exists()
+    (tmp_path / "empty").mkdir()
+    for bad, words in ((tmp_path / "empty", "not a saved run"),
+                       (tmp_path / "nope", "no such folder")):
+        r = cli("report", bad)
+        assert r.exit_code == 2
+        assert words in r.output and "Traceback" not in r.output
+
+
+def _folder_of(tmp_path, kind, options, summary, name, data):
+    """A folder as `sim compare --out` / `sim study swap --out` save it: no game records."""
+    path = tmp_path / kind
+    path.mkdir()
+    (path / "manifest.json").write_text(json.dumps({"kind": kind, "options": options,
+                                                    "versions": {"shithead-sim": "0.1.0"}}))
+    (path / "summary.json").write_text(json.dumps({"config": options, **summary}))
+    (path / name).write_text(json.dumps(data))
+    return path
+
+
+def test_report_of_a_tournament_folder(tmp_path):
+    options = {"strategies": _NAMES, "players": 3, "games": 9000, "seed": 0, "rules": "seed"}
+    path = _folder_of(tmp_path, "compare", options,
+                      {"overall": {"games": 9000, "finished": 9000, "unfinished": 0},
+                       "by_seat": COMPARE["seat_effect"], "by_strategy": COMPARE["per_strategy"]},
+                      "compare.json", COMPARE)
+    r = sim.load(path)
+    assert r.games.empty and r.compare == COMPARE
+    files = write_report(path, tmp_path / "t.html")
+    names = {f.name for f in files}
+    assert {"tournament_strategies.png", "head_to_head.png", "tournament_seats.png"} <= names
+    assert "turns_histogram.png" not in names                 # no game records: no histograms
+    html = (tmp_path / "t.html").read_text()
+    assert "Shithead tournament" in html and 'id="tournament"' in html
+    assert 'id="length"' not in html and 'id="strategies"' not in html
+
+
+def test_report_of_a_swap_study_folder(tmp_path):
+    options = {"players": 3, "games": 5000, "seed": 0, "rules": "seed", "strategy": "lowest"}
+    study = dict(STUDY, games=5000, unfinished=12, strategy="lowest",
+                 head_to_head=POLICIES, verdict="No policy is clearly best.",
+                 h2h_games_per_policy=2000)
+    path = _folder_of(tmp_path, "swap-study", options,
+                      {"overall": {"games": 5000}, "by_seat": [], "by_strategy": []},
+                      "study.json", study)
+    files = write_report(path, tmp_path / "s.html")
+    names = {f.name for f in files}
+    assert {"study_heatmap.png", "study_best_worst.png", "study_policies.png",
+            "study_policies.csv", "study_top10.csv"} <= names
+    html = (tmp_path / "s.html").read_text()
+    assert "Shithead swap study" in html and "No policy is clearly best." in html
+    assert "highest-up" in html and 'id="seats"' not in html
+
+
+# -- in a real browser -----------------------------------------------------------------------
+def _chromium():
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome",
+                 "google-chrome-stable"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def test_report_renders_in_a_headless_browser(saved, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("no Chromium found (apt-get install -y chromium, or set CHROMIUM=path): "
+                    "the page is not checked in a real browser")
+    path = _copy(saved, tmp_path)
+    (path / "compare.json").write_text(json.dumps(COMPARE))
+    (path / "study.json").write_text(json.dumps(STUDY))
+    page = tmp_path / "page" / "report.html"
+    files = write_report(path, page)
+    plots = sum(f.suffix == ".png" for f in files)
+    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'prof'}",
+            "--virtual-time-budget=5000"]
+    dom = subprocess.run(base + ["--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    # Set by the page's script once the load event fired and every image decoded with a size.
+    assert f'data-images="{plots}/{plots}"' in dom.stdout, dom.stdout[:500]
+    assert 'data-rendered="ok"' in dom.stdout
+    assert dom.stdout.count("<img") == plots
+    shot = tmp_path / "shot.png"
+    r = subprocess.run(base + [f"--screenshot={shot}", "--window-size=1200,3000",
+                               page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and shot.exists(), r.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+# -- fixtures of the files later commands add --------------------------------------------------
+_NAMES = ["lowest", "random", "careful"]
+COMPARE = {
+    "strategies": _NAMES, "players": 3, "games": 9000, "deals": 3000, "unfinished": 0,
+    "per_strategy": [
+        {"strategy": s, "games": 9000, "wins": w, "win_rate": w / 9000,
+         "ci_low": w / 9000 - 0.01, "ci_high": w / 9000 + 0.01, "rating": r,
+         "rating_low": r - 20, "rating_high": r + 20}
+        for s, w, r in zip(_NAMES, (4000, 500, 4500), (60.0, -170.0, 110.0))],
+    "head_to_head": {"strategies": _NAMES,
+                     "matrix": [[None, 0.88, 0.47], [0.12, None, None], [0.53, None, None]]},
+    "seat_effect": [{"seat": s, "games": 9000, "wins": 3000, "win_rate": 1 / 3,
+                     "ci_low": 0.32, "ci_high": 0.34} for s in range(3)],
+    "starter_effect": {"games": 9000, "starter_wins": 2900, "win_rate": 2900 / 9000,
+                       "ci_low": 0.31, "ci_high": 0.33},
+}
+_TRIPLES = [["3", "3", "4"], ["5", "7", "9"], ["A", "2", "10"], ["K", "K", "Q"],
+            ["2", "2", "2"], ["3", "8", "J"], ["4", "6", "10"], ["9", "9", "A"],
+            ["3", "4", "5"], ["J", "Q", "K"], ["6", "6", "6"], ["2", "5", "8"],
+            ["7", "7", "10"], ["3", "9", "Q"], ["4", "J", "2"]]
+STUDY = {"players": 3, "games": 15 * 1000, "triples": [
+    {"triple": t, "games": 1000, "wins": w, "win_rate": w / 1000, "ci_low": w / 1000 - 0.03,
+     "ci_high": w / 1000 + 0.03}
+    for t, w in zip(_TRIPLES, (200, 260, 520, 330, 480, 280, 400, 350, 210, 340, 300, 420,
+                               390, 290, 450))]}
+POLICIES = [{"policy": p, "deals": 1000, "games": 2000, "table_share": 0.5 + d / 2,
+             "diff": d, "ci_low": d - 0.01, "ci_high": d + 0.01, "p_value": 0.04,
+             "p_adjusted": 0.05} for p, d in (("none", 0.12), ("highest-up", -0.004))]
