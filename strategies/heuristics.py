@@ -1,0 +1,323 @@
+"""Heuristic strategies: ``highest``, ``save-specials`` and ``counting``.
+
+All three are loops over the ranks of the legal word (:mod:`sim.moves`) that allocate nothing,
+so that they cost little more than ``lowest`` in the batch core.
+
+``counting`` was tuned against ``lowest`` (4 players, one ``counting`` seat against three
+``lowest`` seats, rotating seats); its weights are the module constants below. What the
+tuning found, for whoever changes them:
+
+- shedding more cards per play (``_SHED``) and not breaking up a pair or triple to follow
+  (``_BREAK``) are worth most;
+- a 2 is worth about a Q: holding 2s over K and A lost about one point of win rate;
+- spending a high card to block the next player only pays when that player is close to
+  going out (``_DANGER``, ``_NEAR``); blocking in general made no difference or lost;
+- picking up on purpose rather than playing a 2 only breaks even while the stock lasts and
+  loses after it, and picking up rather than playing a 10 always loses: hence the narrow
+  ``pickup_limit`` rule (2s and jokers only, stock not empty);
+- when a pick-up is due from the face-up cards, adding the lowest face-up card (R12) helps.
+"""
+from __future__ import annotations
+
+from sim._jit import jit
+from sim.cards import JOKER, TEN, TWO
+from sim.layout import (
+    ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP,
+    NR, PICKUP, PILECNT, PILELEN, PLAYERS, RUN, STOCKLEN, TOPRANK, TURN,
+)
+from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.rng import randint
+from sim.strategy import move_strategy
+
+_SPECIALS = (1 << TEN) | (1 << TWO) | (1 << JOKER)
+_WILD = (1 << TWO) | (1 << JOKER)      # playable on anything (R20, R23)
+
+
+@jit(inline="always")
+def _forced(obs, legal):
+    """No play is legal: the blind turn (R14, R16), else a pick-up (R10)."""
+    return BLIND if has(legal, L_BLIND) else PICKUP
+
+
+@jit(inline="always")
+def _highest_rank(bits):
+    for r in range(NR - 1, -1, -1):
+        if (bits >> r) & 1:
+            return r
+    return -1
+
+
+@jit(inline="always")
+def _lowest_rank(bits):
+    for r in range(NR):
+        if (bits >> r) & 1:
+            return r
+    return -1
+
+
+# -- highest ---------------------------------------------------------------------------------
+@move_strategy(
+    "highest",
+    "plays the highest legal rank (3 up to A, then 2, then joker), all copies when leading; "
+    "picks up only when nothing is legal",
+    swap="highest-up",
+)
+def highest(obs, hand, legal, rng, params):
+    ranks = play_ranks(legal)
+    if ranks == 0:
+        return _forced(obs, legal)
+    return most_cards(legal, _highest_rank(ranks))
+
+
+# -- save-specials ---------------------------------------------------------------------------
+@move_strategy(
+    "save-specials",
+    "plays the lowest legal rank, all copies when leading, but keeps 2s, 10s and jokers until "
+    "nothing else is legal; burns a pile of burn_pile cards or more with a 10",
+    swap="highest-up",
+    params={"burn_pile": (6, 1, 52)},
+)
+def save_specials(obs, hand, legal, rng, params):
+    ranks = play_ranks(legal)
+    if ranks == 0:
+        return _forced(obs, legal)
+    if (ranks >> TEN) & 1 and obs[PILELEN] >= params[0]:
+        return most_cards(legal, TEN)                      # R21: burn a large pile
+    plain = ranks & ~_SPECIALS
+    return most_cards(legal, _lowest_rank(plain if plain else ranks))
+
+
+# -- counting --------------------------------------------------------------------------------
+_SHED = 3.0      # value of each card a play gets rid of
+_BREAK = 3.0     # cost of leaving part of a rank behind (breaking a pair or triple)
+_COST_TEN = 7.0  # cost of spending a card; plain ranks cost their code (3 = 0 ... A = 11)
+_COST_TWO = 9.0
+_COST_JOKER = 13.0
+_NEAR = 4        # the next seat is "close to going out" below this many cards in all ...
+_DANGER = 10.0   # ... and blocking it is worth this much per card under _NEAR
+_LOOP_TURNS = 1000  # games are ~120 turns long; past this, play at random 1 move in _LOOP_ODDS
+_LOOP_ODDS = 4
+
+
+@jit(inline="always")
+def _cost(r):
+    if r == TEN:
+        return _COST_TEN
+    if r == TWO:
+        return _COST_TWO
+    if r == JOKER:
+        return _COST_JOKER
+    return r * 1.0
+
+
+@jit(inline="always")
+def _unseen(obs, hand, p):
+    """The cards the mover has not seen (R26), per rank: the deck less the pile, the burned
+    cards, every face-up card, the cards known to be in other hands and its own hand. Packed
+    3 bits a rank (at most 4 of a rank), with their total: no array to allocate."""
+    n = obs[PLAYERS]
+    packed = 0
+    total = 0
+    for a in range(NR):
+        k = (2 if n == 6 else 0) if a == JOKER else 4
+        k -= obs[PILECNT + a] + obs[BURNED + a] + hand[a]
+        for s in range(n):
+            k -= obs[FU + s * NR + a]
+            if s != p:
+                k -= obs[KNOWN + s * NR + a]
+        if k > 0:
+            packed |= k << (3 * a)
+            total += k
+    return packed, total
+
+
+@jit(inline="always")
+def _binom_tail(u, pr, need):
+    """P(X >= need) for X ~ Binomial(u, pr)."""
+    if need <= 0:
+        return 1.0
+    if need > u or pr <= 0.0:
+        return 0.0
+    if pr >= 1.0:
+        return 1.0
+    q = 1.0 - pr
+    term = 1.0
+    for _ in range(u):
+        term *= q
+    acc = term
+    ratio = pr / q
+    for j in range(need - 1):
+        term *= (u - j) / (j + 1.0) * ratio
+        acc += term
+    t = 1.0 - acc
+    return t if t > 0.0 else 0.0
+
+
+@jit(inline="always")
+def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q):
+    """The chance that seat ``q`` can play ``c`` cards of rank ``a``: from its hand (mode 0:
+    the cards known to be there, R26, plus its unknown cards drawn from the unseen ones),
+    from its face-ups (mode 1: exact) or blind (mode 2: its next ``c`` face-down cards)."""
+    if mode == 0:
+        need = c - obs[KNOWN + q * NR + a]
+        if unseen <= 0:
+            return 1.0 if need <= 0 else 0.0
+        return _binom_tail(unknown_q, unseen_a / unseen, need)
+    if mode == 1:
+        return 1.0 if obs[FU + q * NR + a] >= c else 0.0
+    if obs[FDN + q] < c or unseen < c:
+        return 0.0
+    pr = 1.0
+    for i in range(c):
+        pr *= (unseen_a - i) / (unseen - i)
+    return pr if pr > 0.0 else 0.0
+
+
+@jit(inline="always")
+def _no_answer(obs, q, mode, a, need, ua, unseen, unknown_q, p1, p2, p3):
+    """Fold rank ``a`` into the chances ``p1..p3`` that seat ``q`` cannot answer a play of
+    1, 2 or 3 cards (of the counts in ``need``). Four cards always burn (R22)."""
+    if need & 1:
+        p1 *= 1.0 - _can_answer(obs, q, mode, a, 1, ua, unseen, unknown_q)
+    if need & 2:
+        p2 *= 1.0 - _can_answer(obs, q, mode, a, 2, ua, unseen, unknown_q)
+    if need & 4:
+        p3 *= 1.0 - _can_answer(obs, q, mode, a, 3, ua, unseen, unknown_q)
+    return p1, p2, p3
+
+
+@jit(boundscheck=True)
+def _random_move(obs, legal, rng):
+    """A uniformly random legal move (out of line, so that the usual path stays small)."""
+    return nth_legal(legal, obs, randint(rng, count_legal(legal, obs)))
+
+
+@jit(inline="always")
+def _score(obs, hand, p, from_hand, r, m, block):
+    """The value of play ``m`` (rank ``r``): cards shed, less the cost of the rank and of
+    breaking a pair; plus ``block``, the value of the next seat not answering it, unless it
+    burns (R21, R22: the mover plays again) or is a joker (R23: it turns away from that seat).
+    """
+    c = m // NR + 1
+    score = _SHED * c - _cost(r)
+    held = hand[r] if from_hand else obs[FU + p * NR + r]
+    if held > c:
+        score -= _BREAK
+    if block > 0.0 and r != TEN and r != JOKER and c < 4 and not (
+            obs[TOPRANK] == r and obs[RUN] + c >= 4):
+        score += block
+    return score
+
+
+@jit(boundscheck=True)
+def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
+    """The best plain or 2 play when the next seat ``q`` is close to going out: the usual
+    score plus the chance that ``q`` cannot answer, per count, as products over the ranks
+    that would answer, from the top rank down. Returns (its score, the play). Out of line, so
+    that the usual path stays small."""
+    best = -1
+    best_score = -1e300
+    danger = _DANGER * (_NEAR - left_q)
+    mode = 0 if obs[HANDN + q] > 0 else (1 if obs[FUN + q] > 0 else 2)
+    unknown_q = 0
+    if mode == 0:
+        unknown_q = obs[HANDN + q]
+        for a in range(NR):
+            unknown_q -= obs[KNOWN + q * NR + a]
+        unknown_q = max(unknown_q, 0)
+    packed, unseen = 0, 0
+    if mode == 2 or unknown_q > 0:     # else what q can play is known exactly (R26)
+        packed, unseen = _unseen(obs, hand, p)
+    need = 0                   # bit c - 1: plays of c cards are candidates
+    bits = ranks
+    while bits:
+        r = lowest_bit(bits)
+        bits &= bits - 1
+        need |= 1 << (most_cards(legal, r) // NR)
+    p1 = p2 = p3 = 1.0
+    for a in (TWO, JOKER):     # these answer any plain rank (R20, R23)
+        p1, p2, p3 = _no_answer(obs, q, mode, a, need, (packed >> (3 * a)) & 7, unseen,
+                                unknown_q, p1, p2, p3)
+    for a in range(TWO - 1, -1, -1):   # A down to 3: answers accumulate as we go
+        p1, p2, p3 = _no_answer(obs, q, mode, a, need, (packed >> (3 * a)) & 7, unseen,
+                                unknown_q, p1, p2, p3)
+        if (ranks >> a) & 1:
+            m = most_cards(legal, a)
+            c = m // NR + 1
+            block = danger * (p1 if c == 1 else (p2 if c == 2 else p3))
+            score = _score(obs, hand, p, from_hand, a, m, block)
+            if score > best_score:
+                best_score, best = score, m
+    # after a 2 anything may follow (R20): every rank answers, the products are complete
+    if (ranks >> TWO) & 1:
+        m = most_cards(legal, TWO)
+        c = m // NR + 1
+        block = danger * (p1 if c == 1 else (p2 if c == 2 else p3))
+        score = _score(obs, hand, p, from_hand, TWO, m, block)
+        if score > best_score:
+            best_score, best = score, m
+    return best_score, best
+
+
+@move_strategy(
+    "counting",
+    "counts the public cards (R26) to block the next seat when it is close to going out; "
+    "otherwise sheds the most cards for the lowest ranks without breaking pairs, keeping 2s "
+    "over 3..Q; picks up a pile of pickup_limit cards or fewer rather than spend a 2",
+    swap="highest-up",
+    params={"pickup_limit": (3, 0, 52)},
+)
+def counting(obs, hand, legal, rng, params):
+    ranks = play_ranks(legal)
+    p = obs[CURRENT]
+    if ranks == 0:
+        if has(legal, L_BLIND):
+            return BLIND
+        if has(legal, L_ADD):                  # R12: send the lowest face-up along
+            for r in range(NR):
+                if obs[FU + p * NR + r] > 0:
+                    return ADD + r
+        return PICKUP
+    if obs[TURN] >= _LOOP_TURNS and randint(rng, _LOOP_ODDS) == 0:
+        # a long game is most likely a cycle of pick-ups among deterministic players (every
+        # seat leading its lowest pair, say): a random move now and then breaks it (R25)
+        return _random_move(obs, legal, rng)
+    # R10 on purpose: only 2s or jokers would do, the pile is small, the stock still lasts.
+    if ((ranks & ~_WILD) == 0 and has(legal, L_PICKUP) and obs[STOCKLEN] > 0
+            and obs[PILELEN] <= params[0]):
+        return PICKUP
+    n = obs[PLAYERS]
+    from_hand = obs[HANDN + p] > 0
+    # the next seat in the direction of play, skipping seats that are out (V2)
+    d = obs[DIR]
+    q = p
+    for _ in range(n):
+        q += d
+        if q == n:
+            q = 0
+        elif q < 0:
+            q = n - 1
+        if obs[HANDN + q] + obs[FUN + q] + obs[FDN + q] > 0:
+            break
+    left_q = obs[HANDN + q] + obs[FUN + q] + obs[FDN + q]
+    best = -1
+    best_score = -1e300
+    if left_q >= _NEAR or q == p:
+        # the usual case: no blocking, only the legal ranks (ties to the higher rank)
+        bits = ranks & ~_WILD
+        while bits:
+            r = lowest_bit(bits)
+            bits &= bits - 1
+            m = most_cards(legal, r)
+            score = _score(obs, hand, p, from_hand, r, m, 0.0)
+            if score >= best_score:
+                best_score, best = score, m
+    else:
+        best_score, best = _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q)
+    for r in (TWO, JOKER):
+        if (ranks >> r) & 1 and (r == JOKER or left_q >= _NEAR or q == p):
+            m = most_cards(legal, r)
+            score = _score(obs, hand, p, from_hand, r, m, 0.0)
+            if score > best_score:
+                best_score, best = score, m
+    return best
