@@ -3,7 +3,11 @@
 For each legal move the strategy samples the cards it cannot see, consistent with what its
 player knows (R26: the unseen cards are dealt at random into the other hands' unknown part,
 every face-down stack and the stock), applies the move with the rules kernel and plays the
-game out with a fast default policy (``lowest`` for every seat), ``rollouts`` times in all.
+game out, ``rollouts`` times in all. In the playouts every seat plays a fixed policy: with
+``model=0`` ``lowest`` (with a share ``noise`` of random moves), with ``model=1``
+``counting``, with ``model=2`` (default) each seat draws one of the two per playout. A
+search that assumes one exact opponent policy exploits opponents who play it and
+misjudges the others; the mixture is what makes it strong against both.
 It picks the move with the best result: under the seed rules the share of playouts it wins;
 under V2 its mean finishing place. Everything runs inside the Numba core.
 
@@ -22,8 +26,9 @@ from sim.layout import (
     OUTORDER, PICKUP, PILECNT, PLAYERS, PUB, STATE_SIZE, STOCK, STOCKLEN, BURNED, V2,
 )
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.rng import randint
+from sim.rng import randint, uniform
 from sim.strategy import move_strategy
+from strategies.heuristics import counting
 
 
 @jit
@@ -70,8 +75,12 @@ def sample_world(obs, hand, rng, st, pool):
 
 
 @jit(inline="always")
-def _default_policy(legal):
-    """``lowest``: the lowest legal rank, all copies when leading."""
+def _default_policy(legal, st, rng, noise):
+    """``lowest`` (the lowest legal rank, all copies when leading), except that with
+    probability ``noise`` a uniformly random legal move: the other players are not exactly
+    ``lowest``, and a search that assumes they are exploits a model that is wrong."""
+    if noise > 0 and uniform(rng) < noise:
+        return nth_legal(legal, st, randint(rng, count_legal(legal, st)))
     ranks = play_ranks(legal)
     if ranks:
         return most_cards(legal, lowest_bit(ranks))
@@ -91,7 +100,7 @@ def _score(st, me):
 
 
 @jit
-def evaluate(obs, hand, legal, rng, rollouts, horizon):
+def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model):
     """The legal move with the best mean playout score."""
     moves = count_legal(legal, obs)
     if moves == 1:
@@ -101,17 +110,28 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon):
     st = np.empty(STATE_SIZE, np.int32)
     pool = np.empty(DECK, np.int32)
     best, best_score = -1, -1.0
+    counting_params = np.array([3.0])
+    model_of = np.zeros(MAXP, np.int64)      # each seat's playout policy
     for k in range(moves):
         m = nth_legal(legal, obs, k)
         total = 0.0
         for _ in range(per_move):
             sample_world(obs, hand, rng, st, pool)
+            for s in range(MAXP):                # model 2: each seat lowest or counting
+                model_of[s] = model if model < 2 else randint(rng, 2)
             ev = apply_move(st, m)
             turns = 0
             while not ev & EV_GAME_OVER and turns < horizon:
                 if st[V2] and _score(st, me) > 0:
                     break                    # V2: my place is decided
-                ev = apply_move(st, _default_policy(legal_word(st)))
+                word = legal_word(st)
+                p = st[CURRENT]
+                if model_of[p] == 1:           # this seat plays `counting`
+                    m2 = counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
+                                  word, rng, counting_params)
+                else:
+                    m2 = _default_policy(word, st, rng, noise)
+                ev = apply_move(st, m2)
                 turns += 1
             total += _score(st, me)
         if total > best_score:
@@ -121,13 +141,15 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon):
 
 @move_strategy(
     "montecarlo",
-    "search: for each legal move, samples the unseen cards and plays the game out with "
-    "`lowest` for everyone (`rollouts` playouts per decision); picks the best",
+    "search: for each legal move, samples the unseen cards and plays the game out "
+    "(`rollouts` playouts per decision; seats modelled as lowest or counting); picks the best",
     swap="highest-up",
-    params={"rollouts": (200, 1, 1_000_000), "horizon": (1000, 10, 100_000)},
+    params={"rollouts": (200, 1, 1_000_000), "horizon": (1000, 10, 100_000),
+            "noise": (0.1, 0.0, 1.0), "model": (2, 0, 2)},
 )
 def montecarlo(obs, hand, legal, rng, params):
-    return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]))
+    return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
+                    params[2], np.int64(params[3]))
 
 
 __all__ = ["montecarlo", "sample_world", "evaluate", "MAXP"]
