@@ -7,6 +7,7 @@ second of the whole table. Run: ``python benchmarks/strategies.py [--games N] [-
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numba
@@ -35,14 +36,17 @@ def main():
     ap.add_argument("--mc-games", type=int, default=500, help="games per seat, montecarlo")
     ap.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
     ap.add_argument("--only", nargs="*", help="strategies to test (default: every built-in)")
+    ap.add_argument("--opponents", nargs="*", default=["random", "lowest"],
+                    help="opponent strategies (three copies each)")
     args = ap.parse_args()
     names = args.only or [n for n in all_moves() if not n.startswith("test-")]
+    print("command: python benchmarks/strategies.py " + " ".join(sys.argv[1:]))
     print(f"4 players, seats rotated, {args.threads} threads; fair share 25%")
     print(f"{'strategy':<22} {'vs 3x':<7} {'games':>7} {'wins':>7} {'win rate':>9} "
           f"{'95% CI':>17} {'games/s':>9}")
     for name in names:
         games = args.mc_games if name.startswith("montecarlo") else args.games
-        for opponent in ("random", "lowest"):
+        for opponent in args.opponents:
             wins, total, rate = rotated(name, opponent, games, 100, args.threads)
             low, high = wilson(wins, total)
             print(f"{name:<22} {opponent:<7} {total:>7,} {wins:>7,} {wins / total:>9.2%} "
