@@ -2,7 +2,7 @@
 
 Four players; the tested strategy sits in each seat in turn (seats rotated, equal games per
 seat), results pooled: games, wins, win rate with its 95% Wilson interval, and games per
-second of the whole table. Run: ``python benchmarks/strategies.py [--games N] [--mc-games N]``.
+second of the whole table. Run: ``python benchmarks/strategy_table.py [--games N] [--mc-games N]``.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def main():
                     help="opponent strategies (three copies each)")
     args = ap.parse_args()
     names = args.only or [n for n in all_moves() if not n.startswith("test-")]
-    print("command: python benchmarks/strategies.py " + " ".join(sys.argv[1:]))
+    print("command: python benchmarks/strategy_table.py " + " ".join(sys.argv[1:]))
     print(f"4 players, seats rotated, {args.threads} threads; fair share 25%")
     print(f"{'strategy':<22} {'vs 3x':<7} {'games':>7} {'wins':>7} {'win rate':>9} "
           f"{'95% CI':>17} {'games/s':>9}")

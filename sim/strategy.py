@@ -156,32 +156,29 @@ def _split_args(text: str) -> list[str]:
     return items
 
 
+def _registrar(registry, signature, name, description, swap, params, prepare):
+    def register(py_fn):
+        compiled = jit_sig(signature, boundscheck=True)(py_fn)
+        key = _key(registry, name, py_fn)
+        decl = _declare(params)
+        registry[key] = Strategy(key, compiled, description or _first_line(py_fn), swap, decl,
+                                 _defaults(decl), prepare)
+        return compiled
+    return register
+
+
 def move_strategy(name: str | None = None, description: str = "", swap: str = "none",
                   params: dict | None = None, prepare=None):
     """Mark a function as a move strategy: compile it for :data:`MOVE_SIG` and register it
     under ``name`` (default: the function's name). ``swap`` is its default swap policy;
     ``params`` declares its parameters, ``{name: (default, low, high)}``."""
-    def register(py_fn):
-        compiled = jit_sig(MOVE_SIG, boundscheck=True)(py_fn)
-        key = _key(MOVES, name, py_fn)
-        decl = _declare(params)
-        MOVES[key] = Strategy(key, compiled, description or _first_line(py_fn), swap, decl,
-                              _defaults(decl), prepare)
-        return compiled
-    return register
+    return _registrar(MOVES, MOVE_SIG, name, description, swap, params, prepare)
 
 
 def swap_policy(name: str | None = None, description: str = "", params: dict | None = None,
                 prepare=None):
     """Mark a function as a swap policy: compile it for :data:`SWAP_SIG` and register it."""
-    def register(py_fn):
-        compiled = jit_sig(SWAP_SIG, boundscheck=True)(py_fn)
-        key = _key(SWAPS, name, py_fn)
-        decl = _declare(params)
-        SWAPS[key] = Strategy(key, compiled, description or _first_line(py_fn), None, decl,
-                              _defaults(decl), prepare)
-        return compiled
-    return register
+    return _registrar(SWAPS, SWAP_SIG, name, description, None, params, prepare)
 
 
 def _key(registry, name, py_fn) -> str:
