@@ -142,6 +142,26 @@ def _backend(name, scheduler, workers, threads):
     return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
 
+class _maybe_progress:
+    """A progress bar on a terminal (stderr), else nothing; yields a callback(done)."""
+
+    def __init__(self, wanted, total, label="games"):
+        self.bar = _progress_bar() if wanted and sys.stderr.isatty() else None
+        self.total, self.label = total, label
+
+    def __enter__(self):
+        if self.bar is None:
+            return None
+        self.bar.__enter__()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda done: self.bar.update(task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
 def _progress_bar():
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
                                TimeRemainingColumn)
@@ -184,9 +204,11 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         total = parse_count(games)
         cap = parse_count(max_games, "--max-games") if max_games else total
         t0 = time.perf_counter()
-        t, info = play(list(strategies), players=players, games=total, seed=seed,
-                       rules=cfg.rules, max_turns=max_turns, threads=threads,
-                       independent=independent, until_clear=until_clear, max_games=cap)
+        with _maybe_progress(not as_json, cap if until_clear else total) as progress:
+            t, info = play(list(strategies), players=players, games=total, seed=seed,
+                           rules=cfg.rules, max_turns=max_turns, threads=threads,
+                           independent=independent, until_clear=until_clear, max_games=cap,
+                           progress=progress)
         seconds = time.perf_counter() - t0
         result = t.to_dict()
         result["info"] = info
@@ -232,8 +254,10 @@ def study_swap(players: int = PLAYERS,
         cfg = _config("1", players, seed, [strategy], None, rules, choose_face_ups,
                       last_player_loses, 10_000, threads)
         t0 = time.perf_counter()
-        study = swap_study(out, players=players, games=parse_count(games), seed=seed,
-                           rules=cfg.rules, strategy=strategy, threads=threads)
+        n = parse_count(games)
+        with _maybe_progress(not as_json, n, "value games") as progress:
+            study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
+                               strategy=strategy, threads=threads, progress=progress)
         study["seconds"] = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))
