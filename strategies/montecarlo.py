@@ -7,7 +7,10 @@ game out, ``rollouts`` times in all. In the playouts every seat plays a fixed po
 ``model=0`` ``lowest`` (with a share ``noise`` of random moves), with ``model=1``
 ``counting``, with ``model=2`` (default) each seat draws one of the two per playout. A
 search that assumes one exact opponent policy exploits opponents who play it and
-misjudges the others; the mixture is what makes it strong against both.
+misjudges the others; the mixture is what makes it strong against both. By default
+(``pickups=0``) it picks up only when no play is legal: searched pick-ups were plans that
+work only if the other seats play as modelled, and with two montecarlo seats at a table
+they lost to plain ``lowest``.
 It picks the move with the best result: under the seed rules the share of playouts it wins;
 under V2 its mean finishing place. Everything runs inside the Numba core.
 
@@ -22,6 +25,7 @@ from sim._jit import jit
 from sim.cards import NRANK
 from sim.engine import apply_move, legal_word
 from sim.layout import (
+    ADD,
     BLIND, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_BLIND, MAXP, NOUT,
     OUTORDER, PICKUP, PILECNT, PLAYERS, PUB, STATE_SIZE, STOCK, STOCKLEN, BURNED, V2,
 )
@@ -100,8 +104,11 @@ def _score(st, me):
 
 
 @jit
-def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model):
-    """The legal move with the best mean playout score."""
+def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups):
+    """The legal move with the best mean playout score. With ``pickups`` 0, picking up is
+    considered only when no play is legal."""
+    if pickups == 0 and legal & ((np.int64(1) << ADD) - 1):
+        legal = legal & ((np.int64(1) << ADD) - 1)
     moves = count_legal(legal, obs)
     if moves == 1:
         return nth_legal(legal, obs, 0)
@@ -145,11 +152,11 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model):
     "(`rollouts` playouts per decision; seats modelled as lowest or counting); picks the best",
     swap="highest-up",
     params={"rollouts": (200, 1, 1_000_000), "horizon": (1000, 10, 100_000),
-            "noise": (0.1, 0.0, 1.0), "model": (2, 0, 2)},
+            "noise": (0.1, 0.0, 1.0), "model": (2, 0, 2), "pickups": (0, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
-                    params[2], np.int64(params[3]))
+                    params[2], np.int64(params[3]), np.int64(params[4]))
 
 
 __all__ = ["montecarlo", "sample_world", "evaluate", "MAXP"]

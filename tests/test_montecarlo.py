@@ -73,8 +73,8 @@ def test_R26_decisions_do_not_depend_on_hidden_cards():
         seed_game(a, np.uint64(5), 0)
         seed_game(b, np.uint64(5), 0)
         assert np.array_equal(st[:PUB], other[:PUB])
-        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, 0) == evaluate(
-            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1, 0)
+        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, 0, 1) == evaluate(
+            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1, 0, 1)
         compared += 1
     assert compared > 3
 
@@ -107,5 +107,5 @@ def test_bad_strategy_parameters_are_clear_errors(cli, spec, message):
 def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
-    assert s.row().tolist() == [7.0, 50.0, 0.1, 2.0]
-    assert get_move("montecarlo").row().tolist() == [200.0, 1000.0, 0.1, 2.0]
+    assert s.row().tolist() == [7.0, 50.0, 0.1, 2.0, 0.0]
+    assert get_move("montecarlo").row().tolist() == [200.0, 1000.0, 0.1, 2.0, 0.0]
