@@ -11,26 +11,34 @@ import numpy as np
 from numba import prange
 
 from sim._jit import jit
-from sim.engine import apply_move, apply_swap, deal, first_player, legal_word, swap_cards
+from sim.engine import (
+    SWAP_SCRATCH, apply_move, apply_swap, deal, first_player, legal_word, swap_cards,
+)
+from sim.fastpath import choose_move, choose_swap
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, HANDS, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
     PUB, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal
 from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
+SWAP_CARDS = 6 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards
 
 
-@jit
+_POW = np.array([1, NR, NR * NR, NR * NR * NR], np.int64)          # NR ** c
+_REP = np.array([0, 1, 1 + NR, 1 + NR + NR * NR], np.int64)        # r repeated c times
+
+
+@jit(inline="always")
 def triple_code(st, s):
     """Seat ``s``'s face-ups as one number: sorted ranks r1 <= r2 <= r3 -> r1*196 + r2*14 + r3
-    (the swap study's key; -1 unless exactly 3 face-ups)."""
-    code, k = 0, 0
+    (the swap study's key; -1 unless exactly 3 face-ups). Branch-free over the ranks."""
+    code, k = np.int64(0), 0
     for r in range(NR):
-        for _ in range(st[FU + s * NR + r]):
-            code = code * NR + r
-            k += 1
+        c = min(st[FU + s * NR + r], 3)
+        code = code * _POW[c] + r * _REP[c]
+        k += st[FU + s * NR + r]
     return code if k == 3 else -1
 
 
@@ -41,24 +49,25 @@ def deal_game(st, rng, players, v1, v2):
 
 
 @jit
-def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
+def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     """R5/V1 swaps (simultaneous: all choose from the deal, then all apply) and R6.
 
-    Returns False, with (seat, choice, 0) in ``err``, when a swap policy's choice is not 3 of
-    its 6 cards.
+    ``cards`` (int32, at least ``6 * MAXP + SWAP_SCRATCH`` long) is scratch space. Returns
+    False, with (seat, choice, 0) in ``err``, when a swap policy's choice is not 3 of its 6
+    cards.
     """
     players = st[PLAYERS]
-    cards = np.zeros(6, np.int32)
     obs = st[:PUB]
     starter = first_player(st)                             # R6: as dealt
     for s in range(MAXP):
         st[TRIPLES + s] = -1
     for s in range(players):
-        swap_cards(st, s, cards)
-        swaps[s] = swap_fns[s](cards, obs, rng, params[MAXP + s])
+        swap_cards(st, s, cards, 6 * s)
     for s in range(players):
-        swap_cards(st, s, cards)
-        if not apply_swap(st, s, cards, swaps[s]):
+        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, cards[6 * s:6 * s + 6], obs, rng,
+                               params, s)
+    for s in range(players):
+        if not apply_swap(st, s, cards[6 * s:6 * s + 6], swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
         st[TRIPLES + s] = triple_code(st, s)
@@ -70,7 +79,7 @@ def swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
 
 
 @jit
-def play_out(st, rng, cap, move_fns, params, log, err):
+def play_out(st, rng, cap, move_fns, kinds, params, log, err):
     """The referee loop: ask the seat to move, check its answer (R24), apply it, until the game
     is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
     long. On an illegal answer ``err`` gets (seat, answer, turn).
@@ -79,8 +88,7 @@ def play_out(st, rng, cap, move_fns, params, log, err):
     while st[TURN] < cap:
         legal = legal_word(st)
         p = st[CURRENT]
-        hand = st[HANDS + p * NR:HANDS + p * NR + NR]
-        m = move_fns[p](obs, hand, legal, rng, params[p])
+        m = choose_move(kinds[p], move_fns, st, obs, legal, rng, params, p)
         if not is_legal(legal, m, obs):
             err[0], err[1], err[2] = p, m, st[TURN]
             return BAD_MOVE
@@ -92,28 +100,30 @@ def play_out(st, rng, cap, move_fns, params, log, err):
 
 
 @jit
-def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, params, swaps, log, err):
+def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, kinds, params, swaps,
+              cards, log, err):
     """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status."""
     deal_game(st, rng, players, v1, v2)
-    if not swap_phase(st, rng, move_fns, swap_fns, params, swaps, err):
+    if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return BAD_SWAP
-    return play_out(st, rng, cap, move_fns, params, log, err)
+    return play_out(st, rng, cap, move_fns, kinds, params, log, err)
 
 
 @jit(parallel=True)
-def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, params, blocks,
-              status, turns, order, pickups, burns, starter, dealer, triples, errs):
+def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, kinds, params,
+              blocks, status, turns, order, pickups, burns, starter, dealer, triples, errs):
     """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
     for b in prange(blocks):
         st = np.zeros(STATE_SIZE, np.int32)
         rng = np.zeros(4, np.uint64)
         swaps = np.zeros(6, np.int64)
+        cards = np.zeros(SWAP_CARDS, np.int32)
         log = np.zeros(1, np.int32)
         err = np.zeros(3, np.int64)
         for g in range(b * n // blocks, (b + 1) * n // blocks):
             seed_game(rng, seed, first + g)
-            status[g] = play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, params,
-                                  swaps, log[:0], err)
+            status[g] = play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, kinds,
+                                  params, swaps, cards, log[:0], err)
             turns[g] = st[TURN]
             burns[g] = st[BURNS]
             starter[g] = st[FIRST]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import NAMES
-from sim.engine import apply_move, play_source, swap_cards
+from sim.engine import SWAP_SCRATCH, apply_move, play_source, swap_cards
 from sim.layout import (
     COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR,
     OUTORDER, PILE, PILELEN, STOCKLEN,
@@ -50,7 +50,7 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
                      f"(top last), face-up [{_cards(st, FU + s * NR)}], "
                      f"hand [{_cards(st, HANDS + s * NR)}]")
     lines.append("Swaps (R5" + (", V1" if cfg.options["choose_face_ups"] else "") + "):")
-    cards = np.zeros(6, np.int32)
+    cards = np.zeros(6 + SWAP_SCRATCH, np.int32)
     for s in range(cfg.players):
         swap_cards(st, s, cards)
         up = [NAMES[cards[i]] for i in range(6) if (rec.swaps[s] >> i) & 1]

@@ -15,7 +15,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim import core
+from sim import core, fastpath
 from sim.layout import MAXP
 from sim.rules import parse_ruleset, to_position
 from sim.strategy import Strategy, get_move, get_swap
@@ -114,9 +114,9 @@ class RunConfig:
         return names
 
     def kernel_args(self):
-        """Strategy tuples (always 6 long, so one compiled core serves every table size) and
-        the parameter rows: seat ``s``'s strategy in row ``s``, its swap policy in row
-        ``MAXP + s``."""
+        """Strategy tuples (always 6 long, so one compiled core serves every table size), the
+        kinds of the built-ins the core inlines (:mod:`sim.fastpath`) and the parameter rows:
+        seat ``s``'s strategy in row ``s``, its swap policy in row ``MAXP + s``."""
         pad = MAXP - self.players
         moves = tuple(s.fn for s in self.move_objs) + (self.move_objs[0].fn,) * pad
         swaps = tuple(s.fn for s in self.swap_objs) + (self.swap_objs[0].fn,) * pad
@@ -125,7 +125,7 @@ class RunConfig:
         for i, row in enumerate(rows):
             if row is not None:
                 params[i, :row.size] = row
-        return moves, swaps, params
+        return moves, swaps, fastpath.kinds(moves, swaps), params
 
     def describe(self) -> dict:
         return {"games": self.games, "players": self.players, "seed": self.seed,
@@ -192,14 +192,14 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
               np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16))
-    moves, swaps, params = cfg.kernel_args()
+    moves, swaps, kinds, params = cfg.kernel_args()
     numba.set_num_threads(threads)
     blocks = threads * 4 if threads > 1 else 1
     try:
         core.run_games(cfg.seed, first, n, cfg.players, int(cfg.options["choose_face_ups"]),
                        int(cfg.options["last_player_loses"]), cfg.max_turns, moves, swaps,
-                       params, min(blocks, n), b.status, b.turns, b.order, b.pickups, b.burns,
-                       b.starter, b.dealer, b.triples, b.errors)
+                       kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
+                       b.burns, b.starter, b.dealer, b.triples, b.errors)
     except (IndexError, SystemError) as e:
         # Strategies are compiled with bounds checking: one indexed past its observation or
         # hand, i.e. tried to read what its player may not see (R26). From the parallel core
@@ -284,7 +284,7 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
 
     if not 0 <= game < cfg.games:
         raise RunError(f"--game: expected 0 to {cfg.games - 1} (the run has {cfg.games} games)")
-    moves, swaps, params = cfg.kernel_args()
+    moves, swaps, kinds, params = cfg.kernel_args()
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(cfg.seed), game)
@@ -293,11 +293,12 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
     dealt = st.copy()
     choice = np.zeros(6, np.int64)
     err = np.zeros(3, np.int64)
-    if not core.swap_phase(st, rng, moves, swaps, params, choice, err):
+    cards = np.zeros(core.SWAP_CARDS, np.int32)
+    if not core.swap_phase(st, rng, swaps, kinds, params, choice, cards, err):
         return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
-    status = core.play_out(st, rng, cfg.max_turns, moves, params, log, err)
+    status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err)
     return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err)
 
 

@@ -32,7 +32,7 @@ def random_game(seed, players, ruleset, steps=600, check=None):
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(seed), 0)
     deal_game(st, rng, players, int(opts["choose_face_ups"]), int(opts["last_player_loses"]))
-    cards = np.zeros(6, np.int32)
+    cards = np.zeros(6 + engine.SWAP_SCRATCH, np.int32)
     for s in range(players):
         engine.swap_cards(st, s, cards)
         bits = rng_choice3(rng)

@@ -83,6 +83,25 @@ def test_any_mix_of_seats_uses_one_compiled_core():
     assert len(run_games.signatures) == max(before, 1)
 
 
+def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypatch):
+    """The core inlines the built-ins (sim.fastpath); calling them as first-class functions,
+    like a user's strategy, must give the same games, bit for bit."""
+    from dataclasses import fields
+
+    from sim import fastpath
+    from sim.runner import play_batch
+
+    cfg = RunConfig(games=600, players=4, seed=3, strategies=["lowest", "random"] * 2,
+                    swaps=["none", "random", "highest-up", "none"])
+    assert (cfg.kernel_args()[2][[0, 1, 6, 7, 8]] > 0).all()   # the fast path is taken
+    fast = play_batch(cfg, 0, 600, 1)
+    monkeypatch.setattr(fastpath, "kinds", lambda moves, swaps: np.zeros(12, np.int64))
+    slow = play_batch(cfg, 0, 600, 1)
+    for f in fields(fast):
+        assert np.array_equal(getattr(fast, f.name), getattr(slow, f.name)), f.name
+    assert fast.turns.sum() > 600 * 50
+
+
 def test_seat_strategies_matter():
     """lowest beats random clearly (a sanity check that seats get their own strategy)."""
     t = run(RunConfig(games=4000, players=2, seed=8, strategies=["lowest", "random"]))
