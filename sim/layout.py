@@ -49,7 +49,14 @@ PUB = PILE + DECK
 HANDS = PUB                   # hand cards per seat and rank
 FD = HANDS + MAXP * NR        # face-down stacks, seat * DECK + i, i = 0 bottom (R17)
 STOCK = FD + MAXP * DECK      # stock, last = next drawn
-SIZE = STOCK + DECK
+# -- derived, hidden: what each seat can play, kept with every change of a hand or face-ups --
+# Per seat 4 words (seat * 4 + k): k = 0, 1 its hand, k = 2, 3 its face-ups. Word 0 (2) has
+# bit r when the seat holds at least 1 card of rank r, bit NR + r for at least 2; word 1 (3)
+# the same for at least 3 and 4. Together they are the legal word of a lead (R7), and one
+# 14-bit group of them, masked by the pile's top, is the legal plays of a follow (R9):
+# the legal word costs O(1) instead of a loop over the ranks (engine.derive_have).
+HAVE = STOCK + DECK
+SIZE = HAVE + 4 * MAXP
 # -- statistics (not part of the position) ---------------------------------------------------
 BURNS = SIZE                  # burns this game
 TRIPLES = SIZE + 1            # per seat: its face-up triple after the swap, r1*196 + r2*14 + r3

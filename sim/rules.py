@@ -156,7 +156,7 @@ def _to_state(pos) -> np.ndarray:
     st[PILELEN] = len(pile)
     for r in burned:
         st[BURNED + r] += 1
-    engine.derive_pile(st)
+    engine.derive(st)
     return st
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from sim._jit import jit
 from sim.cards import NRANK
-from sim.engine import apply_move, legal_word
+from sim.engine import apply_move, derive_have, legal_word
 from sim.layout import (
     ADD,
     BLIND, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_BLIND, MAXP, NOUT,
@@ -75,6 +75,7 @@ def sample_world(obs, hand, rng, st, pool):
     for i in range(obs[STOCKLEN]):
         st[STOCK + i] = pool[k]
         k += 1
+    derive_have(st)                          # hands written directly: the legal words' source
     return k == n                            # every unseen card placed exactly once
 
 
