@@ -25,14 +25,15 @@ from sim._jit import jit
 from sim.cards import NRANK
 from sim.engine import apply_move, legal_word
 from sim.layout import (
-    ADD,
-    BLIND, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_BLIND, MAXP, NOUT,
-    OUTORDER, PICKUP, PILECNT, PLAYERS, PUB, STATE_SIZE, STOCK, STOCKLEN, BURNED, V2,
+    ADD, BLIND, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_ADD,
+    L_BLIND, L_PICKUP, MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB,
+    STATE_SIZE, STOCK, STOCKLEN, V2,
 )
+from sim.cards import TWO
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.rng import randint, uniform
+from sim.rng import next_u64, randint, splitmix64, uniform
 from sim.strategy import move_strategy
-from strategies.heuristics import counting
+from strategies.heuristics import _BREAK, _SHED, _WILD, _cost, counting
 
 
 @jit
@@ -91,6 +92,44 @@ def _default_policy(legal, st, rng, noise):
     return BLIND if has(legal, L_BLIND) else PICKUP
 
 
+@jit(inline="always")
+def _lite(legal, st, rng, noise):
+    """``counting`` without its blocking rule: the play that sheds most for the lowest cost
+    without breaking a set (its weights), 2s kept over 3..Q, the lowest face-up added to a
+    pick-up; with probability ``noise`` a uniformly random legal move."""
+    if noise > 0 and uniform(rng) < noise:
+        return nth_legal(legal, st, randint(rng, count_legal(legal, st)))
+    ranks = play_ranks(legal)
+    p = st[CURRENT]
+    if ranks == 0:
+        if has(legal, L_BLIND):
+            return BLIND
+        if has(legal, L_ADD):
+            for r in range(NRANK):
+                if st[FU + p * NRANK + r] > 0:
+                    return ADD + r
+        return PICKUP
+    if ((ranks & ~_WILD) == 0 and has(legal, L_PICKUP) and st[STOCKLEN] > 0
+            and st[PILELEN] <= 3):
+        return PICKUP
+    from_hand = st[HANDN + p] > 0
+    best = -1
+    best_score = -1e300
+    bits = ranks
+    while bits:
+        r = lowest_bit(bits)
+        bits &= bits - 1
+        m = most_cards(legal, r)
+        c = m // NRANK + 1
+        score = _SHED * c - _cost(r)
+        held = st[HANDS + p * NRANK + r] if from_hand else st[FU + p * NRANK + r]
+        if held > c:
+            score -= _BREAK
+        if score >= best_score if r < TWO else score > best_score:
+            best_score, best = score, m
+    return best
+
+
 @jit
 def _score(st, me):
     """1 for a win (seed rules); under V2 the share of seats finished behind ``me``."""
@@ -104,46 +143,140 @@ def _score(st, me):
 
 
 @jit
-def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups):
+def _playout(st, m, me, rng, horizon, noise, model, counting_params):
+    """Apply ``m`` to the world ``st`` and play on with the playout policy; the score."""
+    ev = apply_move(st, m)
+    turns = 0
+    mix = 0
+    if model == 2:                           # each seat lowest or counting, per playout
+        mix = randint(rng, 1 << MAXP)
+    while not ev & EV_GAME_OVER and turns < horizon:
+        if st[V2] and _score(st, me) > 0:
+            break                            # V2: my place is decided
+        word = legal_word(st)
+        p = st[CURRENT]
+        if model == 1 or (model == 2 and (mix >> p) & 1):
+            m2 = counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
+                          word, rng, counting_params)
+        elif model == 3:
+            m2 = _lite(word, st, rng, noise)
+        else:
+            m2 = _default_policy(word, st, rng, noise)
+        ev = apply_move(st, m2)
+        turns += 1
+    return _score(st, me)
+
+
+@jit
+def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, split=1,
+             crn=0, prior=-1.0, halving=0):
     """The legal move with the best mean playout score. With ``pickups`` 0, picking up is
     considered only when no play is legal."""
+    counting_params = np.array([3.0])
+    base = counting(obs, hand, legal, rng, counting_params)   # the heuristic's choice
     if pickups == 0 and legal & ((np.int64(1) << ADD) - 1):
         legal = legal & ((np.int64(1) << ADD) - 1)
-    moves = count_legal(legal, obs)
-    if moves == 1:
-        return nth_legal(legal, obs, 0)
-    per_move = max(1, rollouts // moves)
+    cand = np.empty(NMOVES, np.int64)
+    k = 0
+    if split:
+        moves = count_legal(legal, obs)
+        for i in range(moves):
+            cand[k] = nth_legal(legal, obs, i)
+            k += 1
+    else:
+        ranks = play_ranks(legal)
+        if ranks == 0:
+            moves = count_legal(legal, obs)
+            for i in range(moves):
+                cand[k] = nth_legal(legal, obs, i)
+                k += 1
+        else:
+            while ranks:
+                r = lowest_bit(ranks)
+                ranks &= ranks - 1
+                cand[k] = most_cards(legal, r)
+                k += 1
+    ib = -1                                   # the heuristic's move among the candidates
+    for i in range(k):
+        if cand[i] == base:
+            ib = i
+    if ib < 0 and prior >= 0:
+        cand[k] = base
+        ib = k
+        k += 1
+    if k == 1:
+        return cand[0]
     me = obs[CURRENT]
     st = np.empty(STATE_SIZE, np.int32)
+    world = np.empty(STATE_SIZE, np.int32)
     pool = np.empty(DECK, np.int32)
-    best, best_score = -1, -1.0
-    counting_params = np.array([3.0])
-    model_of = np.zeros(MAXP, np.int64)      # each seat's playout policy
-    for k in range(moves):
-        m = nth_legal(legal, obs, k)
-        total = 0.0
-        for _ in range(per_move):
-            sample_world(obs, hand, rng, st, pool)
-            for s in range(MAXP):                # model 2: each seat lowest or counting
-                model_of[s] = model if model < 2 else randint(rng, 2)
-            ev = apply_move(st, m)
-            turns = 0
-            while not ev & EV_GAME_OVER and turns < horizon:
-                if st[V2] and _score(st, me) > 0:
-                    break                    # V2: my place is decided
-                word = legal_word(st)
-                p = st[CURRENT]
-                if model_of[p] == 1:           # this seat plays `counting`
-                    m2 = counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
-                                  word, rng, counting_params)
-                else:
-                    m2 = _default_policy(word, st, rng, noise)
-                ev = apply_move(st, m2)
-                turns += 1
-            total += _score(st, me)
-        if total > best_score:
-            best, best_score = m, total
-    return best
+    prng = np.empty(4, np.uint64)
+    alive = np.ones(k, np.bool_)
+    total = np.zeros(k)
+    n = np.zeros(k)
+    dsum = np.zeros(k)                        # paired differences with the heuristic's move
+    dsq = np.zeros(k)
+    sc = np.zeros(k)
+    n_alive = k
+    rounds = 1
+    if halving:
+        while (1 << rounds) < k:
+            rounds += 1
+    for rnd in range(rounds):
+        worlds = max(1, rollouts // (rounds * n_alive)) if crn else 1
+        reps = 1 if crn else max(1, rollouts // (rounds * n_alive))
+        for _ in range(worlds):
+            if crn:
+                sample_world(obs, hand, rng, world, pool)
+                s0 = next_u64(rng)
+            for i in range(k):
+                if not alive[i]:
+                    continue
+                for _ in range(reps):
+                    if crn:
+                        st[:] = world
+                        x = s0
+                        for j in range(4):
+                            x = splitmix64(x)
+                            prng[j] = x
+                        sc[i] = _playout(st, cand[i], me, prng, horizon, noise, model,
+                                         counting_params)
+                    else:
+                        sample_world(obs, hand, rng, st, pool)
+                        sc[i] = _playout(st, cand[i], me, rng, horizon, noise, model,
+                                         counting_params)
+                    total[i] += sc[i]
+                    n[i] += 1
+            if crn and ib >= 0:
+                for i in range(k):
+                    if alive[i]:
+                        d = sc[i] - sc[ib]
+                        dsum[i] += d
+                        dsq[i] += d * d
+        if rnd < rounds - 1:                  # successive halving: keep the better half
+            keep = (n_alive + 1) // 2
+            while n_alive > keep:
+                worst, wv = -1, 1e300
+                for i in range(k):
+                    if alive[i] and i != ib and total[i] / n[i] < wv:
+                        worst, wv = i, total[i] / n[i]
+                if worst < 0:
+                    break
+                alive[worst] = False
+                n_alive -= 1
+    best, bv = -1, -1e300
+    for i in range(k):
+        if alive[i] and total[i] / n[i] > bv:
+            best, bv = i, total[i] / n[i]
+    if prior >= 0 and ib >= 0 and best != ib:
+        if crn:
+            m = dsum[best] / n[best]
+            var = dsq[best] / n[best] - m * m
+            if m <= 0 or m * m * n[best] <= prior * prior * var:
+                return cand[ib]
+        elif bv <= total[ib] / n[ib] + prior * np.sqrt(max(bv * (1 - bv), 0.01) / n[best]):
+            return cand[ib]
+    return cand[best]
 
 
 @move_strategy(
@@ -152,11 +285,14 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups):
     "(`rollouts` playouts per decision; seats modelled as lowest or counting); picks the best",
     swap="highest-up",
     params={"rollouts": (200, 1, 1_000_000), "horizon": (1000, 10, 100_000),
-            "noise": (0.1, 0.0, 1.0), "model": (2, 0, 2), "pickups": (0, 0, 1)},
+            "noise": (0.1, 0.0, 1.0), "model": (2, 0, 3), "pickups": (0, 0, 1),
+            "split": (1, 0, 1), "crn": (0, 0, 1), "prior": (-1.0, -1.0, 100.0),
+            "halving": (0, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
-                    params[2], np.int64(params[3]), np.int64(params[4]))
+                    params[2], np.int64(params[3]), np.int64(params[4]), np.int64(params[5]),
+                    np.int64(params[6]), params[7], np.int64(params[8]))
 
 
 __all__ = ["montecarlo", "sample_world", "evaluate", "MAXP"]

@@ -82,7 +82,7 @@ def test_R26_decisions_do_not_depend_on_hidden_cards():
 def test_montecarlo_beats_lowest(cli):
     """A small sanity check of strength (the full evidence is in the issue note)."""
     import json
-    r = cli("run", "--games", "150", "--players", "4", "--seed", "3", "--json", "--threads", "2",
+    r = cli("run", "--games", "150", "--players", "4", "--seed", "3", "--json", "--threads", "1",
             "-s", "montecarlo(rollouts=150)", "-s", "lowest", "-s", "lowest", "-s", "lowest")
     assert r.exit_code == 0, r.output
     seat0 = json.loads(r.output)["by_seat"][0]
