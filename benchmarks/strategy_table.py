@@ -19,6 +19,9 @@ from sim.strategy import all_moves
 
 def rotated(strategy, opponent, games, seed, threads):
     wins = total = 0
+    # load (or compile) the jitted code first: the rate is of play, not of compiling
+    run(RunConfig(games=1, players=4, seed=seed, strategies=[strategy] + [opponent] * 3,
+                  threads=threads))
     t0 = time.perf_counter()
     for seat in range(4):
         seats = [opponent] * 4

@@ -8,12 +8,15 @@ import pytest
 from sim import engine
 from sim.cards import deck_counts
 from sim.layout import (
-    CURRENT, DECK, FD, FDN, HANDN, HANDS, KNOWN, NR, OVER, PLAYERS, PUB, STATE_SIZE, STOCK,
-    STOCKLEN, TURN,
+    ADD, CURRENT, DECK, FD, FDN, FUN, HANDN, HANDS, KNOWN, NR, OVER, PICKUP, PLAYERS, PUB,
+    STATE_SIZE, STOCK, STOCKLEN, TURN,
 )
+from sim.layout import V2 as V2_FLAG
+from sim.moves import legal_list, most_cards
 from sim.rng import seed_game
 from sim.strategy import get_move
-from strategies.montecarlo import evaluate, sample_world
+from strategies.heuristics import counting
+from strategies.montecarlo import candidates, evaluate, sample_world
 from tests.conftest import assert_conserved, card_totals
 from tests.test_engine_properties import random_game
 
@@ -82,7 +85,7 @@ def test_R26_decisions_do_not_depend_on_hidden_cards():
 def test_montecarlo_beats_lowest(cli):
     """A small sanity check of strength (the full evidence is in the issue note)."""
     import json
-    r = cli("run", "--games", "150", "--players", "4", "--seed", "3", "--json", "--threads", "2",
+    r = cli("run", "--games", "150", "--players", "4", "--seed", "3", "--json", "--threads", "1",
             "-s", "montecarlo(rollouts=150)", "-s", "lowest", "-s", "lowest", "-s", "lowest")
     assert r.exit_code == 0, r.output
     seat0 = json.loads(r.output)["by_seat"][0]
@@ -107,5 +110,73 @@ def test_bad_strategy_parameters_are_clear_errors(cli, spec, message):
 def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
-    assert s.row().tolist() == [7.0, 50.0, 0.1, 2.0, 0.0]
-    assert get_move("montecarlo").row().tolist() == [200.0, 1000.0, 0.1, 2.0, 0.0]
+    assert s.row().tolist() == [7.0, 50.0, 0.0, 1.0, 0.0, 2.0]
+    assert get_move("montecarlo").row().tolist() == [60.0, 1000.0, 0.0, 1.0, 0.0, 2.0]
+
+
+def _counting_move(st, legal, rng):
+    me = st[CURRENT]
+    return counting(st[:PUB], st[HANDS + me * NR:HANDS + me * NR + NR], legal, rng,
+                    np.array([3.0]))
+
+
+def test_candidates_keep_sets_whole_and_include_the_heuristics_move():
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(2), 0)
+    cand = np.zeros(80, np.int64)
+    out = np.zeros(80, np.int64)
+    split_seen = pickup_added = 0
+    for st in states():
+        legal = engine.legal_word(st)
+        base = _counting_move(st, legal, rng)
+        moves = set(out[:legal_list(legal, st[:PUB], out)].tolist())
+        plays = {m for m in moves if m < ADD}
+        for pickups in (0, 1):
+            got = cand[:candidates(st[:PUB], legal, base, pickups, cand)].tolist()
+            assert len(got) == len(set(got)) and set(got) <= moves
+            assert base in got
+            # every legal rank once, with its largest play: a set is never split
+            assert {m for m in got if m < ADD} == {most_cards(legal, m % NR) for m in plays}
+            others = {m for m in moves if m >= ADD}
+            if pickups or not plays:
+                assert others <= set(got)
+            else:
+                assert {m for m in got if m >= ADD} <= {base}
+                pickup_added += base == PICKUP
+        split_seen += len(plays) > len({m % NR for m in plays})
+    assert split_seen > 5          # positions where a set could have been split
+    assert pickup_added > 0        # counting's pick-up on purpose is searched too
+
+
+def test_without_clear_evidence_it_plays_the_heuristics_move():
+    """A horizon too short for any playout to end scores every candidate 0: the search
+    cannot tell them apart and must play counting's move (it used to play the first legal
+    move, a single low card, which fed the next seat). A huge prior does the same."""
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(3), 0)
+    searched = 0
+    for st in states(n_games=8, every=5):
+        if st[V2_FLAG]:
+            continue
+        me = st[CURRENT]
+        hand = st[HANDS + me * NR:HANDS + me * NR + NR]
+        legal = engine.legal_word(st)
+        cand = np.zeros(80, np.int64)
+        base = _counting_move(st, legal, rng.copy())
+        if candidates(st[:PUB], legal, base, 0, cand) < 2:
+            continue
+        if min(st[HANDN + s] + st[FUN + s] + st[FDN + s] for s in range(st[PLAYERS])) < 4:
+            continue               # someone may go out within the horizon
+        assert evaluate(st[:PUB], hand, legal, rng, 40, 10, 0.0, 1, 0, 0.0) == base
+        assert evaluate(st[:PUB], hand, legal, rng, 40, 1000, 0.0, 1, 0, 1e6) == base
+        searched += 1
+    assert searched > 10
+
+
+def test_montecarlo_beats_counting_two_against_two():
+    """Two montecarlo seats against two counting seats, duplicate deals: it used to lose
+    (17% a seat against 33%)."""
+    from sim.compare import compare
+    t, _ = compare(["montecarlo", "counting"], players=4, games=120, seed=4, threads=1)
+    mc, cnt = t.estimates()
+    assert mc["ci_low"] > cnt["ci_high"]
