@@ -54,9 +54,11 @@ STOCK = FD + MAXP * DECK      # stock, last = next drawn
 # bit r when the seat holds at least 1 card of rank r, bit NR + r for at least 2; word 1 (3)
 # the same for at least 3 and 4. Together they are the legal word of a lead (R7), and one
 # 14-bit group of them, masked by the pile's top, is the legal plays of a follow (R9):
-# the legal word costs O(1) instead of a loop over the ranks (engine.derive_have).
+# the legal word costs O(1) instead of a loop over the ranks (engine.derive_have). The pile's
+# two words, in the same code, make a pick-up's update O(1) too.
 HAVE = STOCK + DECK
-SIZE = HAVE + 4 * MAXP
+PILEHAVE = HAVE + 4 * MAXP
+SIZE = PILEHAVE + 2
 # -- statistics (not part of the position) ---------------------------------------------------
 BURNS = SIZE                  # burns this game
 TRIPLES = SIZE + 1            # per seat: its face-up triple after the swap, r1*196 + r2*14 + r3

@@ -29,14 +29,13 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.cards import NRANK
+from sim.cards import NRANK, TWO
 from sim.engine import apply_move, derive_have, legal_word
 from sim.layout import (
     ADD, BLIND, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_ADD,
     L_BLIND, L_PICKUP, MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB,
     STATE_SIZE, STOCK, STOCKLEN, V2,
 )
-from sim.cards import TWO
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import next_u64, randint, splitmix64, uniform
 from sim.strategy import move_strategy
