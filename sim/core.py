@@ -14,7 +14,7 @@ from sim._jit import jit
 from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, deal, first_player, legal_word, swap_cards,
 )
-from sim.fastpath import choose_move, choose_swap
+from sim.fastpath import choose_move, choose_swap, only_lowest, only_random, same_builtin
 from sim.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
     PUB, STATE_SIZE, TRIPLES, TURN, V1,
@@ -83,12 +83,26 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err):
     """The referee loop: ask the seat to move, check its answer (R24), apply it, until the game
     is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
     long. On an illegal answer ``err`` gets (seat, answer, turn).
+
+    A table where every seat plays the same inlined built-in gets a copy of the loop compiled
+    for that strategy alone (:func:`sim.fastpath.same_builtin`): no dispatch at each turn.
     """
+    only = same_builtin(st, kinds)
+    if only == 1:
+        return _referee(st, rng, cap, only_lowest, move_fns, kinds, params, log, err)
+    if only == 2:
+        return _referee(st, rng, cap, only_random, move_fns, kinds, params, log, err)
+    return _referee(st, rng, cap, choose_move, move_fns, kinds, params, log, err)
+
+
+@jit(inline="always")
+def _referee(st, rng, cap, choose, move_fns, kinds, params, log, err):
+    """:func:`play_out`'s loop, compiled once for each ``choose`` (a jitted function)."""
     obs = st[:PUB]
     while st[TURN] < cap:
         legal = legal_word(st)
         p = st[CURRENT]
-        m = choose_move(kinds[p], move_fns, st, obs, legal, rng, params, p)
+        m = choose(kinds[p], move_fns, st, obs, legal, rng, params, p)
         if not is_legal(legal, m, obs):
             err[0], err[1], err[2] = p, m, st[TURN]
             return BAD_MOVE

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.layout import HANDS, MAXP, NR
+from sim.layout import HANDS, MAXP, NR, PLAYERS
 from strategies.basic import highest_up, keep, lowest, random_move, random_swap
 
 _MOVES = (lowest, random_move)          # kind = position + 1
@@ -51,6 +51,28 @@ def choose_move(kind, fns, st, obs, legal, rng, params, p):
     if kind == 2:
         return _random_move(obs, obs, legal, rng, obs)
     return fns[p](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[p])
+
+
+@jit(inline="always")
+def only_lowest(kind, fns, st, obs, legal, rng, params, p):
+    """:func:`choose_move` for a table of ``lowest`` only."""
+    return _lowest(obs, obs, legal, rng, obs)
+
+
+@jit(inline="always")
+def only_random(kind, fns, st, obs, legal, rng, params, p):
+    """:func:`choose_move` for a table of ``random`` only."""
+    return _random_move(obs, obs, legal, rng, obs)
+
+
+@jit(inline="always")
+def same_builtin(st, kinds):
+    """The kind every seat's strategy has, if they all have the same; else 0."""
+    k = kinds[0]
+    for s in range(1, st[PLAYERS]):
+        if kinds[s] != k:
+            return 0
+    return k
 
 
 @jit(inline="always")
