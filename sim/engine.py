@@ -375,19 +375,18 @@ def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
     (V1: face-down, then 6 to the hand). The undealt cards are the stock.
     """
     st[:] = 0
-    deck = np.empty(DECK, np.int32)
-    size = 0
+    size = 0                                  # the deck is shuffled where the stock lies
     for r in range(TWO + 1):
         for _ in range(4):
-            deck[size] = r
+            st[STOCK + size] = r
             size += 1
     if players == 6:
-        deck[size] = JOKER
-        deck[size + 1] = JOKER
+        st[STOCK + size] = JOKER
+        st[STOCK + size + 1] = JOKER
         size += 2
     for i in range(size - 1, 0, -1):          # Fisher-Yates
         j = randint(rng, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+        st[STOCK + i], st[STOCK + j] = st[STOCK + j], st[STOCK + i]
     st[PLAYERS] = players
     st[DEALER] = dealer
     st[DIR] = 1
@@ -402,21 +401,20 @@ def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
         for i in range(1, players + 1):
             s = (dealer + i) % players
             for _ in range(6 if (choose_face_ups and packet == 1) else 3):
-                size -= 1
-                r = deck[size]
+                size -= 1                     # dealt from the top: what stays is the stock
+                r = st[STOCK + size]
                 if packet == 0:
                     st[FD + s * DECK + st[FDN + s]] = r
                     st[FDN + s] += 1
                 elif packet == 1 and not choose_face_ups:
-                    st[FU + s * NR + r] += 1
+                    _up_add(st, s, r, 1)
                     st[FUN + s] += 1
                 else:
-                    st[HANDS + s * NR + r] += 1
+                    _hand_add(st, s, r, 1)
                     st[HANDN + s] += 1
-    for i in range(size):
-        st[STOCK + i] = deck[i]
+    for i in range(size, DECK):
+        st[STOCK + i] = 0
     st[STOCKLEN] = size
-    derive_have(st)
 
 
 @jit
@@ -459,16 +457,16 @@ def apply_swap(st, s, cards, chosen):
     for r in range(NR):
         st[FU + s * NR + r] = 0
         st[HANDS + s * NR + r] = 0
+    for k in range(4):
+        st[HAVE + 4 * s + k] = 0
     for i in range(6):
         r = cards[i]
         if (chosen >> i) & 1:
-            st[FU + s * NR + r] += 1
+            _up_add(st, s, r, 1)
         else:
-            st[HANDS + s * NR + r] += 1
+            _hand_add(st, s, r, 1)
             if i < 3 and st[V1] == 0:         # it was dealt face up: seen by all
                 st[KNOWN + s * NR + r] += 1
-    _have(st, HANDS, 0, s)
-    _have(st, FU, 2, s)
     st[FUN + s] = 3
     st[HANDN + s] = 3
     return True
