@@ -417,30 +417,31 @@ def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
     st[STOCKLEN] = size
 
 
-@jit
+@jit(inline="always")
 def swap_cards(st, s, cards, at=0):
     """The six cards of seat ``s`` a swap chooses from: face-ups then hand (R5), or the six
     dealt to the hand (V1). Written into ``cards[at:at + 6]`` in rank order; ``cards`` must
     have 4 more slots after those 6, which get overwritten (SWAP_SCRATCH).
 
     Branch-free: every rank writes 4 slots and advances by its count, because a loop whose
-    length is each rank's count mispredicts (62 ns a seat, against 16 like this; measured).
+    length is each rank's count mispredicts; the indices are unsigned, which spares Numba's
+    negative-index check on each write (62 ns a seat, against 15 like this; measured).
     """
-    k = at
+    k = np.uint64(at)
     for base in (FU + s * NR, HANDS + s * NR):
         for r in range(NR):
             c = st[base + r]
             cards[k] = r
-            cards[k + 1] = r
-            cards[k + 2] = r
-            cards[k + 3] = r
-            k += c
+            cards[k + np.uint64(1)] = r
+            cards[k + np.uint64(2)] = r
+            cards[k + np.uint64(3)] = r
+            k += np.uint64(c)
 
 
 SWAP_SCRATCH = 4
 
 
-@jit
+@jit(inline="always")
 def apply_swap(st, s, cards, chosen):
     """R5/V1: the cards whose bit is set in ``chosen`` (exactly 3 of 6) go face up, the others
     to the hand. Returns False when ``chosen`` is not a choice of 3 of the 6 cards.
