@@ -9,6 +9,7 @@ time of a fresh process (warm compile cache), and the wall time and peak memory 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import resource
 import statistics
@@ -54,9 +55,12 @@ def end_to_end(games="1e6"):
     cmd = [sys.executable, "-m", "sim.cli", "run", "--games", games, "--players", "4",
            "--strategy", "lowest", "--quiet"]
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)          # this child's own peak memory
     wall = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if status != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({status})")
+    rss = usage.ru_maxrss / 1024
     return " ".join(cmd[1:]).replace("-m sim.cli", "sim"), wall, rss
 
 
