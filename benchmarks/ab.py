@@ -1,0 +1,84 @@
+"""Compare versions of the core in one process: games/s of each, batches alternated.
+
+    git worktree add /tmp/before HEAD~1
+    python benchmarks/ab.py before=/tmp/before now=. [--players 4 --strategy lowest]
+
+This machine's speed drifts by +-15% from one run to the next, so two separate `make bench`
+runs cannot tell a 5% change. Here each DIR's ``sim/``, ``strategies/`` and ``reports/`` are
+copied under renamed packages (``sim_before``, ...) into a scratch folder, imported side by
+side and timed in alternating batches on one thread; the medians (and the best batch) compare
+fairly. The turn totals of the same games are printed too: a change meant to keep the games
+as they were must keep them equal.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+
+PACKAGES = ("sim", "strategies", "reports")
+
+
+def load(name: str, source: Path, scratch: Path):
+    """Import ``source``'s packages renamed with the suffix ``_name``; its ``sim.runner``."""
+    for pkg in PACKAGES:
+        dst = scratch / f"{pkg}_{name}"
+        shutil.copytree(source / pkg, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        for f in dst.glob("*.py"):
+            text = re.sub(r"\b(from|import) (sim|strategies|reports)\b",
+                          lambda m: f"{m.group(1)} {m.group(2)}_{name}", f.read_text())
+            # the compile cache is named after these folders (sim/_jit.py)
+            text = text.replace('("sim", "strategies")', f'("sim_{name}", "strategies_{name}")')
+            f.write_text(text)
+    return importlib.import_module(f"sim_{name}.runner")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("versions", nargs="+", metavar="NAME=DIR")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--strategy", default="lowest")
+    ap.add_argument("--games", type=int, default=40_000, help="games per batch")
+    ap.add_argument("--reps", type=int, default=15, help="batches per version")
+    args = ap.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="shithead-ab-"))
+    sys.path.insert(0, str(scratch))
+    numba.set_num_threads(1)
+    runners, configs = {}, {}
+    for spec in args.versions:
+        name, _, folder = spec.partition("=")
+        if not name.isidentifier() or not folder:
+            ap.error(f"expected NAME=DIR, got {spec!r}")
+        runners[name] = load(name, Path(folder).resolve(), scratch)
+        configs[name] = runners[name].RunConfig(games=1, players=args.players, seed=1,
+                                                strategies=[args.strategy])
+    turns = {k: int(r.play_batch(configs[k], 0, 3000, 1).turns.sum()) for k, r in runners.items()}
+    print(f"turns of games 0..2999 (equal when the games are the same): {turns}")
+    times = {k: [] for k in runners}
+    for rep in range(args.reps):
+        for k, r in runners.items():
+            t0 = time.perf_counter()
+            b = r.play_batch(configs[k], rep * args.games, args.games, 1)
+            times[k].append((time.perf_counter() - t0, int(b.turns.sum())))
+    print(f"{args.players}p {args.strategy}, one thread, median of {args.reps} batches of "
+          f"{args.games:,} games")
+    for k, v in times.items():
+        dt = statistics.median(t for t, _ in v)
+        per_turn = statistics.median(t / n for t, n in v) * 1e9
+        best = args.games / min(t for t, _ in v)
+        print(f"{k:>12} {args.games / dt:>10,.0f} games/s {per_turn:6.1f} ns/turn "
+              f"(best batch {best:,.0f})")
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
