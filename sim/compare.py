@@ -102,15 +102,24 @@ class Tournament:
 
     # -- answers ---------------------------------------------------------------------------
     def estimates(self, z=1.959963984540054):
-        """Per strategy: seat-games, result (win rate or V2 place share) and its interval."""
+        """Per strategy: seat-games, result (win rate or V2 place share) and its interval.
+
+        The interval is mean +- z standard errors over deals, but never narrower than
+        ``1 - 0.025 ** (1 / deals)``: a deal's result lies in [0, 1], and when no deal among
+        ``deals`` deviated (zero spread, e.g. one strategy wins every game) that is the most a
+        share of deviating deals could still move the mean (Clopper-Pearson, 95%). Clipped
+        to [0, 1].
+        """
         per_deal = np.concatenate(self.per_deal)
         d = per_deal.shape[0]
         mean = per_deal.mean(axis=0)
         se = per_deal.std(axis=0, ddof=1) / math.sqrt(d) if d > 1 else np.full(self.k, np.nan)
+        half = np.maximum(z * se, 1 - 0.025 ** (1 / d))
         return [{"strategy": s, "games": int(d * self.players), "wins": int(round(
                  mean[i] * d * self.players)) if not self.v2 else None,
                  "win_rate" if not self.v2 else "place_share": float(mean[i]),
-                 "ci_low": float(mean[i] - z * se[i]), "ci_high": float(mean[i] + z * se[i])}
+                 "ci_low": float(max(mean[i] - half[i], 0.0)),
+                 "ci_high": float(min(mean[i] + half[i], 1.0))}
                 for i, s in enumerate(self.strategies)]
 
     def ratings(self, seed=0):

@@ -31,6 +31,20 @@ def test_duplicate_deals_replay_the_same_deal_under_every_rotation():
     assert not np.array_equal(a.order, b.order)
 
 
+def test_an_interval_never_collapses_when_every_deal_gives_the_same_result():
+    """One strategy winning every game gives every deal the same result; the spread between
+    deals is 0, but 500 deals cannot rule out a deviation in ~0.7% of deals."""
+    t = Tournament(["a", "b"], 4, False)
+    t.per_deal.append(np.tile([0.5, 0.0], (500, 1)))
+    a, b = t.estimates()
+    assert a["win_rate"] == 0.5 and b["win_rate"] == 0.0
+    q = 1 - 0.025 ** (1 / 500)
+    assert a["ci_low"] == pytest.approx(0.5 - q) and a["ci_high"] == pytest.approx(0.5 + q)
+    assert b["ci_low"] == 0.0 and b["ci_high"] == pytest.approx(q)
+    t.per_deal.append(np.tile([0.5, 0.0], (19_500, 1)))          # more deals: narrower
+    assert t.estimates()[0]["ci_low"] > a["ci_low"]
+
+
 def test_results_add_up_and_lowest_beats_random():
     t, info = compare(["lowest", "random"], players=4, games=4000, seed=1, threads=2)
     d = t.to_dict()
