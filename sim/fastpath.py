@@ -18,6 +18,7 @@ from sim.layout import HANDS, MAXP, NR, PLAYERS
 from strategies.basic import highest_up, keep, lowest, random_move, random_swap
 
 _MOVES = (lowest, random_move)          # kind = position + 1
+LOWEST = 1
 _SWAPS = (keep, random_swap, highest_up)
 
 _lowest = jit(inline="always")(lowest.py_func)
@@ -57,12 +58,6 @@ def choose_move(kind, fns, st, obs, legal, rng, params, p):
 def only_lowest(kind, fns, st, obs, legal, rng, params, p):
     """:func:`choose_move` for a table of ``lowest`` only."""
     return _lowest(obs, obs, legal, rng, obs)
-
-
-@jit(inline="always")
-def only_random(kind, fns, st, obs, legal, rng, params, p):
-    """:func:`choose_move` for a table of ``random`` only."""
-    return _random_move(obs, obs, legal, rng, obs)
 
 
 @jit(inline="always")
