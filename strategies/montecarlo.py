@@ -39,6 +39,7 @@ from sim.layout import (
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import next_u64, randint, splitmix64, uniform
 from sim.strategy import move_strategy
+from strategies.basic import lowest
 from strategies.heuristics import _BREAK, _SHED, _WILD, _cost, counting
 
 
@@ -86,13 +87,8 @@ def sample_world(obs, hand, rng, st, pool):
     return k == n                            # every unseen card placed exactly once
 
 
-@jit(inline="always")
-def _lowest(legal):
-    """``lowest``: the lowest legal rank, all copies when leading."""
-    ranks = play_ranks(legal)
-    if ranks:
-        return most_cards(legal, lowest_bit(ranks))
-    return BLIND if has(legal, L_BLIND) else PICKUP
+# ``lowest`` itself (one source), inlined into the playouts.
+_lowest = jit(inline="always")(lowest.py_func)
 
 
 @jit(inline="always")
@@ -164,7 +160,7 @@ def _playout(st, m, me, rng, horizon, noise, model, counting_params):
         elif model == 3:
             m2 = _lite(word, st)
         else:
-            m2 = _lowest(word)
+            m2 = _lowest(st, st, word, rng, st)
         ev = apply_move(st, m2)
         turns += 1
     return _score(st, me)
