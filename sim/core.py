@@ -16,8 +16,8 @@ from sim.engine import (
 )
 from sim.fastpath import LOWEST, choose_move, choose_swap, only_lowest, same_builtin
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, MAXP, NR, OUTORDER, PICKUPS, PLAYERS,
-    PUB, STATE_SIZE, TRIPLES, TURN, V1,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, HANDS, HTRIPLES, MAXP, NR, OUTORDER, PICKUPS,
+    PLAYERS, PUB, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal
 from sim.rng import randint, seed_game
@@ -31,14 +31,14 @@ _REP = np.array([0, 1, 1 + NR, 1 + NR + NR * NR], np.int64)        # r repeated 
 
 
 @jit(inline="always")
-def triple_code(st, s):
-    """Seat ``s``'s face-ups as one number: sorted ranks r1 <= r2 <= r3 -> r1*196 + r2*14 + r3
+def triple_code(st, base):
+    """The 3 cards counted per rank at ``base`` (a seat's face-ups or hand) as one number: sorted ranks r1 <= r2 <= r3 -> r1*196 + r2*14 + r3
     (the swap study's key; -1 unless exactly 3 face-ups). Branch-free over the ranks."""
     code, k = np.int64(0), 0
     for r in range(NR):
-        c = min(st[FU + s * NR + r], 3)
+        c = min(st[base + r], 3)
         code = code * _POW[c] + r * _REP[c]
-        k += st[FU + s * NR + r]
+        k += st[base + r]
     return code if k == 3 else -1
 
 
@@ -61,6 +61,7 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     starter = first_player(st)                             # R6: as dealt
     for s in range(MAXP):
         st[TRIPLES + s] = -1
+        st[HTRIPLES + s] = -1
     for s in range(players):
         swap_cards(st, s, cards, 6 * s)
     for s in range(players):
@@ -70,7 +71,8 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         if not apply_swap(st, s, cards[6 * s:6 * s + 6], swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
-        st[TRIPLES + s] = triple_code(st, s)
+        st[TRIPLES + s] = triple_code(st, FU + s * NR)
+        st[HTRIPLES + s] = triple_code(st, HANDS + s * NR)
     if st[V1]:
         starter = first_player(st)                         # V1: the chosen face-ups
     st[CURRENT] = starter
@@ -128,7 +130,8 @@ def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, kinds, params, 
 
 @jit(parallel=True)
 def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, kinds, params,
-              blocks, status, turns, order, pickups, burns, starter, dealer, triples, errs):
+              blocks, status, turns, order, pickups, burns, starter, dealer, triples, htriples,
+              errs):
     """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
     for b in prange(blocks):
         st = np.zeros(STATE_SIZE, np.int32)
@@ -149,4 +152,5 @@ def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, kinds, p
                 order[g, s] = st[OUTORDER + s]
                 pickups[g, s] = st[PICKUPS + s]
                 triples[g, s] = st[TRIPLES + s]
+                htriples[g, s] = st[HTRIPLES + s]
             errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]

@@ -62,7 +62,8 @@ SIZE = PILEHAVE + 2
 # -- statistics (not part of the position) ---------------------------------------------------
 BURNS = SIZE                  # burns this game
 TRIPLES = SIZE + 1            # per seat: its face-up triple after the swap, r1*196 + r2*14 + r3
-STATE_SIZE = TRIPLES + MAXP
+HTRIPLES = TRIPLES + MAXP     # per seat: its hand triple after the swap, same code
+STATE_SIZE = HTRIPLES + MAXP
 
 # -- moves: one integer id each (R7-R16) -----------------------------------------------------
 # play n cards (1..4) of rank r: (n - 1) * NR + r; pick up after adding face-up rank r: ADD + r;

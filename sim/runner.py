@@ -185,13 +185,15 @@ class Batch:
     dealer: np.ndarray
     errors: np.ndarray
     triples: np.ndarray = None   # (n, 6): each seat's face-up triple after the swap
+    hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
 
 
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     """Play games ``first .. first + n - 1`` with the jitted core."""
     b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
               np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
-              np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16))
+              np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
+              np.zeros((n, MAXP), np.int16))
     moves, swaps, kinds, params = cfg.kernel_args()
     numba.set_num_threads(threads)
     blocks = threads * 4 if threads > 1 else 1
@@ -199,7 +201,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
         core.run_games(cfg.seed, first, n, cfg.players, int(cfg.options["choose_face_ups"]),
                        int(cfg.options["last_player_loses"]), cfg.max_turns, moves, swaps,
                        kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
-                       b.burns, b.starter, b.dealer, b.triples, b.errors)
+                       b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors)
     except (IndexError, SystemError) as e:
         # Strategies are compiled with bounds checking: one indexed past its observation or
         # hand, i.e. tried to read what its player may not see (R26). From the parallel core

@@ -119,9 +119,10 @@ class Store:
         order = np.stack([df[f"order_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         pickups = np.stack([df[f"pickups_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         triples = np.stack([df[f"faceup_{s}"].to_numpy() for s in range(MAXP)], axis=1)
+        hand = np.stack([df[f"hand_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         return Batch(int(df["game"].iloc[0]), df["status"].to_numpy(), df["turns"].to_numpy(),
                      order, pickups, df["burns"].to_numpy(), df["starter"].to_numpy(),
-                     df["dealer"].to_numpy(), np.zeros((len(df), 3), np.int64), triples)
+                     df["dealer"].to_numpy(), np.zeros((len(df), 3), np.int64), triples, hand)
 
     def finish(self, summary: dict) -> None:
         self._write_json("summary.json", summary)
@@ -142,6 +143,8 @@ def records(cfg, b):
         cols[f"pickups_{s}"] = b.pickups[:, s]
     for s in range(MAXP):   # face-up triple after the swap: r1*196 + r2*14 + r3 (sim.core)
         cols[f"faceup_{s}"] = b.triples[:, s]
+    for s in range(MAXP):   # hand triple after the swap, same code
+        cols[f"hand_{s}"] = b.hand_triples[:, s]
     df = pd.DataFrame(cols)
     for s in range(cfg.players):
         df[f"strategy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8),

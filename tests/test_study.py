@@ -8,6 +8,17 @@ from sim.study import SIZE, triple_names
 from strategies.swaps import read_table
 
 
+def test_hand_triples_are_the_other_three_of_the_six():
+    """The hand triple after the swap (R5) is recorded too: with ``none`` (no swap) face-ups
+    and hand are the dealt ones, and each seat's two triples hold 6 cards together."""
+    b = play_batch(RunConfig(games=1, players=4, seed=3, swaps=["random"]), 0, 100, 1)
+    assert (b.hand_triples[:, 4:] == -1).all()
+    assert ((b.hand_triples[:, :4] >= 0) & (b.hand_triples[:, :4] < SIZE)).all()
+    up = b.triples[:, :4].ravel()
+    hand = b.hand_triples[:, :4].ravel()
+    assert (up != hand).any()            # a random swap does not copy one into the other
+
+
 def test_face_up_triples_are_recorded_after_the_swap():
     """The record is the seat's face-ups after the swap (R5), sorted; -1 for empty seats."""
     b = play_batch(RunConfig(games=1, players=3, seed=2, swaps=["highest-up"]), 0, 200, 1)
