@@ -11,7 +11,8 @@ from typing import List, Optional
 import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2).")
+                  help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
+                       "house rules H1-H17: see `sim rules`).")
 
 _SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
 
@@ -41,19 +42,30 @@ def _fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
+def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
+            last_player_loses=False):
+    """``--rules PRESET``, every ``--rule key=value`` and the ``--v1``/``--v2`` shorthands as
+    one :class:`~sim.ruleset.Ruleset` (``ValueError`` naming what is wrong)."""
+    from sim.ruleset import Ruleset
+
+    overrides = list(rule or [])
+    if choose_face_ups:
+        overrides.append("choose_face_ups=true")
+    if last_player_loses:
+        overrides.append("last_player_loses=true")
+    try:
+        return Ruleset.build(rules, overrides)
+    except ValueError as e:
+        raise ValueError(f"--rules/--rule: {e}") from None
+
+
 def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
-            max_turns, threads, batch=100_000):
+            max_turns, threads, batch=100_000, rule=None):
     from sim.runner import RunConfig
 
-    ruleset: object = rules
-    if choose_face_ups or last_player_loses:
-        ruleset = {"base": rules}
-        if last_player_loses:
-            ruleset["last_player_loses"] = True
-        if choose_face_ups:
-            ruleset["choose_face_ups"] = True
     return RunConfig(games=parse_count(games), players=players, seed=seed,
-                     strategies=strategy or ["lowest"], swaps=swap or [None], rules=ruleset,
+                     strategies=strategy or ["lowest"], swaps=swap or [None],
+                     rules=ruleset(rules, rule, choose_face_ups, last_player_loses),
                      max_turns=max_turns, threads=threads, batch=batch)
 
 
@@ -65,7 +77,10 @@ STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all s
                         "per seat in seat order (see `sim strategies`). Default: lowest.")
 SWAP = typer.Option(None, "--swap", help="Swap policy (R5/V1): once for all seats or once per "
                     "seat. Default: each strategy's own.")
-RULES = typer.Option("seed", "--rules", help="Base ruleset (RULES.md §1-9: seed).")
+RULES = typer.Option("seed", "--rules", help="Rules preset: seed (RULES.md §1-9), classic, "
+                     "masters-of-shithead, boothj5 (see `sim rules`).")
+RULE = typer.Option(None, "--rule", "-r", help="A house-rule option over the preset, "
+                    "key=value (repeatable), e.g. --rule ten_anywhere=true (see `sim rules`).")
 V1 = typer.Option(False, "--choose-face-ups", "--v1", help="Variant V1: choose 3 face-ups of 6.")
 V2 = typer.Option(False, "--last-player-loses", "--v2",
                   help="Variant V2: play to the last; the result is the finishing order.")
@@ -77,8 +92,8 @@ THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all core
 @app.command()
 def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
-        rules: str = RULES, choose_face_ups: bool = V1, last_player_loses: bool = V2,
-        max_turns: int = CAP, threads: Optional[int] = THREADS,
+        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+        last_player_loses: bool = V2, max_turns: int = CAP, threads: Optional[int] = THREADS,
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for per-game "
                                            "records (Parquet), manifest and summary."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
@@ -96,7 +111,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     engine = None
     try:
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                      last_player_loses, max_turns, threads, parse_count(batch, "--batch"))
+                      last_player_loses, max_turns, threads, parse_count(batch, "--batch"),
+                      rule)
         engine = _backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()
         if not quiet and not as_json and sys.stderr.isatty():
@@ -180,8 +196,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             players: int = PLAYERS, games: str = typer.Option("100k", "--games", "-n",
                                                              help="Games in all (deals x "
                                                              "rotations)."),
-            seed: int = SEED, rules: str = RULES, choose_face_ups: bool = V1,
-            last_player_loses: bool = V2, max_turns: int = CAP,
+            seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+            choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
             threads: Optional[int] = THREADS,
             until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
                                              "until the leader's interval separates from the "
@@ -200,7 +216,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
 
     try:
         cfg = _config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
-                      last_player_loses, max_turns, threads)
+                      last_player_loses, max_turns, threads, rule=rule)
         total = parse_count(games)
         cap = parse_count(max_games, "--max-games") if max_games else total
         t0 = time.perf_counter()
@@ -238,8 +254,9 @@ def study_swap(players: int = PLAYERS,
                games: str = typer.Option("100k", "--games", "-n", help="Games for the "
                                          "triple values (the head-to-heads play games/5 per "
                                          "policy, twice: seats alternated)."),
-               seed: int = SEED, rules: str = RULES, choose_face_ups: bool = V1,
-               last_player_loses: bool = V2, threads: Optional[int] = THREADS,
+               seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+               choose_face_ups: bool = V1, last_player_loses: bool = V2,
+               threads: Optional[int] = THREADS,
                strategy: str = typer.Option("lowest", "--strategy", "-s",
                                             help="Move strategy of every seat."),
                out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
@@ -252,7 +269,7 @@ def study_swap(players: int = PLAYERS,
 
     try:
         cfg = _config("1", players, seed, [strategy], None, rules, choose_face_ups,
-                      last_player_loses, 10_000, threads)
+                      last_player_loses, 10_000, threads, rule=rule)
         t0 = time.perf_counter()
         n = parse_count(games)
         with _maybe_progress(not as_json, n, "value games") as progress:
@@ -274,15 +291,15 @@ def study_swap(players: int = PLAYERS,
 def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
            strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
-           rules: str = RULES, choose_face_ups: bool = V1, last_player_loses: bool = V2,
-           max_turns: int = CAP):
+           rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+           last_player_loses: bool = V2, max_turns: int = CAP):
     """Show one game of a run turn by turn (same options as run, plus --game)."""
     from sim.replay import describe
     from sim.runner import RunError, record_game
 
     try:
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                      last_player_loses, max_turns, None)
+                      last_player_loses, max_turns, None, rule=rule)
         if game < 0:
             raise RunError(f"--game: expected a game index of 0 or more, got {game}")
         cfg.games = max(cfg.games, game + 1)
@@ -290,6 +307,34 @@ def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game
     except (RunError, ValueError) as e:
         _fail(str(e))
     typer.echo("\n".join(lines))
+
+
+@app.command("rules")
+def rules_command(preset: Optional[str] = typer.Argument(None, help="Show this preset only."),
+                  as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
+    """List the rules presets and the house-rule options (RULES.md §11) with their values."""
+    from sim.ruleset import OPTIONS, PRESET_NOTES, PRESETS, _text
+
+    names = list(PRESETS)
+    if preset is not None:
+        if preset not in PRESETS:
+            _fail(f"unknown rules preset {preset!r}; presets: {', '.join(PRESETS)}")
+        names = [preset]
+    if as_json:
+        typer.echo(json.dumps({n: PRESETS[n].to_dict() for n in names}, indent=2))
+        return
+    typer.echo("Presets (--rules NAME):")
+    for n in names:
+        typer.echo(f"  {n:<20} {PRESET_NOTES[n]}")
+    typer.echo("\nOptions (--rule key=value), value under each preset:")
+    width = max(len(n) for n in names)
+    typer.echo(f"  {'rule':<5} {'key':<20} " + " ".join(f"{n[:width]:<{width}}" for n in names))
+    for opt in OPTIONS:
+        values = [_text(getattr(PRESETS[n], opt.key)) for n in names]
+        cells = " ".join(f"{v[:width]:<{width}}" if len(v) <= width else v for v in values)
+        typer.echo(f"  {opt.rule:<5} {opt.key:<20} {cells}")
+        typer.echo(f"  {'':<5} {'':<20} {opt.meaning}")
+    typer.echo("\nExample: sim run --rules classic --rule seven_lower=true --rule skip_rank=8")
 
 
 @app.command()

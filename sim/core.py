@@ -12,18 +12,18 @@ from numba import prange
 
 from sim._jit import jit
 from sim.engine import (
-    SWAP_SCRATCH, apply_move, apply_swap, deal, first_player, legal_word, swap_cards,
+    SWAP_SCRATCH, apply_move, apply_swap, deal, legal_word, starter, swap_cards,
 )
 from sim.fastpath import LOWEST, choose_move, choose_swap, only_lowest, same_builtin
 from sim.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, HANDS, HTRIPLES, MAXP, NR, OUTORDER, PICKUPS,
-    PLAYERS, PUB, STATE_SIZE, TRIPLES, TURN, V1,
+    PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal
 from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
-SWAP_CARDS = 6 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards
+SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12: up to 8)
 
 
 _POW = np.array([1, NR, NR * NR, NR * NR * NR], np.int64)          # NR ** c
@@ -43,41 +43,59 @@ def triple_code(st, base):
 
 
 @jit
-def deal_game(st, rng, players, v1, v2):
-    """R3-R4 (V1): a random dealer, then the deal; the first draws of the game's stream."""
-    deal(st, rng, players, randint(rng, players), v1, v2)
+def deal_game(st, rng, players, rules):
+    """R3-R4 (V1, H12-H17): a random dealer, then the deal; the first draws of the game's
+    stream. ``rules``: the ruleset's vector (:meth:`sim.ruleset.Ruleset.vector`)."""
+    deal(st, rng, players, randint(rng, players), rules)
 
 
 @jit
 def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
-    """R5/V1 swaps (simultaneous: all choose from the deal, then all apply) and R6.
+    """R5/V1 swaps (simultaneous: all choose from the deal, then all apply) and R6 (H14, H15).
 
-    ``cards`` (int32, at least ``6 * MAXP + SWAP_SCRATCH`` long) is scratch space. Returns
-    False, with (seat, choice, 0) in ``err``, when a swap policy's choice is not 3 of its 6
-    cards.
+    ``cards`` (int32, at least ``SWAP_CARDS`` long) is scratch space. Returns False, with
+    (seat, choice, 0) in ``err``, when a swap policy's choice is not the hand size (H12) of
+    its twice as many cards.
     """
     players = st[PLAYERS]
     obs = st[:PUB]
-    starter = first_player(st)                             # R6: as dealt
+    k = 2 * st[R_HAND]
+    first, rank = starter(st)                              # R6: as dealt
     for s in range(MAXP):
         st[TRIPLES + s] = -1
         st[HTRIPLES + s] = -1
     for s in range(players):
-        swap_cards(st, s, cards, 6 * s)
+        swap_cards(st, s, cards, k * s)
     for s in range(players):
-        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, cards[6 * s:6 * s + 6], obs, rng,
+        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, cards[k * s:k * s + k], obs, rng,
                                params, s)
     for s in range(players):
-        if not apply_swap(st, s, cards[6 * s:6 * s + 6], swaps[s]):
+        if not apply_swap(st, s, cards[k * s:k * s + k], swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
         st[TRIPLES + s] = triple_code(st, FU + s * NR)
         st[HTRIPLES + s] = triple_code(st, HANDS + s * NR)
-    if st[V1]:
-        starter = first_player(st)                         # V1: the chosen face-ups
-    st[CURRENT] = starter
-    st[FIRST] = starter
+    if st[V1] or st[R_STARTER]:
+        first, rank = starter(st)                          # V1: chosen; H14: after the swap
+    st[CURRENT] = first
+    st[FIRST] = first
+    st[STARTRANK] = rank
     return True
+
+
+@jit
+def opening(st, log):
+    """H16: the starter's first move is made for them, every hand card of the rank that made
+    them starter (none when no hand held a listed rank). Logged as turn 0. True when the
+    game is over after it (it cannot be, but the referee is told the truth)."""
+    if not st[R_FORCED] or st[STARTRANK] < 0:
+        return False
+    p = st[CURRENT]
+    r = st[STARTRANK]
+    m = (st[HANDS + p * NR + r] - 1) * NR + r
+    if log.shape[0] > 0:
+        log[0] = m
+    return apply_move(st, m) & EV_GAME_OVER != 0
 
 
 @jit
@@ -119,17 +137,19 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err):
 
 
 @jit
-def play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, kinds, params, swaps,
+def play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
               cards, log, err):
     """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status."""
-    deal_game(st, rng, players, v1, v2)
+    deal_game(st, rng, players, rules)
     if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return BAD_SWAP
+    if opening(st, log):
+        return FINISHED
     return play_out(st, rng, cap, move_fns, kinds, params, log, err)
 
 
 @jit(parallel=True)
-def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, kinds, params,
+def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, params,
               blocks, status, turns, order, pickups, burns, starter, dealer, triples, htriples,
               errs):
     """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
@@ -142,7 +162,7 @@ def run_games(seed, first, n, players, v1, v2, cap, move_fns, swap_fns, kinds, p
         err = np.zeros(3, np.int64)
         for g in range(b * n // blocks, (b + 1) * n // blocks):
             seed_game(rng, seed, first + g)
-            status[g] = play_game(st, rng, players, v1, v2, cap, move_fns, swap_fns, kinds,
+            status[g] = play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds,
                                   params, swaps, cards, log[:0], err)
             turns[g] = st[TURN]
             burns[g] = st[BURNS]

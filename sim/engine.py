@@ -1,11 +1,13 @@
-"""The rules of Shithead (RULES.md R4-R25, V1, V2) as jitted functions on the flat state.
+"""The rules of Shithead (RULES.md R4-R25, V1, V2, house rules H1-H17) as jitted functions on
+the flat state. The ruleset is data in the state's public rules block (:mod:`sim.ruleset`),
+so one compiled kernel plays every ruleset.
 
 This module is the only implementation of the rules. The batch core (:mod:`sim.core`), the
 single-position API (:mod:`sim.rules`) and replays all call these functions:
 
 - :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.moves`);
 - :func:`apply_move` carries out one legal move and returns its events;
-- :func:`deal`, :func:`apply_swap` and :func:`first_player` set a game up (R3-R6);
+- :func:`deal`, :func:`apply_swap` and :func:`starter` set a game up (R3-R6, H12-H17);
 - :func:`derive` recomputes the values kept incrementally, the pile summary and the
   have-words (for positions read from JSON or sampled, and for tests that check them).
 
@@ -20,18 +22,27 @@ from sim._jit import jit
 from sim.cards import JOKER, TEN, TWO
 from sim.layout import (
     ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EV_BLIND_FAIL, EV_BURN,
-    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, FD, FDN, FU, FUN, HANDN, HANDS, HAVE, KNOWN,
-    L_ADD, L_BLIND, L_PICKUP, LASTMOVER, MAXP, NOUT, NR, OUTORDER, OVER, PICKUP, PICKUPS, PILE,
-    PILECNT, PILEHAVE, PILELEN, PLAYERS, RANKS_MASK, RUN, STOCK, STOCKLEN, TOP, TOPRANK, TURN,
-    V1, V2,
+    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, FD, FDN, FU, FUN, HANDN, HANDS, HAVE,
+    KNOWN, L_ADD, L_BLIND, L_PICKUP, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
+    PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN, PLAYERS, R_AGAIN, R_COUNT, R_COVER, R_FOLLOW,
+    R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SKIP,
+    R_SKIPPC, R_STARTER, R_TRANS, R_VOLPICK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK,
+    STOCKLEN, TOP, TOPRANK, TURN, V1, V2,
 )
 from sim.rng import randint
 
 
 @jit(inline="always")
+def follow_mask(st):
+    """H0: the 14-bit set of ranks that may follow the effective top (R9, R20, R23, H2, H4,
+    H5): one lookup in the ruleset's table (:meth:`sim.ruleset.Ruleset.follow_mask`)."""
+    return np.int64(st[R_FOLLOW + 1 + st[TOP]])
+
+
+@jit(inline="always")
 def playable(st, r):
-    """R9, R20, R23: may rank ``r`` follow the effective top? (2s and jokers always may.)"""
-    return r >= TWO or r >= st[TOP]
+    """May rank ``r`` follow the effective top?"""
+    return (follow_mask(st) >> r) & 1 != 0
 
 
 @jit(inline="always")
@@ -45,28 +56,45 @@ def play_source(st):
     return 2
 
 
+_GROUPS = np.int64(1 | (1 << NR) | (1 << (2 * NR)) | (1 << (3 * NR)))
+
+
 @jit(inline="always")
 def legal_word(st):
     """The legal moves of the seat to move as a legal word (:mod:`sim.moves`).
 
     O(1) from the seat's have-words (:data:`sim.layout.HAVE`): a lead may play whatever the
-    seat holds (R7); a follow plays exactly ``count`` cards of a rank the top allows (R9).
+    seat holds (R7, H8); a follow plays ``count`` cards (R9; any number under H1) of a rank
+    the effective top allows (H0: one table lookup). Pick-ups follow R10, R12, H10, H11.
     """
     p = st[CURRENT]
     count = st[COUNT]
     source = play_source(st)
-    if source == 2:
-        return np.int64(1) << L_BLIND            # R14, R16: the only move, forced
+    if source == 2:                             # R14, R16: the blind turn is forced ...
+        word = np.int64(1) << L_BLIND
+        if count > 0 and st[R_VOLPICK] == 1:    # ... but under H10 "always"
+            word |= np.int64(1) << L_PICKUP
+        return word
     w = HAVE + 4 * p + 2 * source
-    if count == 0:                              # R7: lead 1 card or several of one rank
-        return np.int64(st[w]) | (np.int64(st[w + 1]) << (2 * NR))
-    g = count - 1                               # R9: exactly `count` cards, equal or higher;
-    top = max(min(st[TOP], TWO), 0)             # 2s and jokers on anything (R20, R23)
-    ranks = (np.int64(st[w + (g >> 1)]) >> ((g & 1) * NR)) & ((RANKS_MASK << top) & RANKS_MASK)
-    word = (ranks << (g * NR)) | (np.int64(1) << L_PICKUP)   # R10: a pick-up needs a pile
-    if source == 1:
-        word |= np.int64(1) << L_ADD            # R12: add one face-up card first
-    return word
+    lead = np.int64(st[w]) | (np.int64(st[w + 1]) << (2 * NR))
+    if count == 0:                              # R7, H8: lead 1 card or several of one rank
+        return lead
+    mask = follow_mask(st)
+    if st[R_COUNT]:                             # R9: exactly `count` cards
+        g = count - 1
+        word = ((np.int64(st[w + (g >> 1)]) >> ((g & 1) * NR)) & mask) << (g * NR)
+    else:                                       # H1: any number of a legal rank
+        word = lead & (mask * _GROUPS)
+    if word != 0 and st[R_VOLPICK] == 2:
+        return word                             # H10 "never": no pick-up while a play is legal
+    if source == 0:
+        return word | (np.int64(1) << L_PICKUP)  # R10: a pick-up needs a pile
+    fu = st[R_FUPICK]                           # R12, H11: from the face-ups
+    if fu == 0:
+        return word | (np.int64(1) << L_PICKUP) | (np.int64(1) << L_ADD)
+    if fu == 1:
+        return word | (np.int64(1) << L_PICKUP)
+    return word | (np.int64(1) << L_ADD)
 
 
 _PAIR = 1 | (1 << NR)
@@ -137,18 +165,10 @@ def _add_words(st, w, v):
 def derive_have(st):
     """Recompute every seat's and the pile's have-words (after writing hands, face-ups or the
     pile summary directly)."""
-    for s in range(st[PLAYERS]):
-        _have(st, HANDS, 0, s)
-        _have(st, FU, 2, s)
-    _words(st, PILECNT, PILEHAVE)
-
-
-@jit
-def derive_have(st):
-    """Recompute every seat's have-words (after writing hands or face-ups directly)."""
     for s in range(MAXP):
         _have(st, HANDS, 0, s)
         _have(st, FU, 2, s)
+    _words(st, PILECNT, PILEHAVE)
 
 
 @jit(inline="always")
@@ -169,19 +189,18 @@ def next_seat(st, s):
 
 @jit(inline="always")
 def _push(st, r, n):
-    """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no reverse."""
+    """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no effect."""
     for _ in range(n):
         st[PILE + st[PILELEN]] = r
         st[PILELEN] += 1
     st[PILECNT + r] += n
     _word_set(st, PILEHAVE, r, st[PILECNT + r])
-    if r == JOKER:
-        # R23: the joker is looked through, TOP stays; it breaks any run of a rank (R22).
-        st[RUN] = st[RUN] + n if st[TOPRANK] == JOKER else n
-    else:
-        st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
-        st[TOP] = -1 if r == TWO else r      # R20: anything may follow a 2
+    # R22: the physical run on top (a joker or a transparent card breaks it, H5) ...
+    st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
     st[TOPRANK] = r
+    # ... while the effective top looks through jokers (R23) and the transparent rank (H5).
+    if r != JOKER and r != st[R_TRANS]:
+        st[TOP] = -1 if r == TWO else r      # R20: anything may follow a 2
 
 
 @jit(inline="always")
@@ -199,14 +218,12 @@ def _clear_pile(st):
 
 @jit(inline="always")
 def _play(st, r, n):
-    """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind)."""
+    """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind): the
+    count of a lead (R7, H8), and the burn check (R21, R22 unless H3); effects come after."""
     _push(st, r, n)
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
-    if r == JOKER:
-        st[DIR] = -st[DIR]                    # R23: one play, one reversal
-        return EV_REVERSE
-    if r == TEN or st[RUN] >= 4:              # R21 ten, R22 four of a kind on top
+    if r == TEN or (st[RUN] >= 4 and st[R_FOUR]):
         for k in range(NR):
             st[BURNED + k] += st[PILECNT + k]
         _clear_pile(st)
@@ -231,8 +248,8 @@ def _pickup(st, p):
 
 @jit(inline="always")
 def _draw(st, p):
-    """R8: draw from the stock up to 3 cards in hand, as far as the stock lasts."""
-    while st[HANDN + p] < 3 and st[STOCKLEN] > 0:
+    """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
+    while st[HANDN + p] < st[R_HAND] and st[STOCKLEN] > 0:
         st[STOCKLEN] -= 1
         _hand_add(st, p, st[STOCK + st[STOCKLEN]], 1)
         st[HANDN + p] += 1
@@ -240,8 +257,9 @@ def _draw(st, p):
 
 @jit(inline="always")
 def _blind(st, p):
-    """R14-R17: turn the top face-down cards; keep them on the pile if legal, else pick up."""
-    k = max(st[COUNT], 1)
+    """R14-R17: turn the top face-down cards (the count's worth; one under H1); keep them on
+    the pile if legal, else pick up. Returns the rank played, or -1 after a failed turn."""
+    k = max(st[COUNT], 1) if st[R_COUNT] else 1
     left = st[FDN + p]
     take = min(k, left)
     top = FD + p * DECK + left - 1            # R17: last dealt is turned first
@@ -251,14 +269,24 @@ def _blind(st, p):
         if st[top - i] != r:
             ok = False                        # R15: one rank only
     if st[COUNT] > 0 and not playable(st, r):
-        ok = False
+        ok = False                            # a blind lead (count 0, H8) is always legal
     st[FDN + p] = left - take
     if ok:
-        return _play(st, r, k)
+        return r
     # R15: the turned cards go into the hand with the pile (seen by all: known, R26).
     for i in range(take):
         _push(st, st[top - i], 1)
-    return EV_BLIND_FAIL | _pickup(st, p)
+    return -1
+
+
+@jit(inline="always")
+def _advance(st, p, skips):
+    """H0a, H6: the (skips + 1)-th counted seat after ``p`` in the direction of play: seats
+    holding cards, ``p`` itself included when it still holds any."""
+    q = p
+    for _ in range(skips + 1):
+        q = next_seat(st, q)
+    return q
 
 
 @jit
@@ -269,19 +297,29 @@ def apply_move(st, m):
     it took the batch core's compile from 16 to 71 s. The batch core inlines one copy, for
     the table of ``lowest`` only (:mod:`sim.core`).
 
-    Afterwards the pile, count, direction, the seat to move and the end of the game are all
-    up to date (R7-R25, V2).
+    H0a's order: the cards go on the pile, a hand play draws (R8), the burn check (R21, R22),
+    and only without a burn the play's one turn effect (reverse R23/H7, cover H8 or skip H6);
+    then going out and the end of the game (R18, R19, R25, V2), then who moves next.
     """
     p = st[CURRENT]
+    r = -1                                    # the rank played, -1 for a pick-up
+    n = 0
+    ev = 0
     if m == BLIND:
-        ev = _blind(st, p)
+        r = _blind(st, p)
+        if r < 0:
+            ev = EV_BLIND_FAIL | _pickup(st, p)
+        else:
+            n = st[COUNT] if st[COUNT] > 0 and st[R_COUNT] else 1
+            ev = _play(st, r, n)
     elif m == PICKUP:
         ev = _pickup(st, p)
     elif m >= ADD:
-        r = m - ADD                           # R12: adding is not a play
-        _up_add(st, p, r, -1)
-        st[FUN + p] -= 1
-        _push(st, r, 1)
+        a = m - ADD                           # R12, H11: adding is not a play
+        c = st[FU + p * NR + a] if st[R_FUPICK] == 2 else 1
+        _up_add(st, p, a, -c)
+        st[FUN + p] -= c
+        _push(st, a, c)
         ev = _pickup(st, p)
     else:
         r = m % NR
@@ -297,6 +335,21 @@ def apply_move(st, m):
             _up_add(st, p, r, -n)
             st[FUN + p] -= n
             ev = _play(st, r, n)
+    skips = 0
+    cover = False
+    if r >= 0 and not ev & EV_BURN:           # H0a: a burn cancels the turn effects
+        if r == JOKER:
+            st[DIR] = -st[DIR]                # R23: one play, one reversal
+            ev |= EV_REVERSE
+        elif r == st[R_REV]:                  # H7: once, or once per card
+            if not st[R_REVPC] or n & 1:
+                st[DIR] = -st[DIR]
+            ev |= EV_REVERSE
+        elif r == st[R_COVER]:
+            cover = True                      # H8
+        elif r == st[R_SKIP]:
+            skips = n if st[R_SKIPPC] else 1  # H6
+            ev |= EV_SKIP
     st[TURN] += 1
     st[LASTMOVER] = p
     if st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:   # R18: out
@@ -306,33 +359,49 @@ def apply_move(st, m):
         if st[V2] == 0 or st[NOUT] >= st[PLAYERS] - 1:    # R25, V2
             ev |= EV_GAME_OVER
             st[OVER] = 1
-            st[CURRENT] = next_seat(st, p)
+            st[CURRENT] = next_seat(st, p)    # POSITION.md: no skips once over
             return ev
-        st[CURRENT] = next_seat(st, p)        # R19, V2: the next seat leads or follows
+        # R19, V2: the next seat leads or follows (H8: an uncovered cover is followed)
+        st[CURRENT] = _advance(st, p, skips)
     elif ev & EV_BURN:
-        st[CURRENT] = p                       # R21, R22: the burner leads again
+        # R21, R22: the burner leads again; H9: the next seat leads
+        st[CURRENT] = p if st[R_AGAIN] else next_seat(st, p)
+    elif cover:
+        st[COUNT] = 0                         # H8: the mover leads again on the pile
     else:
-        st[CURRENT] = next_seat(st, p)        # R9, R10, R23 (direction already reversed)
+        st[CURRENT] = _advance(st, p, skips)  # R9, R10, R23, H6, H7
     return ev
 
 
 @jit
-def first_player(st):
-    """R6: dealt (or, under V1, chosen) face-ups first, then hands, rank by rank from 3 up;
-    ties to the earliest seat in deal order from the dealer's left; 2s and jokers never count.
+def starter(st):
+    """R6, H14, H15: the seat that starts and the rank that made it start (-1: none).
+
+    Rank by rank in ``starter_order``: under ``"dealt"`` the face-ups, then the hands, as
+    they are now (call it before the swap; under V1 after choosing); under ``"hand"`` the
+    hands only (call it after the swap). Ties go to the earliest seat in deal order from the
+    dealer's left; no listed rank anywhere: the first seat in deal order.
     """
     n = st[PLAYERS]
     d = st[DEALER]
-    for r in range(TWO):
-        for i in range(1, n + 1):
-            s = (d + i) % n
-            if st[FU + s * NR + r] > 0:
-                return s
-        for i in range(1, n + 1):
-            s = (d + i) % n
+    for i in range(st[R_NORDER]):
+        r = st[R_ORDER + i]
+        if st[R_STARTER] == 0:
+            for j in range(1, n + 1):
+                s = (d + j) % n
+                if st[FU + s * NR + r] > 0:
+                    return s, r
+        for j in range(1, n + 1):
+            s = (d + j) % n
             if st[HANDS + s * NR + r] > 0:
-                return s
-    return (d + 1) % n
+                return s, r
+    return (d + 1) % n, -1
+
+
+@jit
+def first_player(st):
+    """The seat that starts (:func:`starter`)."""
+    return starter(st)[0]
 
 
 @jit
@@ -345,7 +414,7 @@ def derive(st):
 
 @jit
 def derive_pile(st):
-    """Recompute TOP, TOPRANK, RUN and PILECNT from the pile order (R20, R22, R23)."""
+    """Recompute TOP, TOPRANK, RUN and PILECNT from the pile order (R20, R22, R23, H5)."""
     n = st[PILELEN]
     for r in range(NR):
         st[PILECNT + r] = 0
@@ -364,53 +433,72 @@ def derive_pile(st):
             break
         run += 1
     st[RUN] = run
-    for i in range(n - 1, -1, -1):            # R23: look through jokers
+    for i in range(n - 1, -1, -1):            # R23, H5: look through jokers, transparent
         r = st[PILE + i]
-        if r != JOKER:
+        if r != JOKER and r != st[R_TRANS]:
             st[TOP] = -1 if r == TWO else r
             break
 
 
-@jit
-def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
-    """R3-R4 (and V1): shuffle a fresh deck and deal it into a cleared state.
+@jit(inline="always")
+def deck_jokers(st):
+    """Jokers in the deck (R1, H13)."""
+    j = st[R_JOKERS]
+    return 2 if j == 2 or (j == 0 and st[PLAYERS] == 6) else 0
 
-    Deal order starts at the dealer's left, in packets of three: face-down, face-up, hand
-    (V1: face-down, then 6 to the hand). The undealt cards are the stock.
+
+@jit
+def deal(st, rng, players, dealer, rules):
+    """R3-R4 (V1, H12, H13, H17): shuffle a fresh deck and deal it into a cleared state.
+
+    ``rules`` is the ruleset's vector (:meth:`sim.ruleset.Ruleset.vector`), copied into the
+    state's public rules block. Deal order starts at the dealer's left, in packets of the
+    hand size: face-down, face-up, hand (V1: face-down, then twice the hand size to the hand).
+    H17 first sets cards aside from the top of the shuffled deck. The undealt cards are the
+    stock.
     """
     st[:] = 0
+    st[RULES:RULES + NRULES] = rules
+    st[PLAYERS] = players
     size = 0                                  # the deck is shuffled where the stock lies
     for r in range(TWO + 1):
         for _ in range(4):
             st[STOCK + size] = r
             size += 1
-    if players == 6:
+    for _ in range(deck_jokers(st)):
         st[STOCK + size] = JOKER
-        st[STOCK + size + 1] = JOKER
-        size += 2
+        size += 1
     for i in range(size - 1, 0, -1):          # Fisher-Yates
         j = randint(rng, i + 1)
         st[STOCK + i], st[STOCK + j] = st[STOCK + j], st[STOCK + i]
-    st[PLAYERS] = players
+    if st[R_REMOVE]:                          # H17: k cards off the top, aside all game
+        spare = size - 17 * players
+        if spare >= 2 * players:
+            k = spare - (1 + randint(rng, 2 * players))
+            for _ in range(k):
+                size -= 1
+                st[REMOVED + st[STOCK + size]] += 1
+            st[REMOVEDN] = k
+    v1 = st[V1]
+    hs = st[R_HAND]
     st[DEALER] = dealer
     st[DIR] = 1
-    st[V1] = choose_face_ups
-    st[V2] = last_player_loses
     st[LASTMOVER] = -1
     st[TOP] = -1
     st[TOPRANK] = -1
+    st[STARTRANK] = -1
     for s in range(6):
         st[OUTORDER + s] = -1
-    for packet in range(2 if choose_face_ups else 3):
+    for packet in range(2 if v1 else 3):
         for i in range(1, players + 1):
             s = (dealer + i) % players
-            for _ in range(6 if (choose_face_ups and packet == 1) else 3):
+            for _ in range(2 * hs if (v1 and packet == 1) else hs):
                 size -= 1                     # dealt from the top: what stays is the stock
                 r = st[STOCK + size]
                 if packet == 0:
                     st[FD + s * DECK + st[FDN + s]] = r
                     st[FDN + s] += 1
-                elif packet == 1 and not choose_face_ups:
+                elif packet == 1 and not v1:
                     _up_add(st, s, r, 1)
                     st[FUN + s] += 1
                 else:
@@ -423,9 +511,10 @@ def deal(st, rng, players, dealer, choose_face_ups, last_player_loses):
 
 @jit(inline="always")
 def swap_cards(st, s, cards, at=0):
-    """The six cards of seat ``s`` a swap chooses from: face-ups then hand (R5), or the six
-    dealt to the hand (V1). Written into ``cards[at:at + 6]`` in rank order; ``cards`` must
-    have 4 more slots after those 6, which get overwritten (SWAP_SCRATCH).
+    """The cards of seat ``s`` a swap chooses from (twice the hand size, H12): face-ups then
+    hand (R5), or the cards dealt to the hand (V1). Written into ``cards[at:at + 2 * hand
+    size]`` in rank order; ``cards`` must have 4 more slots after those, which get
+    overwritten (SWAP_SCRATCH).
 
     Branch-free: every rank writes 4 slots and advances by its count, because a loop whose
     length is each rank's count mispredicts; the indices are unsigned, which spares Numba's
@@ -447,31 +536,33 @@ SWAP_SCRATCH = 4
 
 @jit(inline="always")
 def apply_swap(st, s, cards, chosen):
-    """R5/V1: the cards whose bit is set in ``chosen`` (exactly 3 of 6) go face up, the others
-    to the hand. Returns False when ``chosen`` is not a choice of 3 of the 6 cards.
+    """R5/V1: the cards whose bit is set in ``chosen`` (exactly the hand size, H12, of twice
+    as many) go face up, the others to the hand. Returns False when ``chosen`` is not such a
+    choice.
 
     Under R5 a card taken from the dealt face-ups into the hand is known to be there (R26).
     """
-    if chosen < 0 or chosen >= 64:
+    hs = st[R_HAND]
+    if chosen < 0 or chosen >= (1 << (2 * hs)):
         return False
     bits = 0
-    for i in range(6):
+    for i in range(2 * hs):
         bits += (chosen >> i) & 1
-    if bits != 3:
+    if bits != hs:
         return False
     for r in range(NR):
         st[FU + s * NR + r] = 0
         st[HANDS + s * NR + r] = 0
     for k in range(4):
         st[HAVE + 4 * s + k] = 0
-    for i in range(6):
+    for i in range(2 * hs):
         r = cards[i]
         if (chosen >> i) & 1:
             _up_add(st, s, r, 1)
         else:
             _hand_add(st, s, r, 1)
-            if i < 3 and st[V1] == 0:         # it was dealt face up: seen by all
+            if i < hs and st[V1] == 0:        # it was dealt face up: seen by all
                 st[KNOWN + s * NR + r] += 1
-    st[FUN + s] = 3
-    st[HANDN + s] = 3
+    st[FUN + s] = hs
+    st[HANDN + s] = hs
     return True

@@ -6,33 +6,34 @@ is a fifth of a four-player turn of ``lowest``. The core therefore takes, beside
 first-class functions, one *kind* per seat (:func:`kinds`): 0 means "call the function", any
 other value names a built-in that :func:`choose_move` or :func:`choose_swap` runs inlined.
 The inlined code is the same Python function as the registered strategy (its ``py_func``),
-so there is still one implementation of each strategy; only trusted built-ins get here, which
+so there is still one implementation of each strategy (:mod:`sim.baseline`); only trusted built-ins get here, which
 is why they may skip the bounds checks that enforce R26 on users' strategies.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from sim import baseline
 from sim._jit import jit
 from sim.layout import HANDS, MAXP, NR, PLAYERS
-from strategies.basic import highest_up, keep, lowest, random_move, random_swap
 
-_MOVES = (lowest, random_move)          # kind = position + 1
+_MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
 LOWEST = 1
-_SWAPS = (keep, random_swap, highest_up)
+_SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
 
-_lowest = jit(inline="always")(lowest.py_func)
-_random_move = jit(inline="always")(random_move.py_func)
-_keep = jit(inline="always")(keep.py_func)
-_random_swap = jit(inline="always")(random_swap.py_func)
-_highest_up = jit(inline="always")(highest_up.py_func)
+_lowest = jit(inline="always")(baseline.lowest)
+_random_move = jit(inline="always")(baseline.random_move)
+_keep = jit(inline="always")(baseline.keep)
+_random_swap = jit(inline="always")(baseline.random_swap)
+_highest_up = jit(inline="always")(baseline.highest_up)
 
 
 def kinds(move_fns, swap_fns) -> np.ndarray:
-    """Per seat, the kind of its strategy (row ``s``) and of its swap policy (row 6 + s)."""
+    """Per seat, the kind of its strategy (row ``s``) and of its swap policy (row 6 + s):
+    which of :mod:`sim.baseline`'s functions it compiles, if any."""
     def kind(table, fn):
         for i, known in enumerate(table):
-            if fn is known:
+            if getattr(fn, "py_func", None) is known:
                 return i + 1
         return 0
     return np.array([kind(_MOVES, f) for f in move_fns] + [kind(_SWAPS, f) for f in swap_fns],

@@ -25,8 +25,8 @@ PILELEN = 7
 STOCKLEN = 8
 TURN = 9      # moves made so far (R25)
 NOUT = 10     # seats out so far
-V2 = 11       # ruleset flag: play to the last (V2)
-V1 = 12       # ruleset flag: choose the face-ups (V1)
+REMOVEDN = 11  # cards set aside before the deal (H17; which ones is hidden)
+STARTRANK = 12  # the rank that made the starter start (R6, H14, H15); -1: none
 DEALER = 13
 LASTMOVER = 14  # seat that made the last move, -1 before the first
 OVER = 15     # 1 once the game is over
@@ -44,11 +44,39 @@ KNOWN = FU + MAXP * NR        # cards known to be in each hand: picked up or swa
 PILECNT = KNOWN + MAXP * NR   # cards of each rank in the pile
 BURNED = PILECNT + NR         # cards of each rank burned (R21, R22)
 PILE = BURNED + NR            # the pile, bottom to top (PILELEN cards; every play is public)
-PUB = PILE + DECK
+# -- public: the ruleset (RULES.md §11), sim.ruleset.Ruleset.vector() copied in by the deal ----
+RULES = PILE + DECK
+R_COUNT = RULES + 0           # H1 count rule (1 = on, seed)
+R_TEN = RULES + 1             # H2 ten on anything
+R_FOUR = RULES + 2            # H3 four of a kind burns
+R_SEVEN = RULES + 3           # H4 seven-lower
+R_TRANS = RULES + 4           # H5 transparent rank code, -1 none
+R_SKIP = RULES + 5            # H6 skip rank code, -1 none
+R_SKIPPC = RULES + 6          # H6 one skip per card
+R_REV = RULES + 7             # H7 reverse rank code, -1 none
+R_REVPC = RULES + 8           # H7 one reversal per card
+R_COVER = RULES + 9           # H8 cover rank code, -1 none
+R_AGAIN = RULES + 10          # H9 the burner plays again
+R_VOLPICK = RULES + 11        # H10 0 except_blind, 1 always, 2 never
+R_FUPICK = RULES + 12         # H11 0 may_add_one, 1 pile_only, 2 must_add_rank
+R_HAND = RULES + 13           # H12 hand size
+R_JOKERS = RULES + 14         # H13 0 six_players, 1 never, 2 always
+R_STARTER = RULES + 15        # H14 0 dealt, 1 hand
+R_FORCED = RULES + 16         # H16 forced opening
+R_REMOVE = RULES + 17         # H17 0 none, 1 masters
+R_V1 = RULES + 18             # V1 choose the face-ups
+R_V2 = RULES + 19             # V2 play to the last
+R_NORDER = RULES + 20         # H15 how many ranks decide who starts ...
+R_ORDER = RULES + 21          # ... and they, in order (13 slots)
+R_FOLLOW = R_ORDER + 13       # H0: ranks that may follow each effective top E, at E + 1
+NRULES = R_FOLLOW + 13 - RULES
+V1, V2 = R_V1, R_V2
+PUB = RULES + NRULES
 # -- hidden ---------------------------------------------------------------------------------
 HANDS = PUB                   # hand cards per seat and rank
 FD = HANDS + MAXP * NR        # face-down stacks, seat * DECK + i, i = 0 bottom (R17)
 STOCK = FD + MAXP * DECK      # stock, last = next drawn
+REMOVED = STOCK + DECK        # cards set aside before the deal, per rank (H17)
 # -- derived, hidden: what each seat can play, kept with every change of a hand or face-ups --
 # Per seat 4 words (seat * 4 + k): k = 0, 1 its hand, k = 2, 3 its face-ups. Word 0 (2) has
 # bit r when the seat holds at least 1 card of rank r, bit NR + r for at least 2; word 1 (3)
@@ -56,7 +84,7 @@ STOCK = FD + MAXP * DECK      # stock, last = next drawn
 # 14-bit group of them, masked by the pile's top, is the legal plays of a follow (R9):
 # the legal word costs O(1) instead of a loop over the ranks (engine.derive_have). The pile's
 # two words, in the same code, make a pick-up's update O(1) too.
-HAVE = STOCK + DECK
+HAVE = REMOVED + NR
 PILEHAVE = HAVE + 4 * MAXP
 SIZE = PILEHAVE + 2
 # -- statistics (not part of the position) ---------------------------------------------------
@@ -75,9 +103,10 @@ BLIND = PICKUP + 1
 NMOVES = BLIND + 1
 
 # -- the legal word: a uint64 bit set handed to strategies ------------------------------------
-# bits 0..55: the play with that id is legal; L_PICKUP: a pick-up is legal (R10); L_BLIND: the
-# blind turn, the only move (R14, R16); L_ADD: adding a face-up card before picking up is legal
-# (R12), for every rank the mover holds face up.
+# bits 0..55: the play with that id is legal; L_PICKUP: a plain pick-up is legal (R10, H10);
+# L_BLIND: the blind turn (R14, R16; with H10 "always" a pick-up may be legal beside it);
+# L_ADD: a pick-up naming a face-up rank is legal, for every rank the mover holds face up:
+# one card of it goes along (R12), or all of them (H11 "must_add_rank").
 L_PICKUP = ADD
 L_BLIND = ADD + 1
 L_ADD = ADD + 2
@@ -85,7 +114,8 @@ RANKS_MASK = (1 << NR) - 1
 
 # -- events of a move (POSITION.md names them) ------------------------------------------------
 EV_BURN, EV_REVERSE, EV_BLIND_FAIL, EV_PICKUP, EV_OUT, EV_GAME_OVER = 1, 2, 4, 8, 16, 32
+EV_SKIP = 64
 EVENT_NAMES = (
-    (EV_BURN, "burn"), (EV_REVERSE, "reverse"), (EV_BLIND_FAIL, "blind_fail"),
+    (EV_BURN, "burn"), (EV_REVERSE, "reverse"), (EV_SKIP, "skip"), (EV_BLIND_FAIL, "blind_fail"),
     (EV_PICKUP, "pickup"), (EV_OUT, "out"), (EV_GAME_OVER, "game_over"),
 )

@@ -77,6 +77,21 @@ def most_cards(legal, rank):
 
 
 @jit(inline="always")
+def forced(legal, obs):
+    """The move of a player who plays nothing: the blind turn (R14, R16), else a pick-up
+    (R10), else (H11 "must_add_rank") a pick-up naming the lowest face-up rank."""
+    if has(legal, L_BLIND):
+        return BLIND
+    if has(legal, L_PICKUP):
+        return PICKUP
+    p = obs[CURRENT]
+    for r in range(NR):
+        if obs[FU + p * NR + r] > 0:
+            return ADD + r
+    return PICKUP
+
+
+@jit(inline="always")
 def is_legal(legal, m, obs):
     """Is move ``m`` legal for the seat to move? (``obs``: the observation, for adds.)"""
     if m < 0 or m > BLIND:

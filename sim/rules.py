@@ -12,47 +12,25 @@ from collections import Counter
 import numpy as np
 
 from sim import engine
-from sim.cards import NAMES, deck_counts, rank_code
+from sim.cards import NAMES, rank_code
 from sim.layout import (
     ADD, BLIND, BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FU, FUN, HANDN,
-    HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, OUTORDER, OVER, PICKUP, PILE, PILELEN,
-    PLAYERS, STATE_SIZE, STOCK, STOCKLEN, TOP, V1, V2,
+    HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PILE, PILELEN,
+    PLAYERS, REMOVED, REMOVEDN, RULES, STATE_SIZE, STOCK, STOCKLEN, TOP,
 )
 from sim.moves import legal_list, move_cards, move_rank, play_id
+from sim.ruleset import Ruleset
 
-RULESET_OPTIONS = {"last_player_loses": V2, "choose_face_ups": V1}
-RULESETS = {"seed": {}}
 _KEYS = {"ruleset", "players", "current", "direction", "hands", "face_up", "face_down", "stock",
-         "pile", "count", "burned", "out", "dealer"}
+         "pile", "count", "burned", "out", "dealer", "removed"}
+_OPTIONAL = {"dealer", "removed"}
 _IGNORED = {"events", "winner"}
 _SEAT_LISTS = ("hands", "face_up", "face_down")
 
 
-# -- rulesets ------------------------------------------------------------------------------
-def parse_ruleset(ruleset) -> dict[str, bool]:
-    """``"seed"`` or ``{"base": "seed", option: bool, ...}`` -> the full option dict."""
-    if isinstance(ruleset, str):
-        base, options = ruleset, {}
-    elif isinstance(ruleset, dict):
-        if "base" not in ruleset:
-            raise ValueError("ruleset: an object of options must name its 'base' ruleset, "
-                             "e.g. {\"base\": \"seed\", \"last_player_loses\": true}")
-        base = ruleset["base"]
-        options = {k: v for k, v in ruleset.items() if k != "base"}
-    else:
-        raise ValueError(f"ruleset: expected a name or an object, got {ruleset!r}")
-    if base not in RULESETS:
-        raise ValueError(f"ruleset: unknown ruleset {base!r}; known: {', '.join(RULESETS)}")
-    result = {name: False for name in RULESET_OPTIONS}
-    result.update(RULESETS[base])
-    for key, value in options.items():
-        if key not in RULESET_OPTIONS:
-            raise ValueError(f"ruleset: unknown option {key!r}; known: "
-                             f"{', '.join(RULESET_OPTIONS)}")
-        if not isinstance(value, bool):
-            raise ValueError(f"ruleset: option {key!r} must be true or false, got {value!r}")
-        result[key] = value
-    return result
+def parse_ruleset(ruleset) -> dict:
+    """POSITION.md's ``ruleset`` -> every option with its value (:class:`Ruleset`)."""
+    return Ruleset.parse(ruleset).to_dict()
 
 
 # -- validation and conversion -------------------------------------------------------------
@@ -86,36 +64,47 @@ def _to_state(pos) -> np.ndarray:
     unknown = set(pos) - _KEYS - _IGNORED
     if unknown:
         raise ValueError(f"unknown key(s) in position: {', '.join(sorted(map(str, unknown)))}")
-    missing = (_KEYS - {"dealer"}) - set(pos)
+    missing = (_KEYS - _OPTIONAL) - set(pos)
     if missing:
         raise ValueError(f"missing key(s) in position: {', '.join(sorted(missing))}")
-    rules = parse_ruleset(pos["ruleset"])
+    rules = Ruleset.parse(pos["ruleset"])
     players = pos["players"]
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
         raise ValueError(f"players: Shithead is for 2 to 6 players (R1), got {players!r}")
+    if 52 + rules.jokers_for(players) < players * 3 * rules.hand_size:
+        raise ValueError(f"players: {players} players do not fit this ruleset's deck (§11.3, "
+                         f"H12, H13): at most {rules.max_players()}")
     current = _int(pos, "current", 0, players - 1)
     direction = pos["direction"]
     if isinstance(direction, bool) or direction not in (1, -1):
         raise ValueError(f"direction: must be 1 or -1 (R23), got {direction!r}")
     hands, face_up, face_down = (_seat_cards(pos, k, players) for k in _SEAT_LISTS)
     stock, pile, burned = (_cards(pos[k], k) for k in ("stock", "pile", "burned"))
+    removed = _cards(pos.get("removed", []), "removed")
+    if removed and rules.removed_before_deal == "none":
+        raise ValueError("removed: cards are set aside only under removed_before_deal="
+                         "masters (H17); this ruleset sets none aside")
     count = _int(pos, "count", 0, 4)
-    if (count == 0) != (len(pile) == 0):
-        raise ValueError(f"count: must be 0 exactly when the pile is empty (R7, R9); "
-                         f"count is {count} and the pile holds {len(pile)} card(s)")
+    cover = rules.cover_rank is not None and pile and pile[-1] == rank_code(rules.cover_rank)
+    if count == 0 and pile and not cover:
+        raise ValueError(f"count: must be 0 exactly when the pile is empty (R7, R9) or its top "
+                         f"card is a cover to be covered (H8); count is 0 and the pile holds "
+                         f"{len(pile)} card(s)")
+    if count > 0 and not pile:
+        raise ValueError(f"count: must be 0 when the pile is empty (R7); it is {count}")
     if count > len(pile):
         raise ValueError(f"count: {count} is more than the pile holds ({len(pile)}) (R9)")
     dealer = _int(pos, "dealer", 0, players - 1) if "dealer" in pos else players - 1
-    # R1: every card of the deck exactly once.
-    seen = Counter(stock + pile + burned)
+    # R1, H13, H17: every card of the deck exactly once.
+    seen = Counter(stock + pile + burned + removed)
     for seat in range(players):
         seen.update(hands[seat] + face_up[seat] + face_down[seat])
-    want = deck_counts(players)
+    want = rules.deck_counts(players)
     wrong = [f"{NAMES[r]}: {seen.get(r, 0)} instead of {want[r]}"
              for r in range(NR) if seen.get(r, 0) != want[r]]
     if wrong:
         raise ValueError("cards are not conserved (R1: the deck holds each rank 4 times"
-                         + (", and 2 jokers with 6 players" if players == 6 else ", no jokers")
+                         + (", and 2 jokers (H13)" if want[-1] else ", no jokers (H13)")
                          + "): " + "; ".join(wrong))
     out = pos["out"]
     if (not isinstance(out, list) or len(set(map(repr, out))) != len(out)
@@ -126,7 +115,7 @@ def _to_state(pos) -> np.ndarray:
     if sorted(empty) != sorted(out):
         raise ValueError(f"out: the seats holding no card ({empty}) must be exactly the seats "
                          f"that are out ({out}) (R18)")
-    limit = players - 1 if rules["last_player_loses"] else 1
+    limit = players - 1 if rules.last_player_loses else 1
     if len(out) > limit:
         raise ValueError(f"out: at most {limit} seat(s) can be out under this ruleset "
                          f"(R25, V2), got {len(out)}")
@@ -136,9 +125,12 @@ def _to_state(pos) -> np.ndarray:
                          "the seat to move must hold cards")
 
     st = np.zeros(STATE_SIZE, np.int32)
+    st[RULES:RULES + NRULES] = rules.vector()
     st[PLAYERS], st[CURRENT], st[DIR], st[COUNT] = players, current, direction, count
     st[DEALER], st[LASTMOVER], st[OVER] = dealer, -1, int(over)
-    st[V1], st[V2] = rules["choose_face_ups"], rules["last_player_loses"]
+    for r in removed:
+        st[REMOVED + r] += 1
+    st[REMOVEDN] = len(removed)
     for seat in range(players):
         for r in hands[seat]:
             st[HANDS + seat * NR + r] += 1
@@ -168,18 +160,15 @@ def _per_rank(st, base):
     return [NAMES[r] for r in range(NR) for _ in range(int(st[base + r]))]
 
 
-def _ruleset_out(st):
-    if not st[V1] and not st[V2]:
-        return "seed"
-    return {"base": "seed", "last_player_loses": bool(st[V2]), "choose_face_ups": bool(st[V1])}
-
-
-def to_position(st, ruleset=None, dealer=True) -> dict:
-    """The position of a kernel state, as POSITION.md shapes it."""
+def to_position(st, ruleset, dealer=True) -> dict:
+    """The position of a kernel state, as POSITION.md shapes it; ``ruleset`` as given (a
+    :class:`Ruleset` is written as its POSITION.md value). ``removed`` (H17) is written when
+    the ruleset sets cards aside."""
     players = int(st[PLAYERS])
     seats = range(players)
+    rules = Ruleset.parse(ruleset)
     pos = {
-        "ruleset": _ruleset_out(st) if ruleset is None else ruleset,
+        "ruleset": ruleset.to_json() if isinstance(ruleset, Ruleset) else ruleset,
         "players": players,
         "current": int(st[CURRENT]),
         "direction": int(st[DIR]),
@@ -192,6 +181,8 @@ def to_position(st, ruleset=None, dealer=True) -> dict:
         "burned": _per_rank(st, BURNED),
         "out": [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]],
     }
+    if rules.removed_before_deal != "none":
+        pos["removed"] = _per_rank(st, REMOVED)
     if dealer:
         pos["dealer"] = int(st[DEALER])
     return pos
@@ -270,9 +261,12 @@ def apply(position, move) -> dict:
     if st[OVER]:
         raise ValueError("the game is over (R25): no move can be made")
     if m not in _legal(st):
-        raise ValueError(f"illegal move {move} (R24): {_why_illegal(st, m)}")
+        why = _why_illegal(st, m, Ruleset.parse(position["ruleset"]))
+        raise ValueError(f"illegal move {move} (R24): {why}")
     events = engine.apply_move(st, m)
-    out = to_position(st, ruleset=position["ruleset"], dealer="dealer" in position)
+    out = to_position(st, position["ruleset"], dealer="dealer" in position)
+    if "removed" in position:
+        out["removed"] = _per_rank(st, REMOVED)
     out["events"] = [name for bit, name in EVENT_NAMES if events & bit]
     out["winner"] = int(st[OUTORDER]) if st[OVER] else None
     return out
@@ -284,24 +278,35 @@ def first_player(position) -> int:
     if st[PILELEN] or st[NOUT] or st[BURNED:BURNED + NR].any():
         raise ValueError("first_player needs a position before any play (R6): empty pile, "
                          "nothing burned, nobody out")
-    return int(engine.first_player(st))
+    return int(engine.first_player(st))      # R6, H14, H15
 
 
-def _why_illegal(st, m) -> str:
-    """A player-readable reason why legal move ``m`` is not legal here (R24)."""
+def _why_illegal(st, m, rules: Ruleset) -> str:
+    """A player-readable reason why move ``m`` is not legal here (R24), naming the rule."""
     p, count = int(st[CURRENT]), int(st[COUNT])
     hand, face_up = st[HANDN + p] > 0, st[FUN + p] > 0
     if not hand and not face_up:
+        if m == PICKUP and count == 0:
+            return "the player leads: a leader must play, here blind (R7, R10, H8)"
         return f"seat {p} holds only face-down cards: the only move is a blind turn (R14, R16)"
     if m == BLIND:
         return f"seat {p} still holds cards in hand or face up: no blind turn yet (R14)"
-    if m in (PICKUP,) or m >= ADD:
+    legal = engine.legal_word(st)
+    plays = legal & ((1 << ADD) - 1)
+    if m == PICKUP or m >= ADD:
         if count == 0:
-            return "the pile is empty and the player leads: a leader must play (R7, R10)"
-        if m >= ADD:
+            return "the player leads (an empty pile, or a cover to cover, H8): a leader must " \
+                   "play (R7, R10)"
+        if plays and rules.voluntary_pickup == "never":
+            return "a pick-up is legal only when no play is (H10 voluntary_pickup=never)"
+        if m != PICKUP:
             if hand:
                 return "cards may be added before a pick-up only when playing from the table (R12)"
-            return f"seat {p} has no face-up {NAMES[m - ADD]} to add (R12)"
+            if rules.faceup_pickup == "pile_only":
+                return "no face-up card may go along with the pile (H11 faceup_pickup=pile_only)"
+            return f"seat {p} has no face-up {NAMES[m - ADD]} to add (R12, H11)"
+        return ("a pick-up from the face-ups must name a face-up rank, all of which go along "
+                "(H11 faceup_pickup=must_add_rank)")
     r, n = move_rank(m), move_cards(m)
     source = "hand" if hand else "face-up cards"
     base = (HANDS if hand else FU) + p * NR
@@ -310,7 +315,10 @@ def _why_illegal(st, m) -> str:
         if hand and st[FU + p * NR + r] >= n:
             extra = "; table cards may not be played while the hand holds cards (R13)"
         return f"seat {p} does not hold {n} x {NAMES[r]} in its {source}{extra}"
-    if count and n != count:
+    if count and n != count and rules.count_rule:
         return f"every play on this pile must have exactly {count} card(s) (R9)"
-    top = NAMES[st[TOP]] if st[TOP] >= 0 else "anything"
-    return f"{NAMES[r]} is lower than the top of the pile ({top}) (R9)"
+    top = NAMES[st[TOP]] if st[TOP] >= 0 else "open"
+    if rules.seven_lower and top == "7":
+        return (f"on a 7 only 3, 4, 5, 6, 7, 2s, jokers or the transparent rank may follow "
+                f"(H4 seven_lower), not {NAMES[r]}")
+    return f"{NAMES[r]} is lower than the effective top of the pile ({top}) (R9, H0)"

@@ -17,7 +17,8 @@ import numpy as np
 
 from sim import core, fastpath
 from sim.layout import MAXP
-from sim.rules import parse_ruleset, to_position
+from sim.rules import to_position
+from sim.ruleset import Ruleset
 from sim.strategy import Strategy, get_move, get_swap
 
 DEFAULT_CAP = 10_000  # R25
@@ -52,7 +53,8 @@ def _materialize(spec: str, source: str) -> Path:
 @dataclass
 class RunConfig:
     """What to simulate. ``strategies``/``swaps``: one name for every seat, or one per seat;
-    a swap of ``None`` uses each strategy's own default swap policy."""
+    a swap of ``None`` uses each strategy's own default swap policy. ``rules``: a preset
+    name, a POSITION.md ruleset object or a :class:`~sim.ruleset.Ruleset`."""
 
     games: int = 10_000
     players: int = 4
@@ -80,9 +82,12 @@ class RunConfig:
         if self.batch < 1:
             raise RunError(f"batch: expected a positive number, got {self.batch}")
         try:
-            self.options = parse_ruleset(self.rules)
+            self.ruleset = Ruleset.parse(self.rules)
+            self.ruleset.check_players(self.players)
         except ValueError as e:
-            raise RunError(f"--rules: {e}") from None
+            raise RunError(f"rules: {e}") from None
+        self.rules = self.ruleset.to_json()          # the preset's name, or it and changes
+        self.options = self.ruleset.to_dict()        # every option, in full
         self.strategies = self._per_seat(self.strategies, "--strategy")
         self.swaps = self._per_seat(self.swaps or [None], "--swap")
         try:
@@ -198,8 +203,8 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     numba.set_num_threads(threads)
     blocks = threads * 4 if threads > 1 else 1
     try:
-        core.run_games(cfg.seed, first, n, cfg.players, int(cfg.options["choose_face_ups"]),
-                       int(cfg.options["last_player_loses"]), cfg.max_turns, moves, swaps,
+        core.run_games(cfg.seed, first, n, cfg.players, cfg.ruleset.vector(), cfg.max_turns,
+                       moves, swaps,
                        kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
                        b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors)
     except (IndexError, SystemError) as e:
@@ -290,8 +295,7 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(cfg.seed), game)
-    core.deal_game(st, rng, cfg.players, int(cfg.options["choose_face_ups"]),
-                   int(cfg.options["last_player_loses"]))
+    core.deal_game(st, rng, cfg.players, cfg.ruleset.vector())
     dealt = st.copy()
     choice = np.zeros(6, np.int64)
     err = np.zeros(3, np.int64)
@@ -300,7 +304,10 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
         return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
-    status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err)
+    if core.opening(st, log):                       # H16
+        status = core.FINISHED
+    else:
+        status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err)
     return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err)
 
 

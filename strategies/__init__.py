@@ -3,3 +3,4 @@ from strategies import basic  # noqa: F401
 from strategies import swaps  # noqa: F401
 from strategies import heuristics  # noqa: F401
 from strategies import montecarlo  # noqa: F401  (uses heuristics)
+from strategies import peers  # noqa: F401

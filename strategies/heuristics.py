@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from sim._jit import jit
 from sim.cards import JOKER, TEN, TWO
+from sim.engine import deck_jokers
 from sim.layout import (
-    ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP,
-    NR, PICKUP, PILECNT, PILELEN, PLAYERS, RUN, STOCKLEN, TOPRANK, TURN,
+    ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP, NR, PICKUP, PILECNT,
+    PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW, R_FOUR, R_REV, R_SKIP, R_TRANS, RUN,
+    STOCKLEN, TOPRANK, TURN,
 )
-from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.moves import count_legal, forced, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import randint
 from sim.strategy import move_strategy
 
@@ -34,9 +36,22 @@ _WILD = (1 << TWO) | (1 << JOKER)      # playable on anything (R20, R23)
 
 
 @jit(inline="always")
+def _rank_bit(r):
+    """The bit of rank code ``r`` (-1, a rule's "none", gives 0)."""
+    return (1 << r) if r >= 0 else 0
+
+
+@jit(inline="always")
+def wild(obs):
+    """The ranks playable on anything under these rules: 2s (R20), jokers (R23) and the
+    transparent rank (H5)."""
+    return _WILD | _rank_bit(obs[R_TRANS])
+
+
+@jit(inline="always")
 def _forced(obs, legal):
-    """No play is legal: the blind turn (R14, R16), else a pick-up (R10)."""
-    return BLIND if has(legal, L_BLIND) else PICKUP
+    """No play is legal, or none is wanted: :func:`sim.moves.forced`."""
+    return forced(legal, obs)
 
 
 @jit(inline="always")
@@ -72,8 +87,9 @@ def highest(obs, hand, legal, rng, params):
 # -- save-specials ---------------------------------------------------------------------------
 @move_strategy(
     "save-specials",
-    "plays the lowest legal rank, all copies when leading, but keeps 2s, 10s and jokers until "
-    "nothing else is legal; burns a pile of burn_pile cards or more with a 10",
+    "plays the lowest legal rank, all copies when leading, but keeps 2s, 10s, jokers and the "
+    "transparent rank (H5) until nothing else is legal; burns a pile of burn_pile cards or "
+    "more with a 10",
     swap="highest-up",
     params={"burn_pile": (6, 1, 52)},
 )
@@ -83,7 +99,7 @@ def save_specials(obs, hand, legal, rng, params):
         return _forced(obs, legal)
     if (ranks >> TEN) & 1 and obs[PILELEN] >= params[0]:
         return most_cards(legal, TEN)                      # R21: burn a large pile
-    plain = ranks & ~_SPECIALS
+    plain = ranks & ~(_SPECIALS | wild(obs))                # H5: the transparent rank too
     return most_cards(legal, _lowest_rank(plain if plain else ranks))
 
 
@@ -119,7 +135,7 @@ def _unseen(obs, hand, p):
     packed = 0
     total = 0
     for a in range(NR):
-        k = (2 if n == 6 else 0) if a == JOKER else 4
+        k = deck_jokers(obs) if a == JOKER else 4       # R1, H13
         k -= obs[PILECNT + a] + obs[BURNED + a] + hand[a]
         for s in range(n):
             k -= obs[FU + s * NR + a]
@@ -193,28 +209,38 @@ def _random_move(obs, legal, rng):
 
 
 @jit(inline="always")
+def _plain_effect(obs, r):
+    """Does a play of rank ``r`` leave the next seat to answer it on ``r``? Not a 10 (R21),
+    a joker (R23), the transparent rank (H5), nor a skip, reverse or cover (H6-H8): they
+    burn, turn away from that seat, or leave another effective top."""
+    return (r != TEN and r != JOKER and r != obs[R_TRANS] and r != obs[R_SKIP]
+            and r != obs[R_REV] and r != obs[R_COVER])
+
+
+@jit(inline="always")
 def _score(obs, hand, p, from_hand, r, m, block):
     """The value of play ``m`` (rank ``r``): cards shed, less the cost of the rank and of
-    breaking a pair; plus ``block``, the value of the next seat not answering it, unless it
-    burns (R21, R22: the mover plays again) or is a joker (R23: it turns away from that seat).
+    breaking a pair; plus ``block``, the value of the next seat not answering it (the caller
+    gives 0 unless :func:`_plain_effect`), unless it burns four of a kind (R22, H3).
     """
     c = m // NR + 1
-    score = _SHED * c - _cost(r)
+    score = _SHED * c - (_COST_TWO if r == obs[R_TRANS] else _cost(r))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
     if held > c:
         score -= _BREAK
-    if block > 0.0 and r != TEN and r != JOKER and c < 4 and not (
-            obs[TOPRANK] == r and obs[RUN] + c >= 4):
+    if block > 0.0 and not (obs[R_FOUR] and (c >= 4 or (obs[TOPRANK] == r
+                                                         and obs[RUN] + c >= 4))):
         score += block
     return score
 
 
 @jit(boundscheck=True)
 def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
-    """The best plain or 2 play when the next seat ``q`` is close to going out: the usual
-    score plus the chance that ``q`` cannot answer, per count, as products over the ranks
-    that would answer, from the top rank down. Returns (its score, the play). Out of line, so
-    that the usual path stays small."""
+    """The best play when the next seat ``q`` is close to going out: the usual score plus the
+    chance that ``q`` cannot answer, which is a product over the ranks that may follow the
+    play (the ruleset's follow table, H0: 7-lower, transparent and 10-anywhere included), of
+    as many cards as the play (any number under H1). Returns (its score, the play). Out of
+    line, so that the usual path stays small."""
     best = -1
     best_score = -1e300
     danger = _DANGER * (_NEAR - left_q)
@@ -228,35 +254,41 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
     packed, unseen = 0, 0
     if mode == 2 or unknown_q > 0:     # else what q can play is known exactly (R26)
         packed, unseen = _unseen(obs, hand, p)
-    need = 0                   # bit c - 1: plays of c cards are candidates
-    bits = ranks
-    while bits:
-        r = lowest_bit(bits)
-        bits &= bits - 1
-        need |= 1 << (most_cards(legal, r) // NR)
-    p1 = p2 = p3 = 1.0
-    for a in (TWO, JOKER):     # these answer any plain rank (R20, R23)
-        p1, p2, p3 = _no_answer(obs, q, mode, a, need, (packed >> (3 * a)) & 7, unseen,
-                                unknown_q, p1, p2, p3)
-    for a in range(TWO - 1, -1, -1):   # A down to 3: answers accumulate as we go
-        p1, p2, p3 = _no_answer(obs, q, mode, a, need, (packed >> (3 * a)) & 7, unseen,
-                                unknown_q, p1, p2, p3)
-        if (ranks >> a) & 1:
-            m = most_cards(legal, a)
-            c = m // NR + 1
-            block = danger * (p1 if c == 1 else (p2 if c == 2 else p3))
-            score = _score(obs, hand, p, from_hand, a, m, block)
-            if score > best_score:
+    wilds = wild(obs) & ~(1 << JOKER)  # a joker turns away from q (R23): scored by the caller
+    for part in range(2):              # plain ranks (ties to the higher), then 2s and H5's
+        bits = ranks & ~wild(obs) if part == 0 else ranks & wilds
+        while bits:
+            r = lowest_bit(bits)
+            bits &= bits - 1
+            m = most_cards(legal, r)
+            block = 0.0
+            if _plain_effect(obs, r):
+                c = m // NR + 1 if obs[R_COUNT] else 1
+                answers = obs[R_FOLLOW + (0 if r == TWO else r + 1)]   # E = r after it (R20)
+                none = 1.0
+                for a in range(NR):
+                    if (answers >> a) & 1:
+                        none *= 1.0 - _can_answer(obs, q, mode, a, c, (packed >> (3 * a)) & 7,
+                                                  unseen, unknown_q)
+                block = danger * none
+            score = _score(obs, hand, p, from_hand, r, m, block)
+            if score > best_score or (part == 0 and score == best_score):
                 best_score, best = score, m
-    # after a 2 anything may follow (R20): every rank answers, the products are complete
-    if (ranks >> TWO) & 1:
-        m = most_cards(legal, TWO)
-        c = m // NR + 1
-        block = danger * (p1 if c == 1 else (p2 if c == 2 else p3))
-        score = _score(obs, hand, p, from_hand, TWO, m, block)
-        if score > best_score:
-            best_score, best = score, m
     return best_score, best
+
+
+@jit(inline="always")
+def _pickup_move(obs, legal):
+    """No play is legal: blind (R14), else a pick-up that sends the lowest face-up along
+    (R12; H11 takes all of that rank), else a plain pick-up (R10)."""
+    if has(legal, L_BLIND):
+        return BLIND
+    if has(legal, L_ADD):
+        p = obs[CURRENT]
+        for r in range(NR):
+            if obs[FU + p * NR + r] > 0:
+                return ADD + r
+    return PICKUP
 
 
 @move_strategy(
@@ -271,19 +303,14 @@ def counting(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     p = obs[CURRENT]
     if ranks == 0:
-        if has(legal, L_BLIND):
-            return BLIND
-        if has(legal, L_ADD):                  # R12: send the lowest face-up along
-            for r in range(NR):
-                if obs[FU + p * NR + r] > 0:
-                    return ADD + r
-        return PICKUP
+        return _pickup_move(obs, legal)
     if obs[TURN] >= _LOOP_TURNS and randint(rng, _LOOP_ODDS) == 0:
         # a long game is most likely a cycle of pick-ups among deterministic players (every
         # seat leading its lowest pair, say): a random move now and then breaks it (R25)
         return _random_move(obs, legal, rng)
     # R10 on purpose: only 2s or jokers would do, the pile is small, the stock still lasts.
-    if ((ranks & ~_WILD) == 0 and has(legal, L_PICKUP) and obs[STOCKLEN] > 0
+    wilds = wild(obs)
+    if ((ranks & ~wilds) == 0 and has(legal, L_PICKUP) and obs[STOCKLEN] > 0
             and obs[PILELEN] <= params[0]):
         return PICKUP
     n = obs[PLAYERS]
@@ -302,9 +329,10 @@ def counting(obs, hand, legal, rng, params):
     left_q = obs[HANDN + q] + obs[FUN + q] + obs[FDN + q]
     best = -1
     best_score = -1e300
-    if left_q >= _NEAR or q == p:
+    usual = left_q >= _NEAR or q == p
+    if usual:
         # the usual case: no blocking, only the legal ranks (ties to the higher rank)
-        bits = ranks & ~_WILD
+        bits = ranks & ~wilds
         while bits:
             r = lowest_bit(bits)
             bits &= bits - 1
@@ -312,12 +340,15 @@ def counting(obs, hand, legal, rng, params):
             score = _score(obs, hand, p, from_hand, r, m, 0.0)
             if score >= best_score:
                 best_score, best = score, m
+        bits = ranks & wilds                   # 2s, the transparent rank, jokers: if better
     else:
         best_score, best = _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q)
-    for r in (TWO, JOKER):
-        if (ranks >> r) & 1 and (r == JOKER or left_q >= _NEAR or q == p):
-            m = most_cards(legal, r)
-            score = _score(obs, hand, p, from_hand, r, m, 0.0)
-            if score > best_score:
-                best_score, best = score, m
+        bits = ranks & (1 << JOKER)
+    while bits:
+        r = lowest_bit(bits)
+        bits &= bits - 1
+        m = most_cards(legal, r)
+        score = _score(obs, hand, p, from_hand, r, m, 0.0)
+        if score > best_score:
+            best_score, best = score, m
     return best

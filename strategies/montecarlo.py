@@ -30,17 +30,17 @@ import numpy as np
 
 from sim._jit import jit
 from sim.cards import NRANK, TWO
-from sim.engine import apply_move, derive_have, legal_word
+from sim import baseline
+from sim.engine import apply_move, deck_jokers, derive_have, legal_word
 from sim.layout import (
-    ADD, BLIND, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_ADD,
-    L_BLIND, L_PICKUP, MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB,
+    ADD, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_PICKUP, MAXP,
+    NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB, REMOVED, REMOVEDN,
     STATE_SIZE, STOCK, STOCKLEN, V2,
 )
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import next_u64, randint, splitmix64, uniform
 from sim.strategy import move_strategy
-from strategies.basic import lowest
-from strategies.heuristics import _BREAK, _SHED, _WILD, _cost, counting
+from strategies.heuristics import _BREAK, _SHED, _cost, _pickup_move, counting, wild
 
 
 @jit
@@ -52,7 +52,7 @@ def sample_world(obs, hand, rng, st, pool):
     players = obs[PLAYERS]
     n = 0                                    # the unseen cards: deck minus everything known
     for r in range(NRANK):
-        left = (2 if players == 6 else 0) if r == NRANK - 1 else 4
+        left = deck_jokers(obs) if r == NRANK - 1 else 4       # R1, H13
         left -= obs[PILECNT + r] + obs[BURNED + r] + hand[r]
         for s in range(players):
             left -= obs[FU + s * NRANK + r]
@@ -83,12 +83,15 @@ def sample_world(obs, hand, rng, st, pool):
     for i in range(obs[STOCKLEN]):
         st[STOCK + i] = pool[k]
         k += 1
+    for _ in range(obs[REMOVEDN]):           # H17: set aside, unseen by all
+        st[REMOVED + pool[k]] += 1
+        k += 1
     derive_have(st)                          # hands written directly: the legal words' source
     return k == n                            # every unseen card placed exactly once
 
 
-# ``lowest`` itself (one source), inlined into the playouts.
-_lowest = jit(inline="always")(lowest.py_func)
+# ``lowest`` itself (one source, :mod:`sim.baseline`), inlined into the playouts.
+_lowest = jit(inline="always")(baseline.lowest)
 
 
 @jit(inline="always")
@@ -99,14 +102,8 @@ def _lite(legal, st):
     ranks = play_ranks(legal)
     p = st[CURRENT]
     if ranks == 0:
-        if has(legal, L_BLIND):
-            return BLIND
-        if has(legal, L_ADD):
-            for r in range(NRANK):
-                if st[FU + p * NRANK + r] > 0:
-                    return ADD + r
-        return PICKUP
-    if ((ranks & ~_WILD) == 0 and has(legal, L_PICKUP) and st[STOCKLEN] > 0
+        return _pickup_move(st, legal)
+    if ((ranks & ~wild(st)) == 0 and has(legal, L_PICKUP) and st[STOCKLEN] > 0
             and st[PILELEN] <= 3):
         return PICKUP
     from_hand = st[HANDN + p] > 0
@@ -240,7 +237,9 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     if best == ib:
         return base
     mean = dsum[best] / worlds
-    var = dsq[best] / worlds - mean * mean
+    # a sample in which every paired difference was the same says little about their spread:
+    # floor the variance at one world's worth, so that a huge prior always keeps the base
+    var = max(dsq[best] / worlds - mean * mean, 1.0 / worlds)
     if mean * mean * worlds <= prior * prior * var:
         return base                          # not clearly better than the heuristic
     return cand[best]

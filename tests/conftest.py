@@ -8,9 +8,9 @@ import pytest
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
-from sim.cards import deck_counts  # noqa: E402
+from sim.engine import deck_jokers  # noqa: E402
 from sim.layout import (  # noqa: E402
-    BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, STOCK, STOCKLEN,
+    BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
 )
 
 
@@ -24,11 +24,13 @@ def card_totals(st) -> np.ndarray:
     tot += np.bincount(st[STOCK:STOCK + st[STOCKLEN]], minlength=NR)
     tot += np.bincount(st[PILE:PILE + st[PILELEN]], minlength=NR)
     tot += st[BURNED:BURNED + NR]
+    tot += st[REMOVED:REMOVED + NR]                      # H17
     return tot
 
 
 def assert_conserved(st):
-    assert card_totals(st).tolist() == deck_counts(int(st[PLAYERS]))
+    """R1, H13, H17: every card of the ruleset's deck exactly once."""
+    assert card_totals(st).tolist() == [4] * 13 + [deck_jokers(st)]
 
 
 @pytest.fixture

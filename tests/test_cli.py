@@ -50,6 +50,32 @@ def test_run_json_is_consistent(cli):
     assert by["lowest"]["win_rate"] > by["random"]["win_rate"]
 
 
+def test_rules_lists_presets_and_options(cli):
+    """`sim rules`: the four presets of §11.4 and every option of §11.2 with its rule."""
+    r = cli("rules")
+    assert r.exit_code == 0, r.output
+    for word in ("seed", "classic", "masters-of-shithead", "boothj5", "count_rule", "H1",
+                 "removed_before_deal", "H17", "last_player_loses", "V2"):
+        assert word in r.output
+    data = json.loads(cli("rules", "boothj5", "--json").output)
+    assert data["boothj5"]["forced_opening"] is True                   # §11.4
+    assert data["boothj5"]["starter_order"][-3:] == ["2", "7", "10"]
+    assert cli("rules", "nosuch").exit_code == 2
+
+
+def test_run_writes_the_ruleset_in_full(cli, tmp_path):
+    """The JSON summary and the manifest hold every option (issue 9); --rule overrides."""
+    r = cli("run", "--games", "300", "--rules", "classic", "--rule", "skip_rank=8",
+            "--json", "--out", tmp_path / "run")
+    assert r.exit_code == 0, r.output
+    cfg = json.loads(r.output)["config"]
+    assert cfg["rules"] == {"base": "classic", "skip_rank": "8"}
+    assert cfg["options"]["count_rule"] is False and cfg["options"]["skip_rank"] == "8"
+    assert len(cfg["options"]) == 22
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["options"]["options"] == cfg["options"]
+
+
 def test_run_same_seed_same_summary(cli):
     args = ("run", "--games", "2000", "--seed", "5", "--json")
     a, b = json.loads(cli(*args).output), json.loads(cli(*args).output)
@@ -119,7 +145,20 @@ def test_strategies_lists_builtins(cli):
     (("run", "--strategy", "nosuch"), "unknown strategy 'nosuch'"),
     (("run", "--swap", "nosuch"), "unknown swap policy"),
     (("run", "-s", "lowest", "-s", "random"), "one per seat"),
-    (("run", "--rules", "house"), "unknown ruleset"),
+    (("run", "--rules", "house"), "unknown rules preset 'house'"),
+    (("run", "--rule", "nosuch=1"), "unknown rule option 'nosuch'"),
+    (("run", "--rule", "ten_anywhere"), "expected key=value"),
+    (("run", "--rule", "ten_anywhere=maybe"), "ten_anywhere (H2): expected true or false"),
+    (("run", "--rule", "hand_size=5"), "hand_size (H12)"),
+    (("run", "--rule", "skip_rank=2"), "skip_rank=2"),                      # §11.3
+    (("run", "--rule", "skip_rank=8", "--rule", "cover_rank=8"), "one role per rank"),
+    (("run", "--rule", "seven_lower=true", "--rule", "transparent_rank=7"), "H4"),
+    (("run", "--rule", "forced_opening=true"), "H16"),
+    (("run", "--rules", "classic", "--players", "6"), "at most 5 players"),  # H13
+    (("run", "--rule", "hand_size=4", "--players", "5"), "at most 4 players"),  # H12
+    (("compare", "lowest", "random", "--rule", "nosuch=1"), "unknown rule option"),
+    (("replay", "--game", "0", "--rules", "house"), "unknown rules preset"),
+    (("study", "swap", "--out", "/tmp/x", "--rule", "jokers=some"), "jokers (H13)"),
     (("run", "--threads", "0"), "--threads"),
     (("run", "--max-turns", "0"), "--max-turns"),
     (("replay", "--game", "-1"), "--game"),

@@ -5,42 +5,51 @@ and the same seed giving the same game whatever the threads or batches."""
 from __future__ import annotations
 
 import copy
+import random
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from sim import engine, rules
-from sim.core import FINISHED, UNFINISHED, deal_game
+from sim.core import FINISHED, UNFINISHED, deal_game, opening
 from sim.layout import (
-    BLIND, COUNT, CURRENT, EV_GAME_OVER, NMOVES, OVER, PILELEN, RUN, STATE_SIZE, TOP, TOPRANK,
-    TURN,
+    BLIND, COUNT, CURRENT, EV_GAME_OVER, NMOVES, OVER, PILELEN, STARTRANK, STATE_SIZE, TURN,
 )
+from sim.ruleset import Ruleset
 from sim.moves import legal_list
 from sim.rng import randint, seed_game
 from sim.runner import RunConfig, play_batch, run
 from tests.conftest import assert_conserved
-
-RULESETS = ["seed", {"base": "seed", "last_player_loses": True},
-            {"base": "seed", "choose_face_ups": True}]
+from tests.rulesets import PRESET_NAMES, random_ruleset
 
 
 def random_game(seed, players, ruleset, steps=600, check=None):
-    """Deal, swap at random, then play uniformly random legal moves; call ``check(st)``."""
-    opts = rules.parse_ruleset(ruleset)
+    """Deal, swap at random, find the starter (R6, H14, H15), play the H16 opening, then play
+    uniformly random legal moves; call ``check(st)`` after each step."""
+    rs = Ruleset.parse(ruleset)
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(seed), 0)
-    deal_game(st, rng, players, int(opts["choose_face_ups"]), int(opts["last_player_loses"]))
-    cards = np.zeros(6 + engine.SWAP_SCRATCH, np.int32)
+    deal_game(st, rng, players, rs.vector())
+    k = 2 * rs.hand_size
+    cards = np.zeros(k + engine.SWAP_SCRATCH, np.int32)
+    first, rank = engine.starter(st)
     for s in range(players):
         engine.swap_cards(st, s, cards)
-        bits = rng_choice3(rng)
+        bits = rng_choice(rng, k)
         assert engine.apply_swap(st, s, cards, bits)
-    st[CURRENT] = engine.first_player(st)
+    if rs.choose_face_ups or rs.starter == "hand":
+        first, rank = engine.starter(st)
+    st[CURRENT] = first
+    st[STARTRANK] = rank
     if check:
         check(st)
+    if opening(st, np.zeros(1, np.int32)) and check:
+        check(st)
     for _ in range(steps):
+        if st[OVER]:
+            break
         legal = legal_ids(st)
         assert legal.size > 0, "a seat to move always has a legal move"
         m = legal[randint(rng, legal.size)]
@@ -58,42 +67,68 @@ def legal_ids(st):
     return out[:legal_list(engine.legal_word(st), st, out)]
 
 
-def rng_choice3(rng):
-    idx = list(range(6))
+def rng_choice(rng, k):
+    """A random choice of k // 2 of k cards, as a bit mask (R5, H12)."""
+    idx = list(range(k))
     bits = 0
-    for _ in range(3):
+    for _ in range(k // 2):
         i = idx.pop(randint(rng, len(idx)))
         bits |= 1 << i
     return bits
 
 
-def check_state(st):
-    assert_conserved(st)
-    pos = rules.to_position(st)
-    rules.validate(pos)                                   # every reached position is valid
-    again = st.copy()
-    engine.derive(again)                  # the values kept incrementally equal a recomputation
-    assert np.array_equal(again, st)
-    assert (st[COUNT] == 0) == (st[PILELEN] == 0)          # R7, R9
+def state_checker(ruleset):
+    """Every reached state: cards conserved (R1, H13, H17), a valid position (POSITION.md,
+    H8's count 0 under a cover included), the values kept incrementally (pile summary and
+    have-words) equal to a recomputation."""
+    def check_state(st):
+        assert_conserved(st)
+        pos = rules.to_position(st, ruleset)
+        rules.validate(pos)
+        again = st.copy()
+        engine.derive(again)
+        assert np.array_equal(again, st)
+        if st[PILELEN] == 0:
+            assert st[COUNT] == 0                                # R7
+    return check_state
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=hs.integers(0, 2**32), players=hs.integers(2, 6), rs=hs.integers(0, 2))
-def test_random_games_conserve_cards_and_stay_valid(seed, players, rs):
-    random_game(seed, players, RULESETS[rs], check=check_state)
+def drawn_ruleset(rseed, players_seed):
+    r = random.Random(rseed)
+    rs = random_ruleset(r)
+    return rs, 2 + players_seed % (rs.max_players() - 1)
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=hs.integers(0, 2**32), players=hs.integers(2, 6), rs=hs.integers(0, 1))
-def test_apply_never_mutates_and_matches_kernel(seed, players, rs):
+@settings(max_examples=60, deadline=None)
+@given(seed=hs.integers(0, 2**32), rseed=hs.integers(0, 2**32), pseed=hs.integers(0, 99))
+def test_random_games_conserve_cards_and_stay_valid(seed, rseed, pseed):
+    """Over random rulesets (every preset, random allowed options, §11)."""
+    rs, players = drawn_ruleset(rseed, pseed)
+    random_game(seed, players, rs, check=state_checker(rs))
+
+
+def test_every_preset_plays_valid_random_games():
+    """Each preset at each player count it allows, a few random games, checked every step."""
+    for name in PRESET_NAMES:
+        rs = Ruleset.build(name)
+        for players in range(2, rs.max_players() + 1):
+            for seed in range(3):
+                random_game(seed, players, rs, check=state_checker(rs))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hs.integers(0, 2**32), rseed=hs.integers(0, 2**32), pseed=hs.integers(0, 99))
+def test_apply_never_mutates_and_matches_kernel(seed, rseed, pseed):
     """``sim.rules.apply`` on the JSON position gives the kernel's next position (R24)."""
+    rs, players = drawn_ruleset(rseed, pseed)
     rng = np.random.default_rng(seed)
     seen = []
+    ruleset = rs.to_json()
 
     def check(st):
         if st[OVER] or len(seen) > 60:
             return
-        pos = rules.to_position(st, ruleset=RULESETS[rs])
+        pos = rules.to_position(st, ruleset)
         moves = rules.legal_moves(pos)
         move = moves[rng.integers(len(moves))]
         before = copy.deepcopy(pos)
@@ -101,10 +136,10 @@ def test_apply_never_mutates_and_matches_kernel(seed, players, rs):
         assert pos == before
         nxt = st.copy()
         engine.apply_move(nxt, rules.move_to_id(move))
-        expect = rules.to_position(nxt, ruleset=RULESETS[rs])
+        expect = rules.to_position(nxt, ruleset)
         assert {k: after[k] for k in expect} == expect
         seen.append(move)
-    random_game(seed, players, RULESETS[rs], check=check)
+    random_game(seed, players, rs, check=check)
 
 
 def test_blind_only_seat_has_only_the_blind_move():
@@ -157,9 +192,10 @@ def test_dealt_state_follows_R4():
             st = np.zeros(STATE_SIZE, np.int32)
             rng = np.zeros(4, np.uint64)
             seed_game(rng, np.uint64(5), players)
-            deal_game(st, rng, players, v1, 0)
+            rs = Ruleset.build("seed", {"choose_face_ups": bool(v1)})
+            deal_game(st, rng, players, rs.vector())
             assert_conserved(st)
-            pos = rules.to_position(st)
+            pos = rules.to_position(st, rs)
             assert all(len(fd) == 3 for fd in pos["face_down"])
             assert all(len(h) == (6 if v1 else 3) for h in pos["hands"])
             assert all(len(f) == (0 if v1 else 3) for f in pos["face_up"])

@@ -95,6 +95,8 @@ def test_out_refuses_an_existing_run_and_a_changed_resume(tmp_path):
         run(cfg(games=2000, seed=22), out=out, resume=True)
     with pytest.raises(StoreError, match=r"batch"):
         run(cfg(games=2000, batch=500), out=out, resume=True)
+    with pytest.raises(StoreError, match=r"options\.options\.ten_anywhere: saved false, now true"):
+        run(cfg(games=2000, rules={"base": "seed", "ten_anywhere": True}), out=out, resume=True)
     with pytest.raises(RunError, match="--resume needs --out"):
         run(cfg(games=2000), resume=True)
 

@@ -117,9 +117,10 @@ def test_R26_observation_holds_no_hidden_card():
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     from sim.core import deal_game
+    from sim.ruleset import Ruleset
     from sim.rng import seed_game
     seed_game(rng, np.uint64(3), 0)
-    deal_game(st, rng, 4, 0, 0)
+    deal_game(st, rng, 4, Ruleset().vector())
     other = st.copy()
     # Swap a face-down card of seat 0 with a stock card, and shuffle seat 2's hand with the
     # stock: nothing public changes.

@@ -1,0 +1,62 @@
+"""The baseline strategies' rules of play, as plain functions: ``lowest``, ``random`` and the
+swap policies ``none``, ``random``, ``highest-up``.
+
+They live in the kernel's package because the batch core inlines them
+(:mod:`sim.fastpath`); :mod:`strategies.basic` registers the very same functions as
+strategies, so each exists once. Every one reads the hand size (H12) from the cards it is
+given and picks the forced move with :func:`sim.moves.forced`, so they play every ruleset.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.moves import count_legal, forced, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.rng import randint
+
+
+def random_move(obs, hand, legal, rng, params):
+    """uniform over the legal moves"""
+    return nth_legal(legal, obs, randint(rng, count_legal(legal, obs)))
+
+
+def lowest(obs, hand, legal, rng, params):
+    """the lowest legal rank (3 up to A, then 2, then joker), all copies when leading"""
+    ranks = play_ranks(legal)
+    if ranks:
+        return most_cards(legal, lowest_bit(ranks))
+    return forced(legal, obs)
+
+
+def keep(cards, obs, rng, params):
+    """the face-ups as dealt (under V1: the lowest half of the cards)"""
+    return (1 << (cards.shape[0] // 2)) - 1
+
+
+def random_swap(cards, obs, rng, params):
+    """a uniformly random half of the cards face up"""
+    n = cards.shape[0]
+    order = np.arange(n)
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    chosen = 0
+    for i in range(n // 2):
+        chosen |= 1 << order[i]
+    return chosen
+
+
+# Face-up value for highest-up: plain rank, except 10, 2 and the joker, which are the best.
+_UP_VALUE = np.array([0, 1, 2, 3, 4, 5, 6, 12, 8, 9, 10, 11, 13, 14], np.int64)
+
+
+def highest_up(cards, obs, rng, params):
+    """the best half of the cards face up, ranking 2s, 10s and jokers best"""
+    n = cards.shape[0]
+    chosen = 0
+    for _ in range(n // 2):
+        best = -1
+        for i in range(n):
+            if not (chosen >> i) & 1 and (best < 0 or _UP_VALUE[cards[i]] > _UP_VALUE[cards[best]]):
+                best = i
+        chosen |= 1 << best
+    return chosen

@@ -1,0 +1,128 @@
+"""The peers' bots of RULES.md §11.6, so that runs can be set beside those programs' numbers.
+
+``cheapest``
+    trachwo/masters-of-shithead's CheapShit: never picks up while it can play; plays the legal
+    rank that comes first in ``order`` (its "cheapest"); all its cards of that rank when the
+    stock is empty or the rank is one of the first ``hold_back`` of ``order`` (4 ... J), else
+    one (as many as the count requires, R9); on a pick-up from the face-ups names its cheapest
+    face-up rank (R12, H11); blind: the next face-down card (R17: the same in law as its random
+    choice, §11.7). It does not swap (``none``) unless given a swap policy.
+``simple``
+    boothj5/shithead's Simple ("always lays lowest"): picks up only when it cannot play; plays
+    the first legal rank of ``order``, all its copies for a normal rank, one card for a rank in
+    ``single`` (2, 7, 10). Its face-up play uses the same order (the peer's "first legal card
+    in the row's dealt order" has no meaning for face-up multisets, §11.6). No swap.
+
+Rank orders are written as card names separated by spaces; every rank 2 .. A must appear once
+(jokers, when the ruleset has them, come last).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import jit
+from sim.cards import CODE, JOKER, NAMES
+from sim.layout import ADD, CURRENT, FU, L_ADD, L_BLIND, NR, STOCKLEN
+from sim.moves import forced, has, most_cards, play_id, play_ranks
+from sim.strategy import move_strategy
+
+_RANKS = [n for n in NAMES if n != "JK"]
+
+
+def _order_row(text: str, what: str) -> list[float]:
+    """Per rank code, its place in the order ``text`` (joker last)."""
+    names = text.replace(",", " ").split()
+    if sorted(names) != sorted(_RANKS):
+        raise ValueError(f"{what}: expected every rank 2..A once, separated by spaces, got "
+                         f"{text!r}")
+    place = [0.0] * NR
+    for i, name in enumerate(names):
+        place[CODE[name]] = float(i)
+    place[JOKER] = float(len(names))
+    return place
+
+
+def _prepare_cheapest(values: dict) -> np.ndarray:
+    hold = values["hold_back"]
+    return np.array(_order_row(values["order"], "cheapest(order=...)") + [hold], np.float64)
+
+
+def _prepare_simple(values: dict) -> np.ndarray:
+    single = values["single"].replace(",", " ").split()
+    bad = [s for s in single if s not in _RANKS]
+    if bad:
+        raise ValueError(f"simple(single=...): {', '.join(bad)} is not a rank 2..A")
+    flags = [0.0] * NR
+    for s in single:
+        flags[CODE[s]] = 1.0
+    return np.array(_order_row(values["order"], "simple(order=...)") + flags, np.float64)
+
+
+@jit(inline="always")
+def _first(ranks, params):
+    """The rank of the 14-bit set ``ranks`` that comes first in the order ``params[:NR]``."""
+    best = -1
+    for r in range(NR):
+        if (ranks >> r) & 1 and (best < 0 or params[r] < params[best]):
+            best = r
+    return best
+
+
+@jit(inline="always")
+def _one(legal, r):
+    """One card of rank ``r`` if that is legal, else the least legal number of them (R9)."""
+    for n in range(1, 5):
+        if has(legal, play_id(r, n)):
+            return play_id(r, n)
+    return -1
+
+
+@jit(inline="always")
+def _no_play(obs, legal, params):
+    """Blind (R14), else a pick-up naming the first face-up rank in the order (R12, H11) when
+    one may be named, else the plain pick-up (R10)."""
+    if has(legal, L_BLIND) or not has(legal, L_ADD):
+        return forced(legal, obs)
+    p = obs[CURRENT]
+    ups = 0
+    for r in range(NR):
+        if obs[FU + p * NR + r] > 0:
+            ups |= 1 << r
+    return ADD + _first(ups, params)
+
+
+@move_strategy(
+    "cheapest",
+    "trachwo's CheapShit (RULES.md §11.6): the legal rank first in `order`, all its cards when "
+    "the stock is empty or the rank is among the first `hold_back` of the order, else one; "
+    "picks up only when it cannot play",
+    swap="none",
+    params={"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13)},
+    prepare=_prepare_cheapest,
+)
+def cheapest(obs, hand, legal, rng, params):
+    ranks = play_ranks(legal)
+    if ranks == 0:
+        return _no_play(obs, legal, params)
+    r = _first(ranks, params)
+    if obs[STOCKLEN] == 0 or params[r] < params[NR]:
+        return most_cards(legal, r)
+    return _one(legal, r)
+
+
+@move_strategy(
+    "simple",
+    "boothj5's Simple (RULES.md §11.6): the first legal rank of `order`, all copies, but one "
+    "card of the ranks in `single`; picks up only when it cannot play",
+    swap="none",
+    params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
+    prepare=_prepare_simple,
+)
+def simple(obs, hand, legal, rng, params):
+    ranks = play_ranks(legal)
+    if ranks == 0:
+        return _no_play(obs, legal, params)
+    r = _first(ranks, params)
+    if params[NR + r] > 0.0:
+        return _one(legal, r)
+    return most_cards(legal, r)
