@@ -846,3 +846,273 @@ def test_H8_cover_with_only_blind_cards_is_a_blind_lead_always_legal():
                pile=["9", "Q"], count=0, ruleset=rs(cover_rank="Q", count_rule=False))
     after = ref_apply(pos, {"blind": True})
     assert after["pile"] == ["9", "Q", "3"] and after["count"] == 1
+
+
+# --------------------------------------------------------------------------- H9
+
+def test_H9_no_play_again_after_a_burn_next_seat_leads():
+    ruleset = rs(burn_plays_again=False)
+    pos = make(hands=[["10", "3"], ["4"], ["5"]], pile=["8"], count=1, stock=["K"],
+               ruleset=ruleset)
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["pile"] == [] and after["count"] == 0
+    assert after["current"] == 1
+    assert Counter(after["hands"][0]) == Counter(["3", "K"])  # R8: the draw still happens
+    # four of a kind too
+    pos = make(hands=[["7", "3"], ["4"], ["5"]], pile=["6", "7", "7", "7"], count=1,
+               ruleset=ruleset)
+    assert ref_apply(pos, play("7"))["current"] == 1
+    # seed: the burner leads again
+    assert ref_apply(dict(pos, ruleset="seed"), play("7"))["current"] == 0
+
+
+# --------------------------------------------------------------------------- H0a
+
+def test_H0a_a_burn_cancels_skip_and_reverse():
+    pos = make(players=4, hands=[["8", "3"], ["9"], ["4"], ["J"]], pile=["8", "8", "8"],
+               count=1, ruleset=rs(skip_rank="8"))
+    after = ref_apply(pos, play("8"))
+    assert after["events"] == ["burn"] and after["current"] == 0 and after["pile"] == []
+    pos = make(players=4, hands=[["K", "3"], ["9"], ["4"], ["J"]], pile=["K", "K", "K"],
+               count=1, ruleset=rs(reverse_rank="K", reverse_per_card=True))
+    after = ref_apply(pos, play("K"))
+    assert after["events"] == ["burn"] and after["direction"] == 1 and after["current"] == 0
+    # with H9 off the next seat is found without the skip: four 8s per card would be s = 4
+    pos = make(players=3, hands=[["8", "8", "8", "8", "3"], ["9"], ["4"]],
+               ruleset=rs(skip_rank="8", skip_per_card=True, burn_plays_again=False))
+    after = ref_apply(pos, play("8", "8", "8", "8"))
+    assert after["events"] == ["burn"] and after["current"] == 1
+
+
+def test_H0a_a_burn_cancels_the_cover():
+    # four queens led: a burn, no cover; with H9 off the next seat leads
+    pos = make(hands=[["Q", "Q", "Q", "Q", "5"], ["9"], ["4"]],
+               ruleset=rs(cover_rank="Q", burn_plays_again=False))
+    after = ref_apply(pos, play("Q", "Q", "Q", "Q"))
+    assert after["events"] == ["burn"] and after["current"] == 1 and after["count"] == 0
+    # a 10 as the cover burns the pile, the cover card included (R21)
+    pos = make(hands=[["10", "4"], ["9"], ["5"]], pile=["9", "Q"], count=0,
+               ruleset=rs(cover_rank="Q"))
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["pile"] == [] and after["current"] == 0
+    assert Counter(after["burned"]) - Counter(pos["burned"]) == Counter(["9", "Q", "10"])
+
+
+def test_H0a_H8_the_draw_comes_before_the_cover_check():
+    # the last hand card is a Q, but the draw refills the hand: the mover must cover
+    pos = make(hands=[["Q"], ["9"], ["4"]], pile=["9"], count=1, stock=["5"],
+               ruleset=rs(cover_rank="Q"))
+    after = ref_apply(pos, play("Q"))
+    assert after["hands"][0] == ["5"] and after["count"] == 0 and after["current"] == 0
+    assert after["events"] == []
+
+
+# --------------------------------------------------------------------------- H10
+
+def test_H10_always_a_blind_only_player_may_pick_up_instead():
+    ruleset = rs(voluntary_pickup="always")
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["K", "4"], [], []], pile=["6"],
+               count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([{"blind": True}, PICKUP])
+    after = ref_apply(pos, PICKUP)
+    assert after["hands"][0] == ["6"] and after["face_down"][0] == ["K", "4"]
+    assert after["events"] == ["pickup"] and after["current"] == 1
+    # a leader never picks up
+    lead = make(hands=[[], ["3"], ["5"]], face_down=[["K", "4"], [], []], ruleset=ruleset)
+    assert ref_legal_moves(lead) == [{"blind": True}]
+    # except_blind (R16): blind only
+    assert ref_legal_moves(dict(pos, ruleset="seed")) == [{"blind": True}]
+
+
+def test_H10_never_pick_up_only_when_no_play_is_legal():
+    ruleset = rs(voluntary_pickup="never")
+    pos = make(hands=[["A", "4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    with pytest.raises(ValueError):
+        ref_apply(pos, PICKUP)
+    pos = make(hands=[["4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    # from the face-ups: the adds of R12 are pick-ups too (Decided in H11)
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["A", "4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        PICKUP, {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+    # blind turns are forced
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert ref_legal_moves(pos) == [{"blind": True}]
+
+
+# --------------------------------------------------------------------------- H11
+
+def test_H11_pile_only_no_add():
+    ruleset = rs(faceup_pickup="pile_only")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    with pytest.raises(ValueError):
+        ref_apply(pos, {"pickup": True, "add": "4"})
+    after = ref_apply(pos, PICKUP)
+    assert after["hands"][0] == ["6"] and Counter(after["face_up"][0]) == Counter(["4", "3"])
+
+
+def test_H11_must_add_rank_takes_all_face_up_cards_of_that_rank():
+    ruleset = rs(faceup_pickup="must_add_rank")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "4", "3"], [], []], pile=["6"],
+               count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+    with pytest.raises(ValueError):
+        ref_apply(pos, PICKUP)  # a plain pick-up is illegal for this player
+    after = ref_apply(pos, {"pickup": True, "add": "4"})
+    assert Counter(after["hands"][0]) == Counter(["6", "4", "4"])
+    assert after["face_up"][0] == ["3"] and after["pile"] == [] and after["count"] == 0
+    assert after["events"] == ["pickup"] and after["current"] == 1
+    # a player with a hand picks up plainly
+    pos = make(hands=[["3"], ["3"], ["5"]], face_up=[["4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    # an add is never a play (R12): three 4s on the pile plus the added 4s do not burn
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []],
+               pile=["4", "4", "4"], count=3, ruleset=ruleset)
+    after = ref_apply(pos, {"pickup": True, "add": "4"})
+    assert after["events"] == ["pickup"] and Counter(after["hands"][0]) == Counter(["4"] * 4)
+    assert after["burned"] == pos["burned"]
+    # with H10 "never": only when no play is legal
+    both = rs(faceup_pickup="must_add_rank", voluntary_pickup="never")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["A", "4", "4"], [], []], pile=["6"],
+               count=1, ruleset=both)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["3", "4", "4"], [], []], pile=["6"],
+               count=1, ruleset=both)
+    assert keys(ref_legal_moves(pos)) == keys([
+        {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+
+
+# --------------------------------------------------------------------------- H12
+
+def test_H12_hand_size_four_draws_up_to_four():
+    ruleset = rs(hand_size=4)
+    pos = make(hands=[["6", "6", "9", "K"], ["3"], ["5"]], stock=["J", "Q", "A"],
+               ruleset=ruleset)
+    after = ref_apply(pos, play("6", "6"))
+    assert Counter(after["hands"][0]) == Counter(["9", "K", "A", "Q"])
+    assert after["stock"] == ["J"]
+    # seed draws to three only
+    after = ref_apply(dict(pos, ruleset="seed"), play("6", "6"))
+    assert len(after["hands"][0]) == 3 and after["stock"] == ["J", "Q"]
+    # 4 x 3 x 4 = 48 cards: fine; 5 players: refused (§11.3)
+    ref_ruleset(ruleset, 4)
+    with pytest.raises(ValueError):
+        ref_legal_moves(make(players=5, hands=[["5"], ["6"], ["7"], ["8"], ["9"]],
+                             ruleset="seed") | {"ruleset": ruleset})
+
+
+# --------------------------------------------------------------------------- H13
+
+def test_H13_jokers_deck_of_52_or_54():
+    assert len(ref_deck("seed", 5)) == 52 and "JK" not in ref_deck("seed", 5)
+    assert len(ref_deck("seed", 6)) == 54 and Counter(ref_deck("seed", 6))["JK"] == 2
+    assert len(ref_deck(rs(jokers="always"), 2)) == 54
+    assert len(ref_deck(rs(jokers="never"), 5)) == 52
+    assert len(ref_deck("classic", 4)) == 52
+    assert len(ref_deck(ref_ruleset(rs(jokers="always")), 3)) == 54  # resolved options too
+    for players in range(2, 7):
+        d = Counter(ref_deck("seed", players))
+        assert all(d[r] == 4 for r in CARDS if r != "JK")
+    # "always": the joker reverses at any player count (R23)
+    pos = make(players=3, hands=[["JK", "4"], ["3"], ["5", "K"]], pile=["9"], count=1,
+               ruleset=rs(jokers="always"))
+    after = ref_apply(pos, play("JK"))
+    assert after["events"] == ["reverse"] and after["direction"] == -1
+    assert after["current"] == 2
+    assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])
+
+
+# --------------------------------------------------------------------------- H14, H15
+
+def test_H14_hand_starter_reads_only_the_hands_after_the_swap():
+    hands = [["5", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]]
+    face_up = [["8", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True)
+    assert ref_first_player(pos) == 2  # R6 / "dealt": the face-up 3
+    assert ref_first_player(dict(pos, ruleset=rs(starter="hand"))) == 1  # the 4 in hand
+    # nobody holds a listed rank in hand: the first seat in deal order
+    pos = make(hands=[["2", "2"], ["2", "JK"], ["2", "JK"]], face_up=face_up, players=3,
+               ruleset=rs(starter="hand", jokers="always"), rest_in_stock=True)
+    pos["dealer"] = 0
+    assert ref_first_player(pos) == 1
+
+
+def test_H15_starter_order_listed_ranks_decide_in_listed_order():
+    hands = [["5", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]]
+    face_up = [["2", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True)
+    assert ref_first_player(dict(pos, ruleset=rs(starter_order=["K", "2"]))) == 1
+    # Decided (H15): a listed 2 counts at its place
+    assert ref_first_player(dict(pos, ruleset=rs(starter_order=["2", "K"]))) == 0
+    # an empty order: the first seat in deal order
+    empty = dict(pos, ruleset=rs(starter_order=[]), dealer=1)
+    assert ref_first_player(empty) == 2
+    # ties go to the earliest seat in deal order: seats 0 and 2 both hold an A
+    tie = make(hands=[["A", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]], face_up=face_up,
+               rest_in_stock=True, ruleset=rs(starter="hand", starter_order=["A"]))
+    assert ref_first_player(tie) == 0
+    assert ref_first_player(dict(tie, dealer=0)) == 2
+    # boothj5: only 2s, 7s and 10s in hand: 2 before 7 before 10
+    pos = make(hands=[["7", "10", "10"], ["10", "7", "7"], ["2", "7", "10"]],
+               face_up=[["3", "4", "5"], ["3", "4", "5"], ["3", "4", "5"]],
+               rest_in_stock=True, ruleset="boothj5")
+    assert ref_first_player(pos) == 2
+    pos = make(players=2, hands=[["10", "10", "10"], ["7", "7", "10"]],
+               face_up=[["3", "4", "5"], ["3", "4", "5"]], rest_in_stock=True,
+               ruleset="boothj5")
+    assert ref_first_player(pos) == 1  # 7 before 10, whatever the deal order
+
+
+# --------------------------------------------------------------------------- H16
+
+def test_H16_forced_opening_plays_every_hand_card_of_the_starting_rank():
+    hands = [["5", "9", "9"], ["4", "4", "K"], ["6", "4", "A"]]
+    face_up = [["8", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True, ruleset="boothj5")
+    assert ref_first_player(pos) == 1  # the 4s (hands only, H14); seat 1 before seat 2
+    pos["current"] = 1
+    opening = ref_forced_opening(pos)
+    assert opening == play("4", "4")
+    after = ref_apply(pos, opening)
+    assert after["pile"] == ["4", "4"] and after["count"] == 2 and after["current"] == 2
+    assert len(after["hands"][1]) == 3 and after["events"] == []
+    # boothj5: count rule off, pick up only when no play is legal
+    assert keys(ref_legal_moves(after)) == keys([play("4"), play("6"), play("A")])
+    # deal order decides the tie: dealt first after dealer 1 is seat 2, with one 4
+    pos2 = dict(pos, dealer=1, current=2)
+    assert ref_first_player(pos2) == 2 and ref_forced_opening(pos2) == play("4")
+    with pytest.raises(ValueError):  # current is not the starter
+        ref_forced_opening(dict(pos, dealer=1))
+    # no H16: no forced opening
+    assert ref_forced_opening(dict(pos, ruleset="masters-of-shithead", removed=[])) is None
+    assert ref_forced_opening(dict(pos, ruleset="seed")) is None
+
+
+# --------------------------------------------------------------------------- H17
+
+def test_H17_removed_cards_counted_and_allowed_only_under_masters():
+    masters = "masters-of-shithead"
+    pos = make(players=2, hands=[["5", "9"], ["4", "K"]], pile=["6"], count=1,
+               removed=["5", "5", "J"], ruleset=masters)
+    assert total(pos) == deck(2, masters) and Counter(pos["burned"])["5"] == 1
+    after = ref_apply(pos, play("9"))
+    assert after["removed"] == ["5", "5", "J"] and total(after) == total(pos)
+    for bad in ["seed", "classic", "boothj5", rs(masters, removed_before_deal="none")]:
+        with pytest.raises(ValueError):
+            ref_legal_moves(dict(pos, ruleset=bad))
+        with pytest.raises(ValueError):
+            ref_apply(dict(pos, ruleset=bad), play("9"))
+    ok = make(players=2, hands=[["5", "9"], ["4", "K"]], pile=["6"], count=1, removed=[])
+    assert keys(ref_legal_moves(ok)) == keys([play("9"), PICKUP])
+    assert "removed" not in ref_apply(make(players=2, hands=[["5", "9"], ["4", "K"]]),
+                                      play("5"))  # absent stays absent (means [])
