@@ -6,6 +6,7 @@ the reference, never ``sim``, so the reference can be trusted before it judges `
 
 import copy
 import os
+import random
 import sys
 from collections import Counter
 
@@ -1116,3 +1117,75 @@ def test_H17_removed_cards_counted_and_allowed_only_under_masters():
     assert keys(ref_legal_moves(ok)) == keys([play("9"), PICKUP])
     assert "removed" not in ref_apply(make(players=2, hands=[["5", "9"], ["4", "K"]]),
                                       play("5"))  # absent stays absent (means [])
+
+
+# --------------------------------------------------------------------------- invariants
+
+WALK_RULESETS = [
+    "seed", "classic", "masters-of-shithead", "boothj5", V2,
+    rs(count_rule=False, skip_rank="8", skip_per_card=True, reverse_rank="K",
+       reverse_per_card=True, cover_rank="Q", transparent_rank="5", jokers="always"),
+    rs("masters-of-shithead", count_rule=True, voluntary_pickup="never", hand_size=4),
+    rs("boothj5", cover_rank="9", reverse_rank="J", burn_plays_again=False, four_burns=False),
+    rs(seven_lower=True, transparent_rank="4", ten_anywhere=True, cover_rank="A",
+       faceup_pickup="must_add_rank", last_player_loses=True, choose_face_ups=True),
+]
+
+
+def walk_deal(rng, ruleset):
+    """A simple deal for the invariant walk: R4 / H12 packets, H17 removed cards, the
+    starter of R6 / H14 (no swap), the H16 opening."""
+    opts = ref_ruleset(ruleset)
+    players = rng.choice([n for n in range(2, 7)
+                          if n * 3 * opts["hand_size"] <= len(ref_deck(opts, n))])
+    size = opts["hand_size"]
+    cards = ref_deck(opts, players)
+    rng.shuffle(cards)
+    removed = []
+    spare = len(cards) - 17 * players
+    if opts["removed_before_deal"] == "masters" and spare >= 2 * players:
+        removed = [cards.pop() for _ in range(spare - rng.randint(1, 2 * players))]  # H17
+    zones = [[[cards.pop() for _ in range(size)] for _ in range(players)] for _ in range(3)]
+    pos = {"ruleset": ruleset, "players": players, "current": 0, "direction": 1,
+           "face_down": zones[0], "face_up": zones[1], "hands": zones[2], "stock": cards,
+           "pile": [], "count": 0, "burned": [], "out": [], "removed": removed}
+    pos["current"] = ref_first_player(pos)
+    return pos, ref_forced_opening(pos)
+
+
+@pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
+def test_invariants_over_random_walks(ruleset):
+    """POSITION.md validity after every move: cards conserved (H17's removed included),
+    the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
+    (H8), events in order, apply never mutates, a game that is not over has a move."""
+    opts = ref_ruleset(ruleset)
+    event_order = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
+    seen = Counter()
+    for seed in range(15):
+        rng = random.Random(seed)
+        pos, forced = walk_deal(rng, ruleset)
+        cards = total(pos)
+        assert cards == deck(pos["players"], ruleset)
+        for step in range(500):
+            empty = {s for s in range(pos["players"])
+                     if not (pos["hands"][s] or pos["face_up"][s] or pos["face_down"][s])}
+            assert empty == set(pos["out"])
+            moves = ref_legal_moves(pos)
+            if not moves:
+                assert pos["winner"] == pos["out"][0]
+                seen["over"] += 1
+                break
+            assert len(keys(moves)) == len(moves) and pos["current"] not in pos["out"]
+            if pos["count"] == 0:
+                assert not pos["pile"] or pos["pile"][-1] == opts["cover_rank"]
+            else:
+                assert pos["pile"] and 1 <= pos["count"] <= 4
+            move = forced if step == 0 and forced else rng.choice(moves)
+            if rng.random() < 0.6:  # play when possible, or few games would end
+                move = next((m for m in moves if "pickup" not in m), move)
+            old, before = pos, copy.deepcopy(pos)
+            pos = ref_apply(old, move)
+            assert old == before and total(pos) == cards
+            assert pos["events"] == sorted(set(pos["events"]), key=event_order.index)
+            seen.update(pos["events"])
+    assert seen["over"] > 0
