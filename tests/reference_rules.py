@@ -96,6 +96,8 @@ PRESETS = {name: {**copy.deepcopy(SEED_OPTIONS), **copy.deepcopy(changes)}
 
 # §11.4 "players" row: the player counts each preset is meant for (seed: R1). Outside this,
 # the deck check of §11.3 refuses them anyway (no jokers: 6 x 3 x 3 = 54 > 52).
+# Decided: the row is not a refusal of its own (§11.3 does not list it): a changed preset
+# such as {"base": "classic", "jokers": "always"} may seat 6, as its deck allows.
 PRESET_PLAYERS = {
     "seed": (2, 6), "classic": (2, 5), "masters-of-shithead": (2, 5), "boothj5": (2, 5),
 }
@@ -116,7 +118,12 @@ _CHOICE_KEYS = {
 
 
 def _check_value(key, value):
-    """§11.2 / §11.3: refuse an unknown value of a known key."""
+    """§11.2 / §11.3: refuse an unknown value of a known key.
+
+    Decided: values are JSON values of the exact type §11.2 names: a boolean is true or
+    false (not 0 or 1), hand_size the integer 3 or 4 (not 3.0, "3" or true), starter_order
+    a list (not a string or a tuple).
+    """
     if key in _BOOL_KEYS:
         ok = isinstance(value, bool)  # JSON booleans only (1 and 0 are not booleans)
     elif key in _ROLE_KEYS:
@@ -171,6 +178,8 @@ def ref_ruleset(ruleset, players=None):
     H4; H16 without H14 "hand" and a full H15 order; and, when ``players`` is given,
     players x 3 x hand_size above the deck (H12, H13) or players outside 2-6 (R1).
     """
+    # Decided: an object must name one of the four presets as "base" (POSITION.md: "which it
+    # must name"); a nested ruleset object as base is refused.
     if isinstance(ruleset, str):
         if ruleset not in PRESETS:
             raise ValueError(f"unknown ruleset {ruleset!r}")
@@ -192,6 +201,8 @@ def ref_ruleset(ruleset, players=None):
     _check_options(opts)
     if players is not None:
         if not (isinstance(players, int) and 2 <= players <= 6):
+            # Decided: R1's 2-6 stands under every ruleset (H13 "always" gives 54 cards, so
+            # §11.3's deck check would stop at 6 anyway)
             raise ValueError(f"players must be 2-6 (R1), got {players!r}")
         if players * 3 * opts["hand_size"] > deck_size(opts, players):
             raise ValueError(f"{players} players x 3 x hand size {opts['hand_size']} is more "
@@ -441,7 +452,9 @@ def _finish_play(new, p, cards, from_hand, events, opts):
         new["direction"] = -new["direction"]  # R23: one play, one reversal (also under H7)
         events.append("reverse")
     elif rank == opts["reverse_rank"]:
-        flips = k if opts["reverse_per_card"] else 1  # H7
+        # H7. Decided: like H6's skip ("face-up and blind plays skip too"), a reverse or a
+        # cover card works from every source: hand, face-up or a legal blind turn.
+        flips = k if opts["reverse_per_card"] else 1
         for _ in range(flips):
             new["direction"] = -new["direction"]
         events.append("reverse")  # once, even when an even number of flips cancel
@@ -449,7 +462,8 @@ def _finish_play(new, p, cards, from_hand, events, opts):
         skips = k if opts["skip_per_card"] else 1  # H6
         events.append("skip")  # once, even if the mover goes out or the turn comes back
     elif rank == opts["cover_rank"]:
-        cover = True  # H8 (only if the mover still holds a card: see below)
+        cover = True  # H8, from any source (Decided above); only if the mover still holds
+        # a card after the draw: see below
 
     is_out = not (new["hands"][p] or new["face_up"][p] or new["face_down"][p])
     if is_out:
@@ -492,6 +506,8 @@ def ref_apply(pos, move):
     if key not in legal:
         raise ValueError(f"illegal move in this position (R24): {move!r}")
 
+    # Decided: the answer keeps the input's keys (``dealer``, ``removed``) as they are and
+    # adds only "events" and "winner" (POSITION.md): an absent ``removed`` stays absent.
     new = copy_position(pos)
     new.pop("events", None)
     new.pop("winner", None)
@@ -599,5 +615,7 @@ def ref_forced_opening(pos):
     if rank is None:
         return None  # H16: no hand holds a listed rank, no forced opening
     if seat != pos["current"]:
+        # Decided: a driver that set another seat to move has a bug; say so rather than
+        # return a move for a seat that is not to move
         raise ValueError(f"the starter is seat {seat}, not current {pos['current']} (H16)")
     return {"play": [rank] * pos["hands"][seat].count(rank)}

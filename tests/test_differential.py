@@ -130,7 +130,10 @@ def uses_house_rules(opts):
 # --------------------------------------------------------------------------- dealing
 
 def h17_removed_count(rng, deck_cards, players):
-    """H17: spare = D - 17n; k = spare - u, u uniform in 1..2n, if spare >= 2n; else 0."""
+    """H17: spare = D - 17n; k = spare - u, u uniform in 1..2n, if spare >= 2n; else 0.
+
+    Decided: D is the deck H13 gives (52, or 54 with jokers), and the formula is used as
+    written whatever the hand size (H12 does not mention H17)."""
     spare = deck_cards - 17 * players
     if spare >= 2 * players:
         return spare - rng.randint(1, 2 * players)
@@ -163,7 +166,9 @@ def deal_position(rng, ruleset=None, check_real=True):
     face_down = [[] for _ in range(players)]
     face_up = [[] for _ in range(players)]
     hands = [[] for _ in range(players)]
-    if opts["choose_face_ups"]:  # V1
+    if opts["choose_face_ups"]:
+        # V1 / H12. Decided: packets of hand_size face down, then one packet of twice
+        # hand_size to the hand, each round in deal order (the order has no effect, §11.7)
         packets = [(face_down, size), (hands, 2 * size)]
     else:  # R4, H12
         packets = [(face_down, size), (face_up, size), (hands, size)]

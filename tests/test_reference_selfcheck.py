@@ -1,7 +1,9 @@
 """Self-checks of the reference rules (tests/reference_rules.py) on hand-written positions.
 
-One test per rule area, each naming its rule from ../shared/RULES.md. These import only
-the reference, never ``sim``, so the reference can be trusted before it judges ``sim``.
+One test per rule area, each naming its rule from ../shared/RULES.md: the seed rules
+(R6-R25, V2), then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H17 and their
+interactions), then invariant walks over random games. These import only the reference,
+never ``sim``, so the reference can be trusted before it judges ``sim``.
 """
 
 import copy
@@ -1133,8 +1135,9 @@ WALK_RULESETS = [
 
 
 def walk_deal(rng, ruleset):
-    """A simple deal for the invariant walk: R4 / H12 packets, H17 removed cards, the
-    starter of R6 / H14 (no swap), the H16 opening."""
+    """A simple deal for the invariant walk: R4 / H12 packets (also under V1: the walk
+    needs valid positions, not V1's statistics), H17 removed cards, the starter of
+    R6 / H14 (no swap), the H16 opening."""
     opts = ref_ruleset(ruleset)
     players = rng.choice([n for n in range(2, 7)
                           if n * 3 * opts["hand_size"] <= len(ref_deck(opts, n))])
