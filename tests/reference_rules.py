@@ -154,10 +154,11 @@ def _check_options(opts):
             raise ValueError(f"{key} cannot be {rank!r} (§11.3)")
         if rank == SEVEN and opts["seven_lower"]:
             raise ValueError(f"{key} cannot be '7' under seven_lower (H4, §11.3)")
-    if opts["forced_opening"]:  # H16 needs H14 "hand" and all 13 ranks in H15's order
-        if opts["starter"] != "hand" or sorted(opts["starter_order"]) != sorted(RANKS_13):
-            raise ValueError("forced_opening needs starter 'hand' and all 13 ranks in "
-                             "starter_order (H16, §11.3)")
+    # H16 needs H14 "hand" and all 13 ranks in H15's order
+    full_order = sorted(opts["starter_order"]) == sorted(RANKS_13)
+    if opts["forced_opening"] and (opts["starter"] != "hand" or not full_order):
+        raise ValueError("forced_opening needs starter 'hand' and all 13 ranks in "
+                         "starter_order (H16, §11.3)")
 
 
 def deck_size(opts, players):

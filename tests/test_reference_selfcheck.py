@@ -1157,7 +1157,7 @@ def walk_deal(rng, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
-def test_invariants_over_random_walks(ruleset):
+def test_H0a_H17_invariants_over_random_walks(ruleset):
     """POSITION.md validity after every move: cards conserved (H17's removed included),
     the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
     (H8), events in order, apply never mutates, a game that is not over has a move."""
