@@ -1,16 +1,24 @@
 """Independent pure-Python reference of the single-position rules API.
 
 Used only by the tests, for differential checking against ``sim.rules``. It is written
-straight from ``../shared/RULES.md`` (rule numbers R1-R26, V1, V2) and
-``../shared/POSITION.md`` (the JSON shape of positions and moves), without looking at the
-implementation under test. Readability wins over speed here.
+straight from ``../shared/RULES.md`` (rule numbers R1-R26, V1, V2, house rules H0-H17 of
+§11) and ``../shared/POSITION.md`` (the JSON shape of positions, moves and rulesets),
+without looking at the implementation under test. Readability wins over speed here.
 
 Public functions:
 - ``ref_legal_moves(pos) -> list[move]``
 - ``ref_apply(pos, move) -> pos`` (adds ``"events"`` and ``"winner"``; never mutates ``pos``)
-- ``ref_first_player(pos) -> seat``
+- ``ref_first_player(pos) -> seat`` (R6, H14, H15)
+- ``ref_ruleset(ruleset, players=None) -> dict``: every option of §11.2 plus
+  ``choose_face_ups`` (V1) and ``last_player_loses`` (V2), resolved; ValueError for a refused
+  ruleset (§11.3); with ``players`` also the deck-size check of §11.3.
+- ``ref_deck(ruleset_or_options, players) -> list[str]``: the 52 or 54 cards (R1, H13).
+- ``ref_forced_opening(pos) -> move | None``: the H16 opening of a position right after the
+  swap (the game driver plays it with ``ref_apply``).
+- ``PRESETS``: the named rulesets of §11.4, fully resolved.
 
-Positions are trusted to be valid (the real code validates them); moves are checked.
+Positions are trusted to be valid (the real code validates them), except that the ruleset
+and the ``removed`` key are checked; moves are checked.
 """
 
 import copy
@@ -20,39 +28,216 @@ from collections import Counter
 ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 RANK_VALUE = {rank: i for i, rank in enumerate(ORDER)}
 CARDS = ["2"] + ORDER + ["JK"]
+RANKS_13 = ["2"] + ORDER  # the ranks H15's starter_order may list (never the joker)
 TWO = "2"
+SEVEN = "7"
 TEN = "10"
 JOKER = "JK"
 
-# Event names, in the order POSITION.md fixes for one move.
-EVENT_ORDER = ["burn", "reverse", "blind_fail", "pickup", "out", "game_over"]
+# Event names, in the order POSITION.md fixes for one move ("skip" added by §11).
+EVENT_ORDER = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
 
 
-# --------------------------------------------------------------------------- rulesets
+# --------------------------------------------------------------------------- rulesets (§11)
 
-def _ruleset_options(ruleset):
-    """Return the options dict of a ruleset ("seed" or {"base": "seed", ...})."""
-    if ruleset == "seed":
-        return {"last_player_loses": False, "choose_face_ups": False}
-    if isinstance(ruleset, dict) and ruleset.get("base") == "seed":
-        unknown = set(ruleset) - {"base", "last_player_loses", "choose_face_ups"}
-        if unknown:
-            raise ValueError(f"unknown ruleset option(s): {sorted(unknown)}")
-        return {
-            "last_player_loses": bool(ruleset.get("last_player_loses", False)),
-            "choose_face_ups": bool(ruleset.get("choose_face_ups", False)),
-        }
-    raise ValueError(f"unknown ruleset: {ruleset!r}")
+# §11.2: every option at its default is `seed` (R1-R26); V1 and V2 (§10) are off.
+SEED_OPTIONS = {
+    "count_rule": True,                 # H1
+    "ten_anywhere": False,              # H2
+    "four_burns": True,                 # H3
+    "seven_lower": False,               # H4
+    "transparent_rank": None,           # H5
+    "skip_rank": None,                  # H6
+    "skip_per_card": False,             # H6
+    "reverse_rank": None,               # H7
+    "reverse_per_card": False,          # H7
+    "cover_rank": None,                 # H8
+    "burn_plays_again": True,           # H9
+    "voluntary_pickup": "except_blind",  # H10
+    "faceup_pickup": "may_add_one",     # H11
+    "hand_size": 3,                     # H12
+    "jokers": "six_players",            # H13
+    "starter": "dealt",                 # H14
+    "starter_order": list(ORDER),       # H15: "3".."A" (R6)
+    "forced_opening": False,            # H16
+    "removed_before_deal": "none",      # H17
+    "choose_face_ups": False,           # V1
+    "last_player_loses": False,         # V2
+}
+OPTION_KEYS = list(SEED_OPTIONS)
+
+# §11.4: the presets, as the options that differ from `seed`.
+_PRESET_CHANGES = {
+    "seed": {},
+    "classic": {
+        "count_rule": False, "ten_anywhere": True, "jokers": "never",
+        "last_player_loses": True,
+    },
+    "masters-of-shithead": {
+        "count_rule": False, "ten_anywhere": True, "seven_lower": True,
+        "transparent_rank": "3", "skip_rank": "8", "skip_per_card": True,
+        "reverse_rank": "K", "reverse_per_card": True, "cover_rank": "Q",
+        "voluntary_pickup": "always", "faceup_pickup": "must_add_rank", "jokers": "never",
+        "starter": "hand",
+        "starter_order": ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A", "10", "2", "3"],
+        "removed_before_deal": "masters", "last_player_loses": True,
+    },
+    "boothj5": {
+        "count_rule": False, "ten_anywhere": True, "transparent_rank": "7",
+        "skip_rank": "8", "skip_per_card": False,
+        "voluntary_pickup": "never", "faceup_pickup": "pile_only", "jokers": "never",
+        "starter": "hand",
+        "starter_order": ["3", "4", "5", "6", "8", "9", "J", "Q", "K", "A", "2", "7", "10"],
+        "forced_opening": True, "last_player_loses": True,
+    },
+}
+PRESETS = {name: {**copy.deepcopy(SEED_OPTIONS), **copy.deepcopy(changes)}
+           for name, changes in _PRESET_CHANGES.items()}
+
+# §11.4 "players" row: the player counts each preset is meant for (seed: R1). Outside this,
+# the deck check of §11.3 refuses them anyway (no jokers: 6 x 3 x 3 = 54 > 52).
+# Decided: the row is not a refusal of its own (§11.3 does not list it): a changed preset
+# such as {"base": "classic", "jokers": "always"} may seat 6, as its deck allows.
+PRESET_PLAYERS = {
+    "seed": (2, 6), "classic": (2, 5), "masters-of-shithead": (2, 5), "boothj5": (2, 5),
+}
+
+_BOOL_KEYS = {
+    "count_rule", "ten_anywhere", "four_burns", "seven_lower", "skip_per_card",
+    "reverse_per_card", "burn_plays_again", "forced_opening", "choose_face_ups",
+    "last_player_loses",
+}
+_ROLE_KEYS = ["transparent_rank", "skip_rank", "reverse_rank", "cover_rank"]  # H5-H8
+_CHOICE_KEYS = {
+    "voluntary_pickup": ("except_blind", "always", "never"),          # H10
+    "faceup_pickup": ("may_add_one", "pile_only", "must_add_rank"),   # H11
+    "jokers": ("six_players", "never", "always"),                     # H13
+    "starter": ("dealt", "hand"),                                      # H14
+    "removed_before_deal": ("none", "masters"),                        # H17
+}
 
 
-def _is_v2(pos):
-    """V2 (play to the last) is on."""
-    return _ruleset_options(pos["ruleset"])["last_player_loses"]
+def _check_value(key, value):
+    """§11.2 / §11.3: refuse an unknown value of a known key.
+
+    Decided: values are JSON values of the exact type §11.2 names: a boolean is true or
+    false (not 0 or 1), hand_size the integer 3 or 4 (not 3.0, "3" or true), starter_order
+    a list (not a string or a tuple).
+    """
+    if key in _BOOL_KEYS:
+        ok = isinstance(value, bool)  # JSON booleans only (1 and 0 are not booleans)
+    elif key in _ROLE_KEYS:
+        # §11.2: a rank value is "3".."A"; §11.3 then refuses "10" (and "2", "JK", below)
+        ok = value is None or (isinstance(value, str) and value in CARDS)
+    elif key in _CHOICE_KEYS:
+        ok = isinstance(value, str) and value in _CHOICE_KEYS[key]
+    elif key == "hand_size":  # H12
+        ok = type(value) is int and value in (3, 4)
+    elif key == "starter_order":  # H15: distinct ranks "2".."A", partial or empty allowed
+        ok = (isinstance(value, list)
+              and all(isinstance(r, str) and r in RANKS_13 for r in value)
+              and len(set(value)) == len(value))
+    else:
+        raise ValueError(f"unknown ruleset option {key!r}")
+    if not ok:
+        raise ValueError(f"ruleset option {key!r} cannot be {value!r}")
 
 
-def _game_over(pos):
+def _check_options(opts):
+    """§11.3: the refusals that look at several options together."""
+    roles = [opts[k] for k in _ROLE_KEYS if opts[k] is not None]
+    if len(set(roles)) != len(roles):
+        raise ValueError(f"transparent/skip/reverse/cover ranks must differ (§11.3): {roles}")
+    for key in _ROLE_KEYS:
+        rank = opts[key]
+        if rank in (TWO, TEN, JOKER):
+            raise ValueError(f"{key} cannot be {rank!r} (§11.3)")
+        if rank == SEVEN and opts["seven_lower"]:
+            raise ValueError(f"{key} cannot be '7' under seven_lower (H4, §11.3)")
+    # H16 needs H14 "hand" and all 13 ranks in H15's order
+    full_order = sorted(opts["starter_order"]) == sorted(RANKS_13)
+    if opts["forced_opening"] and (opts["starter"] != "hand" or not full_order):
+        raise ValueError("forced_opening needs starter 'hand' and all 13 ranks in "
+                         "starter_order (H16, §11.3)")
+
+
+def deck_size(opts, players):
+    """H13 (R1): 54 cards with jokers, else 52."""
+    return 54 if _has_jokers(opts, players) else 52
+
+
+def _has_jokers(opts, players):
+    """H13: "six_players" is R1 (jokers with 6 players), "always", "never"."""
+    return opts["jokers"] == "always" or (opts["jokers"] == "six_players" and players == 6)
+
+
+def ref_ruleset(ruleset, players=None):
+    """The resolved options of a ruleset: a preset name or {"base": preset, key: value, ...}.
+
+    Keys override the base (POSITION.md). Refused (§11.3), with ValueError: an unknown preset,
+    key or value; role ranks (H5-H8) not pairwise different or "2", "10", "JK", or "7" under
+    H4; H16 without H14 "hand" and a full H15 order; and, when ``players`` is given,
+    players x 3 x hand_size above the deck (H12, H13) or players outside 2-6 (R1).
+    """
+    # Decided: an object must name one of the four presets as "base" (POSITION.md: "which it
+    # must name"); a nested ruleset object as base is refused.
+    if isinstance(ruleset, str):
+        if ruleset not in PRESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r}")
+        opts = copy.deepcopy(PRESETS[ruleset])
+    elif isinstance(ruleset, dict):
+        base = ruleset.get("base")
+        if not isinstance(base, str) or base not in PRESETS:
+            raise ValueError(f"a ruleset object must name a preset as 'base', got {base!r}")
+        opts = copy.deepcopy(PRESETS[base])
+        for key, value in ruleset.items():
+            if key == "base":
+                continue
+            if key not in SEED_OPTIONS:
+                raise ValueError(f"unknown ruleset option {key!r}")
+            _check_value(key, value)
+            opts[key] = copy.deepcopy(value)
+    else:
+        raise ValueError(f"a ruleset is a preset name or an object, got {ruleset!r}")
+    _check_options(opts)
+    if players is not None:
+        if not (isinstance(players, int) and 2 <= players <= 6):
+            # Decided: R1's 2-6 stands under every ruleset (H13 "always" gives 54 cards, so
+            # §11.3's deck check would stop at 6 anyway)
+            raise ValueError(f"players must be 2-6 (R1), got {players!r}")
+        if players * 3 * opts["hand_size"] > deck_size(opts, players):
+            raise ValueError(f"{players} players x 3 x hand size {opts['hand_size']} is more "
+                             f"than the {deck_size(opts, players)}-card deck (§11.3)")
+    return opts
+
+
+def ref_deck(ruleset, players):
+    """R1, H13: the deck as a list, 4 of each rank 2..A, plus 2 jokers when H13 gives them.
+
+    ``ruleset`` is a ruleset (name or object) or an options dict from ``ref_ruleset``.
+    """
+    if isinstance(ruleset, dict) and "base" not in ruleset and "count_rule" in ruleset:
+        opts = ruleset  # already resolved
+    else:
+        opts = ref_ruleset(ruleset, players)
+    deck = [c for c in RANKS_13 for _ in range(4)]
+    if _has_jokers(opts, players):
+        deck += [JOKER, JOKER]
+    return deck
+
+
+def _options(pos):
+    """The resolved options of a position's ruleset, also checking the ``removed`` key."""
+    opts = ref_ruleset(pos["ruleset"], pos["players"])
+    removed = pos.get("removed", [])
+    if removed and opts["removed_before_deal"] != "masters":
+        raise ValueError("'removed' must be [] unless removed_before_deal is 'masters' (H17)")
+    return opts
+
+
+def _game_over(pos, opts):
     """R25: under seed the first seat out ends the game; V2: one seat left holding cards."""
-    if _is_v2(pos):
+    if opts["last_player_loses"]:
         return len(pos["out"]) >= pos["players"] - 1
     return len(pos["out"]) >= 1
 
@@ -69,46 +254,70 @@ def _next_seat(seat, direction, players, out):
     return seat  # nobody else left; cannot happen in a valid position
 
 
-def _effective_top(pile):
-    """R20, R23: the rank the next play must match or beat, or None for "anything".
+def _counted_seat(mover, skips, direction, players, out):
+    """H6 (H0a): the (skips+1)-th counted seat.
 
-    Jokers are looked through (R23); an empty pile under them means anything (R23);
-    a 2 on top means anything may follow (R20).
+    Counted seats: the seats holding cards (not in ``out``), taken cyclically in the
+    direction of play starting after the mover, the mover included (last) if still holding
+    cards. With skips = 0 this is simply the next seat holding cards (R9, V2).
     """
+    counted = [(mover + i * direction) % players for i in range(1, players + 1)]
+    counted = [seat for seat in counted if seat not in out]
+    return counted[skips % len(counted)]
+
+
+def _effective_top(pile, opts):
+    """H0: the topmost pile card that is neither a joker (R23) nor of the transparent rank
+    (H5); None when there is none (E is *open*)."""
     for card in reversed(pile):
-        if card == JOKER:
-            continue  # R23: look through jokers
-        if card == TWO:
-            return None  # R20: any rank may be played on a 2
+        if card == JOKER or card == opts["transparent_rank"]:
+            continue
         return card
-    return None  # empty pile (or only jokers): anything
+    return None
 
 
-def _rank_may_follow(rank, pile):
-    """R9, R20, R23: may ``rank`` be played on ``pile`` (ignoring the count)?"""
-    if rank in (TWO, JOKER):
-        return True  # R20: a 2 may always be played; R23: a joker may always be played
-    top = _effective_top(pile)
-    if top is None:
-        return True
+def _rank_may_follow(rank, pile, opts):
+    """H0 (R9, R20, R23, H2, H4, H5): may ``rank`` follow on ``pile`` (ignoring the count)?"""
+    top = _effective_top(pile, opts)
+    if opts["seven_lower"] and top == SEVEN:
+        # H0 case 1 (H4): only 3, 4, 5, 6, 7, 2, the transparent rank or a joker
+        return rank in ("3", "4", "5", "6", SEVEN, TWO, JOKER) or rank == opts["transparent_rank"]
+    # H0 case 2
+    if rank in (TWO, JOKER) or rank == opts["transparent_rank"]:
+        return True  # R20, R23, H5: always legal
+    if rank == TEN and opts["ten_anywhere"]:
+        return True  # H2
+    if top is None or top == TWO:
+        return True  # open E (empty, or only jokers / transparent cards), or a 2 (R20)
     return RANK_VALUE[rank] >= RANK_VALUE[top]  # R9: equal or higher
 
 
-def _is_legal_play(cards, count, pile):
-    """R7, R9: is this group of cards a legal play on the pile with this count?"""
+def _play_sizes(available, count, opts):
+    """R7, R9, H1: the numbers of cards a play from ``available`` copies of a rank may have."""
+    if count == 0 or not opts["count_rule"]:
+        return range(1, available + 1)  # R7 lead; H1: any number, lead or follow
+    return [count] if available >= count else []  # R9: exactly the count
+
+
+def _is_legal_play(cards, count, pile, opts):
+    """R7, R9, H0, H1: is this group of cards a legal play on the pile?"""
     if not cards or len(set(cards)) != 1:
         return False  # one rank only (R7, R9)
     if count == 0:
-        return True  # R7: a leader plays 1 card or several of one rank, anything goes
-    if len(cards) != count:
-        return False  # R9: exactly as many cards as the lead
-    return _rank_may_follow(cards[0], pile)
+        return True  # R7 / H0: a leader plays any rank
+    if opts["count_rule"] and len(cards) != count:
+        return False  # R9: exactly as many cards as the lead (not under H1)
+    return _rank_may_follow(cards[0], pile, opts)
 
 
-def _burns(pile_after_play, played_rank):
-    """R21: 10s burn. R22: the physical top four cards all one rank burn (jokers break it)."""
+def _burns(pile_after_play, played_rank, opts):
+    """R21: 10s burn. R22 (unless H3 is off): the physical top four cards all of one rank
+    burn; a joker (R23) or a transparent card (H5) between them breaks the set, four
+    transparent cards or four 2s do burn."""
     if played_rank == TEN:
         return True
+    if not opts["four_burns"]:
+        return False  # H3
     top4 = pile_after_play[-4:]
     return len(top4) == 4 and len(set(top4)) == 1 and top4[0] != JOKER
 
@@ -170,7 +379,8 @@ def move_key(move):
 
 def ref_legal_moves(pos):
     """Every legal move of the seat to move, each once. [] once the game is over."""
-    if _game_over(pos):
+    opts = _options(pos)
+    if _game_over(pos, opts):
         return []
     p = pos["current"]
     hand = pos["hands"][p]
@@ -178,75 +388,108 @@ def ref_legal_moves(pos):
     face_down = pos["face_down"][p]
     pile = pos["pile"]
     count = pos["count"]
-    moves = []
+    # H0, H8: count 0 means the player leads (empty pile, or a cover to be covered).
+    leading = count == 0
+    plays = []
+    pickups = []
 
     if hand or face_up:
         # R11, R13: play from the hand while it holds a card, else from the face-ups.
         source = hand if hand else face_up
         held = Counter(source)
         for rank in sorted(held, key=CARDS.index):
-            n = held[rank]
-            if count == 0:
-                # R7: a leader plays 1 card or several of one rank
-                for k in range(1, n + 1):
-                    moves.append({"play": [rank] * k})
-            elif n >= count and _rank_may_follow(rank, pile):
-                # R9: exactly `count` cards, equal or higher (R20, R23 special cards)
-                moves.append({"play": [rank] * count})
-        if pile:
-            # R10: picking up is allowed whenever the pile is not empty
-            moves.append({"pickup": True})
-            if not hand:
-                # R12: from the face-ups, one face-up card may be added first
+            if not leading and not _rank_may_follow(rank, pile, opts):
+                continue  # H0: rank not allowed on this effective top
+            for k in _play_sizes(held[rank], count, opts):  # R7, R9, H1
+                plays.append({"play": [rank] * k})
+        if not leading:
+            # R10: pick up whenever the pile is not empty; a leader (H8: a coverer) never
+            if hand or opts["faceup_pickup"] != "must_add_rank":
+                pickups.append({"pickup": True})  # R10; from the face-ups: R12, H11
+            if not hand and opts["faceup_pickup"] != "pile_only":
+                # R12: add one face-up card (any one) first; H11 "must_add_rank": name a
+                # face-up rank, all of it goes with the pile, and a plain pick-up is illegal
                 for rank in sorted(set(face_up), key=CARDS.index):
-                    moves.append({"pickup": True, "add": rank})
+                    pickups.append({"pickup": True, "add": rank})
+            if opts["voluntary_pickup"] == "never" and plays:
+                pickups = []  # H10 "never": pick up only when no play is legal (also adds)
     elif face_down:
-        # R14, R16: only face-down cards: the blind turn is forced, no pick-up
-        moves.append({"blind": True})
-    return moves
+        # R14, R16: only face-down cards: the blind turn (a blind lead is always legal, H8)
+        plays.append({"blind": True})
+        if not leading and opts["voluntary_pickup"] == "always":
+            pickups.append({"pickup": True})  # H10 "always": may pick up instead of turning
+    return plays + pickups
 
 
 # --------------------------------------------------------------------------- apply
 
-def _finish_play(new, p, cards, from_hand, events):
-    """Put a legal play on the pile and carry out R8, R9, R18-R23, R25, V2."""
+def _finish_play(new, p, cards, from_hand, events, opts):
+    """H0a: put a legal play on the pile and carry out, in order: the draw (R8, H12), the
+    burn check (R21, R22, H3), else the play's one turn effect (R23, H6, H7, H8), then out
+    and game end (R18, R19, R25, V2), then who moves next."""
     rank = cards[0]
-    pile = new["pile"]
+    k = len(cards)
+    players = new["players"]
     if new["count"] == 0:
-        new["count"] = len(cards)  # R9: the lead sets the count
-    pile.extend(cards)
+        new["count"] = k  # R9 / H1: the lead (or the cover, H8) sets the count
+    new["pile"].extend(cards)
 
-    burned = _burns(pile, rank)  # R21, R22
+    if from_hand:
+        # R8, H12: after a play from hand, draw up to the hand size (last element first)
+        hand = new["hands"][p]
+        while len(hand) < opts["hand_size"] and new["stock"]:
+            hand.append(new["stock"].pop())
+
+    skips = 0
+    cover = False
+    burned = _burns(new["pile"], rank, opts)  # R21, R22, H3
     if burned:
-        new["burned"].extend(pile)
+        # H0a: a burn cancels the play's turn effects (no reverse, skip or cover)
+        new["burned"].extend(new["pile"])
         new["pile"] = []
         new["count"] = 0
         events.append("burn")
     elif rank == JOKER:
-        new["direction"] = -new["direction"]  # R23: one play, one reversal
+        new["direction"] = -new["direction"]  # R23: one play, one reversal (also under H7)
         events.append("reverse")
-
-    if from_hand:
-        # R8: after a play from hand, draw up to 3 from the stock (last element first)
-        hand = new["hands"][p]
-        while len(hand) < 3 and new["stock"]:
-            hand.append(new["stock"].pop())
+    elif rank == opts["reverse_rank"]:
+        # H7. Decided: like H6's skip ("face-up and blind plays skip too"), a reverse or a
+        # cover card works from every source: hand, face-up or a legal blind turn.
+        flips = k if opts["reverse_per_card"] else 1
+        for _ in range(flips):
+            new["direction"] = -new["direction"]
+        events.append("reverse")  # once, even when an even number of flips cancel
+    elif rank == opts["skip_rank"]:
+        skips = k if opts["skip_per_card"] else 1  # H6
+        events.append("skip")  # once, even if the mover goes out or the turn comes back
+    elif rank == opts["cover_rank"]:
+        cover = True  # H8, from any source (Decided above); only if the mover still holds
+        # a card after the draw: see below
 
     is_out = not (new["hands"][p] or new["face_up"][p] or new["face_down"][p])
     if is_out:
         new["out"].append(p)  # R18 / V2
         events.append("out")
 
-    if burned and not is_out:
+    if _game_over(new, opts):
+        # POSITION.md: once over, the next seat in the direction now in force, no skips
+        new["current"] = _next_seat(p, new["direction"], players, new["out"])
+    elif burned and not is_out and opts["burn_plays_again"]:
         new["current"] = p  # R21, R22: the burner leads again (pile empty, count 0)
+    elif cover and not is_out:
+        # H8: the mover leads again on the cover card (count 0); going out leaves it
+        # uncovered and the next player follows on it with the count as it stands
+        new["count"] = 0
+        new["current"] = p
     else:
-        # R9 / R19 / V2: next seat in the (possibly reversed, R23) direction, skipping out
-        # seats; after a burn by a player who went out, that seat leads on the empty pile.
-        new["current"] = _next_seat(p, new["direction"], new["players"], new["out"])
+        # H0a, H6: the (s+1)-th counted seat in the direction now in force; s = 0 without a
+        # skip, which is R9 / R19 / V2's next seat (also after a burn under H9 or when out)
+        new["current"] = _counted_seat(p, skips, new["direction"], players, new["out"])
 
 
 def _pickup(new, p, extra_cards):
-    """R10, R15: the whole pile (plus any turned cards) goes to the hand; next seat leads."""
+    """R10, R15: the whole pile (plus any turned or added cards) goes to the hand; the next
+    seat leads with a fresh count."""
     new["hands"][p].extend(new["pile"])
     new["hands"][p].extend(extra_cards)
     new["pile"] = []
@@ -257,12 +500,15 @@ def _pickup(new, p, extra_cards):
 def ref_apply(pos, move):
     """The position after ``move``; raises ValueError for an illegal or malformed move."""
     key = _canonical(move)
-    if _game_over(pos):
+    opts = _options(pos)
+    if _game_over(pos, opts):
         raise ValueError("the game is over: no move can be applied")
     legal = {_canonical(m) for m in ref_legal_moves(pos)}
     if key not in legal:
         raise ValueError(f"illegal move in this position (R24): {move!r}")
 
+    # Decided: the answer keeps the input's keys (``dealer``, ``removed``) as they are and
+    # adds only "events" and "winner" (POSITION.md): an absent ``removed`` stays absent.
     new = copy_position(pos)
     new.pop("events", None)
     new.pop("winner", None)
@@ -276,33 +522,40 @@ def ref_apply(pos, move):
         from_hand = bool(hand)
         for c in cards:
             source.remove(c)
-        _finish_play(new, p, cards, from_hand, events)
+        _finish_play(new, p, cards, from_hand, events, opts)
 
     elif key[0] == "pickup":
         add = key[1]
         if add is not None:
-            # R12: add one face-up card to the pile; adding never burns or reverses
-            new["face_up"][p].remove(add)
-            new["pile"].append(add)
+            # R12 / H11: the added face-up card(s) go to the pile, then into the hand with
+            # it; an add is never a play: it never burns, reverses, skips or covers
+            face_up = new["face_up"][p]
+            n = face_up.count(add) if opts["faceup_pickup"] == "must_add_rank" else 1
+            for _ in range(n):
+                face_up.remove(add)
+                new["pile"].append(add)
         _pickup(new, p, [])
         events.append("pickup")
 
     else:  # blind, R14-R17
         face_down = new["face_down"][p]
-        need = max(new["count"], 1)  # R14: as many as the count, 1 when leading
+        if not opts["count_rule"]:
+            need = 1  # H1: a blind turn turns exactly one card
+        else:
+            need = max(new["count"], 1)  # R14: as many as the count, 1 when leading
         turned = []
         while face_down and len(turned) < need:
             turned.append(face_down.pop())  # R17: last element is the top
-        if len(turned) == need and _is_legal_play(turned, new["count"], new["pile"]):
+        if len(turned) == need and _is_legal_play(turned, new["count"], new["pile"], opts):
             # R15: a legal blind play stays on the pile; plays from table never draw (R8)
-            _finish_play(new, p, turned, False, events)
+            _finish_play(new, p, turned, False, events, opts)
         else:
             # R15, R16: illegal (or too few cards): pick up the pile and the turned cards
             events.append("blind_fail")
             _pickup(new, p, turned)
             events.append("pickup")
 
-    over = _game_over(new)
+    over = _game_over(new, opts)
     if over:
         events.append("game_over")
     events.sort(key=EVENT_ORDER.index)  # already in order; keeps POSITION.md's order explicit
@@ -314,23 +567,56 @@ def ref_apply(pos, move):
 
 # --------------------------------------------------------------------------- first player
 
-def ref_first_player(pos):
-    """R6: the first seat in deal order dealt a 3 face up, else holding a 3 in hand, then 4..A.
-
-    Deal order starts at the dealer's left (R4); without ``dealer``, seat 0 is dealt first.
-    2s and jokers are never used. No 3..A anywhere: the first seat in deal order.
-    """
-    if pos["pile"] or pos["burned"] or pos["out"]:
-        raise ValueError("first_player needs a position before any play")
+def _deal_order(pos):
+    """R4, R6: deal order starts at the dealer's left; without ``dealer``, seat 0 first."""
     n = pos["players"]
     dealer = pos.get("dealer")
     first = 0 if dealer is None else (dealer + 1) % n
-    order = [(first + i) % n for i in range(n)]
-    for rank in ORDER:
-        for seat in order:
-            if rank in pos["face_up"][seat]:
-                return seat
-        for seat in order:
-            if rank in pos["hands"][seat]:
-                return seat
-    return order[0]
+    return [(first + i) % n for i in range(n)]
+
+
+def _starter_and_rank(pos, opts):
+    """R6, H14, H15: (seat, rank that made it starter), or (first seat in deal order, None).
+
+    "dealt" (R6): for each listed rank, face-ups first, then hands, each in deal order.
+    "hand" (H14): only the hands (given after the swap), rank by rank.
+    Under the default order 2s and jokers never count (R6); a listed 2 counts (H15).
+    """
+    order = _deal_order(pos)
+    zones = ["hands"] if opts["starter"] == "hand" else ["face_up", "hands"]
+    for rank in opts["starter_order"]:
+        for zone in zones:
+            for seat in order:
+                if rank in pos[zone][seat]:
+                    return seat, rank
+    return order[0], None
+
+
+def ref_first_player(pos):
+    """R6 / H14 / H15: who starts. Needs a position before any play (empty pile, nothing
+    burned, nobody out). Ties go to the earliest seat in deal order; should nobody hold a
+    listed rank, the first seat in deal order starts."""
+    opts = _options(pos)
+    if pos["pile"] or pos["burned"] or pos["out"]:
+        raise ValueError("first_player needs a position before any play")
+    return _starter_and_rank(pos, opts)[0]
+
+
+def ref_forced_opening(pos):
+    """H16: the starter's forced first move, or None (H16 off, or no hand holds a listed rank).
+
+    ``pos`` is the position right after the swap, with ``current`` the starter (H14
+    "hand"): the move plays every hand card of the rank that made them starter; it is an
+    ordinary lead, to be played with ``ref_apply``.
+    """
+    opts = _options(pos)
+    if not opts["forced_opening"]:
+        return None
+    seat, rank = _starter_and_rank(pos, opts)
+    if rank is None:
+        return None  # H16: no hand holds a listed rank, no forced opening
+    if seat != pos["current"]:
+        # Decided: a driver that set another seat to move has a bug; say so rather than
+        # return a move for a seat that is not to move
+        raise ValueError(f"the starter is seat {seat}, not current {pos['current']} (H16)")
+    return {"play": [rank] * pos["hands"][seat].count(rank)}

@@ -1,11 +1,14 @@
 """Self-checks of the reference rules (tests/reference_rules.py) on hand-written positions.
 
-One test per rule area, each naming its rule from ../shared/RULES.md. These import only
-the reference, never ``sim``, so the reference can be trusted before it judges ``sim``.
+One test per rule area, each naming its rule from ../shared/RULES.md: the seed rules
+(R6-R25, V2), then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H17 and their
+interactions), then invariant walks over random games. These import only the reference,
+never ``sim``, so the reference can be trusted before it judges ``sim``.
 """
 
 import copy
 import os
+import random
 import sys
 from collections import Counter
 
@@ -14,47 +17,58 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_rules import (  # noqa: E402
     CARDS,
+    PRESETS,
     move_key,
     ref_apply,
+    ref_deck,
     ref_first_player,
+    ref_forced_opening,
     ref_legal_moves,
+    ref_ruleset,
 )
 
 V2 = {"base": "seed", "last_player_loses": True}
 
 
-def deck(players):
-    """R1: 4 of each rank; 2 jokers with 6 players."""
-    d = Counter({c: 4 for c in CARDS if c != "JK"})
-    if players == 6:
-        d["JK"] = 2
-    return d
+def rs(base="seed", **options):
+    """A ruleset object: ``options`` on top of the preset ``base`` (POSITION.md)."""
+    return {"base": base, **options}
+
+
+def deck(players, ruleset="seed"):
+    """R1, H13: 4 of each rank; 2 jokers with 6 players (or as H13 says)."""
+    return Counter(ref_deck(ruleset, players))
 
 
 def make(players=3, hands=None, face_up=None, face_down=None, pile=(), count=None,
-         current=0, direction=1, stock=(), out=(), ruleset="seed", rest_in_stock=False):
+         current=0, direction=1, stock=(), out=(), ruleset="seed", rest_in_stock=False,
+         removed=None):
     """A valid position: every card not placed anywhere else is in ``burned``
-    (or, with ``rest_in_stock``, in the stock, as for a position before any play)."""
+    (or, with ``rest_in_stock``, in the stock, as for a position before any play).
+    ``removed`` (H17) is added as a key when given."""
     hands = [list(h) for h in (hands or [[] for _ in range(players)])]
     face_up = [list(h) for h in (face_up or [[] for _ in range(players)])]
     face_down = [list(h) for h in (face_down or [[] for _ in range(players)])]
     pile = list(pile)
     if count is None:
         count = 1 if pile else 0
-    placed = Counter(pile) + Counter(stock)
+    placed = Counter(pile) + Counter(stock) + Counter(removed or [])
     for zone in hands + face_up + face_down:
         placed += Counter(zone)
-    rest = deck(players)
+    rest = deck(players, ruleset)
     rest.subtract(placed)
     assert min(rest.values()) >= 0, "hand-written position uses too many of a rank"
     burned = sorted(rest.elements())
     if rest_in_stock:
         stock, burned = list(stock) + burned, []
-    return {
+    pos = {
         "ruleset": ruleset, "players": players, "current": current, "direction": direction,
         "hands": hands, "face_up": face_up, "face_down": face_down, "stock": list(stock),
         "pile": pile, "count": count, "burned": burned, "out": list(out),
     }
+    if removed is not None:
+        pos["removed"] = list(removed)
+    return pos
 
 
 def keys(moves):
@@ -62,8 +76,9 @@ def keys(moves):
 
 
 def total(pos):
-    """Every card of a position, as a multiset (for conservation checks)."""
+    """Every card of a position, as a multiset (for conservation checks; H17's removed too)."""
     c = Counter(pos["pile"]) + Counter(pos["stock"]) + Counter(pos["burned"])
+    c += Counter(pos.get("removed", []))
     for zone in pos["hands"] + pos["face_up"] + pos["face_down"]:
         c += Counter(zone)
     return c
@@ -389,3 +404,791 @@ def test_conservation_over_a_sequence():
     for move in [play("5"), play("6"), PICKUP, play("10")]:
         pos = ref_apply(pos, move)
         assert total(pos) == start
+
+
+# =========================================================================== §11 house rules
+
+ALL_OPTION_KEYS = {
+    "count_rule", "ten_anywhere", "four_burns", "seven_lower", "transparent_rank",
+    "skip_rank", "skip_per_card", "reverse_rank", "reverse_per_card", "cover_rank",
+    "burn_plays_again", "voluntary_pickup", "faceup_pickup", "hand_size", "jokers",
+    "starter", "starter_order", "forced_opening", "removed_before_deal",
+    "choose_face_ups", "last_player_loses",
+}
+
+
+# --------------------------------------------------------------------------- §11.4 presets
+
+def test_11_4_presets_resolve_to_the_table():
+    assert set(PRESETS) == {"seed", "classic", "masters-of-shithead", "boothj5"}
+    for name in PRESETS:
+        assert set(ref_ruleset(name)) == ALL_OPTION_KEYS
+        assert ref_ruleset(name) == PRESETS[name]
+        assert ref_ruleset(rs(name)) == PRESETS[name]
+    seed = ref_ruleset("seed")
+    assert seed["count_rule"] is True and seed["transparent_rank"] is None
+    assert seed["voluntary_pickup"] == "except_blind" and seed["jokers"] == "six_players"
+    assert seed["starter_order"] == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    classic = ref_ruleset("classic")
+    assert (classic["count_rule"], classic["ten_anywhere"], classic["jokers"],
+            classic["last_player_loses"], classic["starter"]) == (False, True, "never", True,
+                                                                  "dealt")
+    masters = ref_ruleset("masters-of-shithead")
+    assert (masters["seven_lower"], masters["transparent_rank"], masters["skip_rank"],
+            masters["skip_per_card"], masters["reverse_rank"], masters["reverse_per_card"],
+            masters["cover_rank"]) == (True, "3", "8", True, "K", True, "Q")
+    assert (masters["voluntary_pickup"], masters["faceup_pickup"], masters["starter"],
+            masters["removed_before_deal"]) == ("always", "must_add_rank", "hand", "masters")
+    assert masters["starter_order"] == ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A",
+                                        "10", "2", "3"]
+    booth = ref_ruleset("boothj5")
+    assert (booth["transparent_rank"], booth["skip_rank"], booth["skip_per_card"],
+            booth["reverse_rank"], booth["voluntary_pickup"], booth["faceup_pickup"],
+            booth["forced_opening"]) == ("7", "8", False, None, "never", "pile_only", True)
+    assert booth["starter_order"] == ["3", "4", "5", "6", "8", "9", "J", "Q", "K", "A",
+                                      "2", "7", "10"]
+    for name in PRESETS:  # all four: H3 on, H9 on, hand size 3, no V1
+        o = PRESETS[name]
+        assert (o["four_burns"], o["burn_plays_again"], o["hand_size"],
+                o["choose_face_ups"]) == (True, True, 3, False)
+    # keys override the base; the result is a copy
+    got = ref_ruleset(rs("boothj5", hand_size=4, skip_rank=None))
+    assert got["hand_size"] == 4 and got["skip_rank"] is None and got["ten_anywhere"] is True
+    got["count_rule"] = "mutated"
+    assert PRESETS["seed"]["count_rule"] is True and ref_ruleset("seed")["count_rule"] is True
+
+
+# --------------------------------------------------------------------------- §11.3 refusals
+
+@pytest.mark.parametrize("ruleset", [
+    "house", None, 3, {"count_rule": False}, {"base": "nope"}, {"base": V2},
+    rs(colour="red"), rs(players=3),                                   # unknown key
+    rs(count_rule="no"), rs(count_rule=0), rs(ten_anywhere=None),      # unknown values
+    rs(hand_size=5), rs(hand_size=True), rs(hand_size="3"), rs(hand_size=3.0),
+    rs(voluntary_pickup="sometimes"), rs(faceup_pickup="add_one"), rs(jokers=2),
+    rs(starter="face_up"), rs(removed_before_deal="some"), rs(last_player_loses="yes"),
+    rs(starter_order=["3", "3"]), rs(starter_order=["JK"]), rs(starter_order=["1"]),
+    rs(starter_order="3"), rs(transparent_rank="1"), rs(skip_rank=8),
+    rs(skip_rank="8", reverse_rank="8"), rs(transparent_rank="Q", cover_rank="Q"),  # pairwise
+    rs(transparent_rank="2"), rs(skip_rank="10"), rs(reverse_rank="JK"), rs(cover_rank="2"),
+    rs(seven_lower=True, transparent_rank="7"), rs(seven_lower=True, cover_rank="7"),
+    rs("boothj5", seven_lower=True),              # boothj5's transparent 7 under H4
+    rs("masters-of-shithead", skip_rank="K"),     # K already reverses
+    rs(forced_opening=True),                      # H16 without H14 "hand"
+    rs("boothj5", starter="dealt"),               # H16 without H14 "hand"
+    rs("boothj5", starter_order=["3", "4"]),      # H16 without all 13 ranks
+    rs(forced_opening=True, starter="hand"),      # seed's order has no 2: 12 ranks
+])
+def test_11_3_refused_rulesets_raise(ruleset):
+    with pytest.raises(ValueError):
+        ref_ruleset(ruleset)
+
+
+def test_11_3_deck_size_limits_players_and_positions_with_refused_rulesets_raise():
+    # players x 3 x hand_size above the deck (H12, H13)
+    assert ref_ruleset("seed", 6)["jokers"] == "six_players"  # 54 cards, 54 dealt
+    for ruleset, players in [("classic", 6), ("boothj5", 6), (rs(jokers="never"), 6),
+                             (rs(hand_size=4), 5), (rs(hand_size=4, jokers="always"), 5),
+                             (rs(hand_size=4), 6), ("seed", 7), ("seed", 1)]:
+        with pytest.raises(ValueError):
+            ref_ruleset(ruleset, players)
+    ref_ruleset(rs("classic", jokers="always"), 6)  # 54 cards: allowed
+    ref_ruleset(rs("boothj5", hand_size=4), 4)      # 48 of 52
+    ref_ruleset(rs(hand_size=4, jokers="always"), 4)
+    ref_ruleset(rs(transparent_rank="7"), 3)         # a 7 role is fine without H4
+    # the entry points refuse a position whose ruleset is refused
+    pos = make(hands=[["5"], ["6"], ["7"]])
+    for bad in [rs(skip_rank="2"), rs(cover_rank="9", reverse_rank="9"), "house"]:
+        bad_pos = dict(pos, ruleset=bad)
+        with pytest.raises(ValueError):
+            ref_legal_moves(bad_pos)
+        with pytest.raises(ValueError):
+            ref_apply(bad_pos, play("5"))
+        with pytest.raises(ValueError):
+            ref_first_player(bad_pos)
+
+
+# --------------------------------------------------------------------------- H1
+
+def test_H1_count_rule_off_any_number_of_one_rank_lead_or_follow():
+    ruleset = rs(count_rule=False)
+    pos = make(hands=[["9", "J", "J", "J", "4"], ["3"], ["5"]], pile=["9", "9"], count=2,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        play("9"), play("J"), play("J", "J"), play("J", "J", "J"), PICKUP])
+    after = ref_apply(pos, play("J", "J", "J"))
+    assert after["pile"] == ["9", "9", "J", "J", "J"]
+    assert after["count"] == 2  # H1: still the size of the pile's lead; restricts nothing
+    assert after["current"] == 1
+    # a lead still sets the count to its size
+    lead = ref_apply(make(hands=[["6", "6", "6", "K"], ["3"], ["5"]], ruleset=ruleset),
+                     play("6", "6"))
+    assert lead["count"] == 2 and lead["current"] == 1
+    # seed for comparison: only exactly two cards
+    seed = dict(pos, ruleset="seed")
+    assert keys(ref_legal_moves(seed)) == keys([play("J", "J"), PICKUP])
+
+
+def test_H1_count_rule_off_blind_turn_is_exactly_one_card():
+    ruleset = rs(count_rule=False)
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["4", "K", "K"], [], []],
+               pile=["5", "5", "5"], count=3, ruleset=ruleset)
+    after = ref_apply(pos, {"blind": True})
+    assert after["pile"] == ["5", "5", "5", "K"] and after["face_down"][0] == ["4", "K"]
+    assert after["events"] == [] and after["count"] == 3 and after["current"] == 1
+    # seed would turn three cards (K, K, 4): two ranks, a failed blind turn
+    seed = ref_apply(dict(pos, ruleset="seed"), {"blind": True})
+    assert seed["events"] == ["blind_fail", "pickup"] and seed["face_down"][0] == []
+    # one card that cannot follow: it fails alone, the rest stays face down
+    pos["face_down"][0] = ["K", "4"]
+    after = ref_apply(pos, {"blind": True})
+    assert after["events"] == ["blind_fail", "pickup"]
+    assert Counter(after["hands"][0]) == Counter(["5", "5", "5", "4"])
+    assert after["face_down"][0] == ["K"] and after["current"] == 1
+
+
+# --------------------------------------------------------------------------- H2
+
+def test_H2_ten_on_anything_burns_and_the_count_applies():
+    ruleset = rs(ten_anywhere=True)
+    pos = make(hands=[["10", "3"], ["4"], ["5"]], pile=["A"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("10"), PICKUP])
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["current"] == 0 and after["pile"] == []
+    assert keys(ref_legal_moves(dict(pos, ruleset="seed"))) == keys([PICKUP])  # R21
+    # the count applies: one 10 cannot follow a pair
+    pos = make(hands=[["10", "3"], ["4"], ["5"]], pile=["A", "A"], count=2, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    # Decided (H2): not on a 7 under H4
+    pos = make(hands=[["10", "5", "8"], ["4"], ["6"]], pile=["7"], count=1,
+               ruleset=rs(ten_anywhere=True, seven_lower=True))
+    assert keys(ref_legal_moves(pos)) == keys([play("5"), PICKUP])
+
+
+# --------------------------------------------------------------------------- H3
+
+def test_H3_four_burns_off():
+    ruleset = rs(four_burns=False)
+    pos = make(hands=[["7", "3"], ["4"], ["5"]], pile=["6", "7", "7", "7"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("7"))
+    assert after["events"] == [] and after["pile"] == ["6", "7", "7", "7", "7"]
+    assert after["current"] == 1
+    lead = ref_apply(make(hands=[["9"] * 4 + ["3"], ["4"], ["5"]], ruleset=ruleset),
+                     play("9", "9", "9", "9"))
+    assert lead["events"] == [] and lead["count"] == 4 and lead["current"] == 1
+    # a 10 still burns (R21)
+    ten = ref_apply(make(hands=[["10", "3"], ["4"], ["5"]], pile=["8"], ruleset=ruleset),
+                    play("10"))
+    assert ten["events"] == ["burn"] and ten["current"] == 0
+
+
+# --------------------------------------------------------------------------- H4
+
+def test_H4_seven_lower_only_low_cards_on_a_seven_while_it_is_E():
+    ruleset = rs(seven_lower=True)
+    hand = ["3", "6", "7", "8", "A", "2", "JK", "10"]
+    others = [["4"], ["5"], ["9"], ["J"], ["Q"]]
+    on_seven = keys([play("3"), play("6"), play("7"), play("2"), play("JK"), PICKUP])
+    for pile in (["K", "7"], ["7", "7"], ["7", "JK"]):  # Decided: 7s and jokers keep it
+        pos = make(players=6, hands=[hand] + others, pile=pile, count=1, ruleset=ruleset)
+        assert keys(ref_legal_moves(pos)) == on_seven, pile
+    # any other card ends it: on 7, 5 the ordinary rule (R9) applies to the 5
+    pos = make(players=6, hands=[hand] + others, pile=["7", "5"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        play("6"), play("7"), play("8"), play("A"), play("2"), play("JK"), play("10"), PICKUP])
+    # the 7 itself is played by the ordinary rule: not on a K
+    pos = make(players=6, hands=[hand] + others, pile=["K"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("A"), play("2"), play("JK"), PICKUP])
+    # without H4 a 7 is an ordinary rank
+    pos = make(players=6, hands=[hand] + others, pile=["7"], count=1)
+    assert ("play", ("8",)) in keys(ref_legal_moves(pos))
+
+
+def test_H4_H5_transparent_card_on_a_seven_keeps_seven_lower():
+    ruleset = rs(seven_lower=True, transparent_rank="9")
+    pos = make(hands=[["9", "8", "4"], ["8", "6", "Q"], ["5"]], pile=["7"], count=1,
+               ruleset=ruleset)
+    # H5: the transparent rank is always legal, also on a 7 under H4
+    assert keys(ref_legal_moves(pos)) == keys([play("9"), play("4"), PICKUP])
+    after = ref_apply(pos, play("9"))
+    assert after["pile"] == ["7", "9"] and after["current"] == 1
+    # E is still the 7 (H0: transparent cards are never E): only 6 of 8, 6, Q
+    assert keys(ref_legal_moves(after)) == keys([play("6"), PICKUP])
+
+
+# --------------------------------------------------------------------------- H5
+
+def test_H5_transparent_rank_always_legal_and_never_the_effective_top():
+    ruleset = rs(transparent_rank="5")
+    pos = make(hands=[["5", "4", "K"], ["J", "K"], ["3"]], pile=["Q"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("5"), play("K"), PICKUP])
+    after = ref_apply(pos, play("5"))
+    assert after["pile"] == ["Q", "5"] and after["current"] == 1 and after["events"] == []
+    assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])  # E is still the Q
+    # Decided (H5): a transparent lead leaves E open, so any rank follows
+    pos = make(hands=[["9"], ["3", "4"], ["6"]], pile=["5"], count=1, current=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("3"), play("4"), PICKUP])
+    assert keys(ref_legal_moves(dict(pos, ruleset="seed"))) == keys([PICKUP])
+
+
+def test_H5_transparent_on_a_skip_card_does_not_repeat_the_skip():
+    ruleset = rs(transparent_rank="5", skip_rank="8")
+    pos = make(players=4, hands=[["5", "3"], ["6", "9"], ["4"], ["J"]], pile=["8"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("5"))
+    assert after["events"] == [] and after["current"] == 1  # no skip: seat 1 moves
+    assert keys(ref_legal_moves(after)) == keys([play("9"), PICKUP])  # E is the 8
+
+
+def test_H5_R22_four_of_a_kind_is_physical_transparent_card_breaks_the_set():
+    ruleset = rs(transparent_rank="5")
+    # a transparent card between equal cards breaks the set (no counting through it)
+    for pile in (["9", "9", "5", "9"], ["9", "9", "9", "5"]):
+        pos = make(hands=[["9", "3"], ["4"], ["6"]], pile=pile, count=1, ruleset=ruleset)
+        after = ref_apply(pos, play("9"))
+        assert after["events"] == [] and after["pile"] == pile + ["9"], pile
+    # four transparent cards burn
+    pos = make(hands=[["5", "3"], ["4"], ["6"]], pile=["K", "5", "5", "5"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("5"))
+    assert after["events"] == ["burn"] and after["pile"] == [] and after["current"] == 0
+
+
+# --------------------------------------------------------------------------- H6
+
+def test_H6_skip_once_per_play():
+    ruleset = rs(skip_rank="8")
+    pos = make(players=4, hands=[["8", "8", "3"], ["9"], ["4"], ["J"]], pile=["6", "6"],
+               count=2, ruleset=ruleset)
+    after = ref_apply(pos, play("8", "8"))
+    assert after["events"] == ["skip"] and after["current"] == 2 and after["count"] == 2
+    assert after["direction"] == 1 and after["pile"] == ["6", "6", "8", "8"]
+
+
+def test_H6_skip_per_card_counts_seats_including_the_mover():
+    ruleset = rs(skip_rank="8", skip_per_card=True)
+    hands = [["8", "8", "8", "3"], ["9"], ["4"], ["J"]]
+    pos = make(players=4, hands=hands, pile=["6", "6"], count=2, ruleset=ruleset)
+    after = ref_apply(pos, play("8", "8"))  # s = 2: the 3rd counted seat of 1, 2, 3, 0
+    assert after["events"] == ["skip"] and after["current"] == 3
+    # counter-clockwise: counted seats 3, 2, 1, 0
+    after = ref_apply(dict(pos, direction=-1), play("8", "8"))
+    assert after["current"] == 1
+    # a lead of three 8s: s = 3, the 4th counted seat is the mover, who follows on it
+    lead = ref_apply(make(players=4, hands=hands, ruleset=ruleset), play("8", "8", "8"))
+    assert lead["events"] == ["skip"] and lead["current"] == 0 and lead["count"] == 3
+    assert keys(ref_legal_moves(lead)) == keys([PICKUP])  # the 3 cannot follow three 8s
+
+
+def test_H6_skip_two_seats_left_returns_to_mover_same_count():
+    ruleset = rs(skip_rank="8", last_player_loses=True)
+    pos = make(players=3, hands=[["8", "9", "3"], ["K"], []], pile=["5"], count=1,
+               out=[2], ruleset=ruleset)
+    after = ref_apply(pos, play("8"))
+    # counted seats: 1, 0 (seat 2 is out); s = 1 -> the 2nd, the mover
+    assert after["events"] == ["skip"] and after["current"] == 0
+    assert after["count"] == 1 and after["pile"] == ["5", "8"]
+    assert keys(ref_legal_moves(after)) == keys([play("9"), PICKUP])  # follows on own 8
+    # per card, two 8s: s = 2 -> seat 1
+    pos = make(players=3, hands=[["8", "8", "3"], ["K"], []], pile=["5", "5"], count=2,
+               out=[2], ruleset=rs(skip_rank="8", skip_per_card=True, last_player_loses=True))
+    assert ref_apply(pos, play("8", "8"))["current"] == 1
+
+
+def test_H6_mover_who_went_out_never_counts_and_game_over_ignores_skips():
+    ruleset = rs(skip_rank="8", last_player_loses=True)
+    pos = make(players=3, hands=[["8"], ["K"], ["4"]], pile=["5"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("8"))
+    # counted seats 1, 2 (the mover is out); s = 1 -> seat 2
+    assert after["events"] == ["skip", "out"] and after["current"] == 2
+    assert after["out"] == [0] and after["winner"] is None
+    # seed: the game is over; current is the next seat, without skips
+    after = ref_apply(dict(pos, ruleset=rs(skip_rank="8")), play("8"))
+    assert after["events"] == ["skip", "out", "game_over"] and after["current"] == 1
+    assert after["winner"] == 0
+
+
+def test_H6_face_up_and_blind_plays_skip_too():
+    ruleset = rs(skip_rank="8")
+    pos = make(players=4, hands=[[], ["9"], ["4"], ["J"]], face_up=[["8", "K"], [], [], []],
+               face_down=[["3"], [], [], []], pile=["5"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("8"))
+    assert after["events"] == ["skip"] and after["current"] == 2
+    pos = make(players=4, hands=[[], ["9"], ["4"], ["J"]], face_down=[["K", "8"], [], [], []],
+               pile=["5"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, {"blind": True})
+    assert after["events"] == ["skip"] and after["current"] == 2
+    assert after["face_down"][0] == ["K"]
+
+
+# --------------------------------------------------------------------------- H7
+
+def test_H7_reverse_rank_flips_once_per_play_and_is_itself_E():
+    ruleset = rs(reverse_rank="K")
+    pos = make(players=4, hands=[["K", "K", "3"], ["9"], ["4"], ["A", "A", "Q", "Q"]],
+               pile=["9", "9"], count=2, ruleset=ruleset)
+    after = ref_apply(pos, play("K", "K"))
+    assert after["events"] == ["reverse"] and after["direction"] == -1
+    assert after["current"] == 3 and after["count"] == 2
+    # H7: an ordinary card, itself E (not looked through like a joker)
+    assert keys(ref_legal_moves(after)) == keys([play("A", "A"), PICKUP])
+
+
+def test_H7_reverse_per_card_flips_cancel_but_event_once():
+    ruleset = rs(reverse_rank="K", reverse_per_card=True)
+    pos = make(players=4, hands=[["K", "K", "K", "3"], ["9"], ["4"], ["J"]],
+               pile=["9", "9"], count=2, ruleset=ruleset)
+    after = ref_apply(pos, play("K", "K"))
+    assert after["events"] == ["reverse"] and after["direction"] == 1
+    assert after["current"] == 1
+    lead = ref_apply(make(players=4, hands=[["K", "K", "K", "3"], ["9"], ["4"], ["J"]],
+                          ruleset=ruleset), play("K", "K", "K"))
+    assert lead["events"] == ["reverse"] and lead["direction"] == -1 and lead["current"] == 3
+
+
+def test_H7_jokers_keep_one_reversal_per_play_under_reverse_per_card():
+    ruleset = rs(reverse_rank="K", reverse_per_card=True)
+    pos = make(players=6, hands=[["JK", "JK", "4"], ["8"], ["5"], ["6"], ["9"], ["K", "K"]],
+               pile=["8", "8"], count=2, ruleset=ruleset)
+    after = ref_apply(pos, play("JK", "JK"))
+    assert after["events"] == ["reverse"] and after["direction"] == -1
+    assert after["current"] == 5
+
+
+def test_H7_going_out_on_reverse_flips_then_next_seat():
+    ruleset = rs(reverse_rank="K")
+    pos = make(players=4, hands=[["4"], ["K"], ["5"], ["6"]], pile=["9"], count=1, current=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("K"))
+    assert after["events"] == ["reverse", "out", "game_over"]
+    assert after["direction"] == -1 and after["current"] == 0 and after["winner"] == 1
+    # V2: play goes on from seat 0, counter-clockwise
+    after = ref_apply(dict(pos, ruleset=rs(reverse_rank="K", last_player_loses=True)),
+                      play("K"))
+    assert after["events"] == ["reverse", "out"] and after["current"] == 0
+    assert after["count"] == 1 and after["pile"] == ["9", "K"]
+
+
+# --------------------------------------------------------------------------- H8
+
+def test_H8_cover_mover_leads_again_count_zero_no_pickup():
+    ruleset = rs(cover_rank="Q")
+    pos = make(hands=[["Q", "4", "5", "5"], ["3", "6"], ["7"]], pile=["9"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("Q"))
+    assert after["pile"] == ["9", "Q"] and after["count"] == 0 and after["current"] == 0
+    assert after["events"] == []
+    # any rank, any size, no pick-up
+    assert keys(ref_legal_moves(after)) == keys([play("4"), play("5"), play("5", "5")])
+    with pytest.raises(ValueError):
+        ref_apply(after, PICKUP)
+    covered = ref_apply(after, play("5", "5"))
+    # the cover sets the count and is E for the next player
+    assert covered["pile"] == ["9", "Q", "5", "5"] and covered["count"] == 2
+    assert covered["current"] == 1
+    assert keys(ref_legal_moves(covered)) == keys([PICKUP])  # 3, 6: no pair
+    # a follow on a pair: the queens set the cover duty, the cover sets a new count
+    pos = make(hands=[["Q", "Q", "4", "8"], ["3", "6"], ["7"]], pile=["9", "9"], count=2,
+               ruleset=ruleset)
+    after = ref_apply(ref_apply(pos, play("Q", "Q")), play("4"))
+    assert after["count"] == 1 and after["current"] == 1
+    assert keys(ref_legal_moves(after)) == keys([play("6"), PICKUP])
+
+
+def test_H8_transparent_cover_leaves_the_cover_card_as_E():
+    ruleset = rs(cover_rank="Q", transparent_rank="5")
+    pos = make(hands=[["5"], ["J", "K"], ["7"]], pile=["9", "Q"], count=0, ruleset=ruleset,
+               face_up=[["A"], [], []])
+    after = ref_apply(pos, play("5"))
+    assert after["count"] == 1 and after["current"] == 1 and after["events"] == []
+    assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])  # E is the Q
+
+
+def test_H8_a_cover_of_the_cover_rank_must_be_covered_again():
+    ruleset = rs(cover_rank="Q")
+    pos = make(hands=[["Q", "Q", "4", "8"], ["3", "6"], ["7"]], pile=["9"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("Q"))
+    after = ref_apply(after, play("Q"))
+    assert after["count"] == 0 and after["current"] == 0 and after["pile"] == ["9", "Q", "Q"]
+    assert keys(ref_legal_moves(after)) == keys([play("4"), play("8")])
+    after = ref_apply(after, play("4"))
+    assert after["count"] == 1 and after["current"] == 1 and after["events"] == []
+
+
+def test_H8_going_out_on_a_cover_leaves_it_uncovered_and_next_follows_on_it():
+    ruleset = rs(cover_rank="Q", last_player_loses=True)
+    pos = make(hands=[["Q"], ["J", "K", "A"], ["7"]], pile=["9"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("Q"))
+    assert after["events"] == ["out"] and after["out"] == [0]
+    assert after["pile"] == ["9", "Q"] and after["count"] == 1 and after["current"] == 1
+    assert keys(ref_legal_moves(after)) == keys([play("K"), play("A"), PICKUP])
+    # going out with a cover as a lead: the count is the lead's
+    pos = make(hands=[["Q", "Q"], ["J", "K", "A"], ["7"]], ruleset=ruleset)
+    after = ref_apply(pos, play("Q", "Q"))
+    assert after["count"] == 2 and after["current"] == 1 and after["pile"] == ["Q", "Q"]
+
+
+def test_H8_cover_with_only_blind_cards_is_a_blind_lead_always_legal():
+    for voluntary in ("except_blind", "always"):
+        ruleset = rs(cover_rank="Q", voluntary_pickup=voluntary)
+        pos = make(hands=[[], ["3", "4"], ["7"]], face_up=[["Q"], [], []],
+                   face_down=[["A", "3"], [], []], pile=["9"], count=1, ruleset=ruleset)
+        after = ref_apply(pos, play("Q"))
+        assert after["count"] == 0 and after["current"] == 0
+        assert ref_legal_moves(after) == [{"blind": True}]  # H10 "always": still no pick-up
+        after = ref_apply(after, {"blind": True})  # a 3 on a Q: legal as a lead
+        assert after["events"] == [] and after["pile"] == ["9", "Q", "3"]
+        assert after["count"] == 1 and after["current"] == 1 and after["face_down"][0] == ["A"]
+        assert keys(ref_legal_moves(after)) == keys([play("3"), play("4"), PICKUP])
+    # under count_rule false too: one card turned
+    pos = make(hands=[[], ["3", "4"], ["7"]], face_down=[["A", "3"], [], []],
+               pile=["9", "Q"], count=0, ruleset=rs(cover_rank="Q", count_rule=False))
+    after = ref_apply(pos, {"blind": True})
+    assert after["pile"] == ["9", "Q", "3"] and after["count"] == 1
+
+
+# --------------------------------------------------------------------------- H9
+
+def test_H9_no_play_again_after_a_burn_next_seat_leads():
+    ruleset = rs(burn_plays_again=False)
+    pos = make(hands=[["10", "3"], ["4"], ["5"]], pile=["8"], count=1, stock=["K"],
+               ruleset=ruleset)
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["pile"] == [] and after["count"] == 0
+    assert after["current"] == 1
+    assert Counter(after["hands"][0]) == Counter(["3", "K"])  # R8: the draw still happens
+    # four of a kind too
+    pos = make(hands=[["7", "3"], ["4"], ["5"]], pile=["6", "7", "7", "7"], count=1,
+               ruleset=ruleset)
+    assert ref_apply(pos, play("7"))["current"] == 1
+    # seed: the burner leads again
+    assert ref_apply(dict(pos, ruleset="seed"), play("7"))["current"] == 0
+
+
+# --------------------------------------------------------------------------- H0a
+
+def test_H0a_a_burn_cancels_skip_and_reverse():
+    pos = make(players=4, hands=[["8", "3"], ["9"], ["4"], ["J"]], pile=["8", "8", "8"],
+               count=1, ruleset=rs(skip_rank="8"))
+    after = ref_apply(pos, play("8"))
+    assert after["events"] == ["burn"] and after["current"] == 0 and after["pile"] == []
+    pos = make(players=4, hands=[["K", "3"], ["9"], ["4"], ["J"]], pile=["K", "K", "K"],
+               count=1, ruleset=rs(reverse_rank="K", reverse_per_card=True))
+    after = ref_apply(pos, play("K"))
+    assert after["events"] == ["burn"] and after["direction"] == 1 and after["current"] == 0
+    # with H9 off the next seat is found without the skip: four 8s per card would be s = 4
+    pos = make(players=3, hands=[["8", "8", "8", "8", "3"], ["9"], ["4"]],
+               ruleset=rs(skip_rank="8", skip_per_card=True, burn_plays_again=False))
+    after = ref_apply(pos, play("8", "8", "8", "8"))
+    assert after["events"] == ["burn"] and after["current"] == 1
+
+
+def test_H0a_a_burn_cancels_the_cover():
+    # four queens led: a burn, no cover; with H9 off the next seat leads
+    pos = make(hands=[["Q", "Q", "Q", "Q", "5"], ["9"], ["4"]],
+               ruleset=rs(cover_rank="Q", burn_plays_again=False))
+    after = ref_apply(pos, play("Q", "Q", "Q", "Q"))
+    assert after["events"] == ["burn"] and after["current"] == 1 and after["count"] == 0
+    # a 10 as the cover burns the pile, the cover card included (R21)
+    pos = make(hands=[["10", "4"], ["9"], ["5"]], pile=["9", "Q"], count=0,
+               ruleset=rs(cover_rank="Q"))
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["pile"] == [] and after["current"] == 0
+    assert Counter(after["burned"]) - Counter(pos["burned"]) == Counter(["9", "Q", "10"])
+
+
+def test_H0a_H8_the_draw_comes_before_the_cover_check():
+    # the last hand card is a Q, but the draw refills the hand: the mover must cover
+    pos = make(hands=[["Q"], ["9"], ["4"]], pile=["9"], count=1, stock=["5"],
+               ruleset=rs(cover_rank="Q"))
+    after = ref_apply(pos, play("Q"))
+    assert after["hands"][0] == ["5"] and after["count"] == 0 and after["current"] == 0
+    assert after["events"] == []
+
+
+# --------------------------------------------------------------------------- H10
+
+def test_H10_always_a_blind_only_player_may_pick_up_instead():
+    ruleset = rs(voluntary_pickup="always")
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["K", "4"], [], []], pile=["6"],
+               count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([{"blind": True}, PICKUP])
+    after = ref_apply(pos, PICKUP)
+    assert after["hands"][0] == ["6"] and after["face_down"][0] == ["K", "4"]
+    assert after["events"] == ["pickup"] and after["current"] == 1
+    # a leader never picks up
+    lead = make(hands=[[], ["3"], ["5"]], face_down=[["K", "4"], [], []], ruleset=ruleset)
+    assert ref_legal_moves(lead) == [{"blind": True}]
+    # except_blind (R16): blind only
+    assert ref_legal_moves(dict(pos, ruleset="seed")) == [{"blind": True}]
+
+
+def test_H10_never_pick_up_only_when_no_play_is_legal():
+    ruleset = rs(voluntary_pickup="never")
+    pos = make(hands=[["A", "4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    with pytest.raises(ValueError):
+        ref_apply(pos, PICKUP)
+    pos = make(hands=[["4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    # from the face-ups: the adds of R12 are pick-ups too (Decided in H11)
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["A", "4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        PICKUP, {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+    # blind turns are forced
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert ref_legal_moves(pos) == [{"blind": True}]
+
+
+# --------------------------------------------------------------------------- H11
+
+def test_H11_pile_only_no_add():
+    ruleset = rs(faceup_pickup="pile_only")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    with pytest.raises(ValueError):
+        ref_apply(pos, {"pickup": True, "add": "4"})
+    after = ref_apply(pos, PICKUP)
+    assert after["hands"][0] == ["6"] and Counter(after["face_up"][0]) == Counter(["4", "3"])
+
+
+def test_H11_must_add_rank_takes_all_face_up_cards_of_that_rank():
+    ruleset = rs(faceup_pickup="must_add_rank")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "4", "3"], [], []], pile=["6"],
+               count=1, ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([
+        {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+    with pytest.raises(ValueError):
+        ref_apply(pos, PICKUP)  # a plain pick-up is illegal for this player
+    after = ref_apply(pos, {"pickup": True, "add": "4"})
+    assert Counter(after["hands"][0]) == Counter(["6", "4", "4"])
+    assert after["face_up"][0] == ["3"] and after["pile"] == [] and after["count"] == 0
+    assert after["events"] == ["pickup"] and after["current"] == 1
+    # a player with a hand picks up plainly
+    pos = make(hands=[["3"], ["3"], ["5"]], face_up=[["4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+    # an add is never a play (R12): three 4s on the pile plus the added 4s do not burn
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []],
+               pile=["4", "4", "4"], count=3, ruleset=ruleset)
+    after = ref_apply(pos, {"pickup": True, "add": "4"})
+    assert after["events"] == ["pickup"] and Counter(after["hands"][0]) == Counter(["4"] * 4)
+    assert after["burned"] == pos["burned"]
+    # with H10 "never": only when no play is legal
+    both = rs(faceup_pickup="must_add_rank", voluntary_pickup="never")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["A", "4", "4"], [], []], pile=["6"],
+               count=1, ruleset=both)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["3", "4", "4"], [], []], pile=["6"],
+               count=1, ruleset=both)
+    assert keys(ref_legal_moves(pos)) == keys([
+        {"pickup": True, "add": "4"}, {"pickup": True, "add": "3"}])
+
+
+# --------------------------------------------------------------------------- H12
+
+def test_H12_hand_size_four_draws_up_to_four():
+    ruleset = rs(hand_size=4)
+    pos = make(hands=[["6", "6", "9", "K"], ["3"], ["5"]], stock=["J", "Q", "A"],
+               ruleset=ruleset)
+    after = ref_apply(pos, play("6", "6"))
+    assert Counter(after["hands"][0]) == Counter(["9", "K", "A", "Q"])
+    assert after["stock"] == ["J"]
+    # seed draws to three only
+    after = ref_apply(dict(pos, ruleset="seed"), play("6", "6"))
+    assert len(after["hands"][0]) == 3 and after["stock"] == ["J", "Q"]
+    # 4 x 3 x 4 = 48 cards: fine; 5 players: refused (§11.3)
+    ref_ruleset(ruleset, 4)
+    with pytest.raises(ValueError):
+        ref_legal_moves(make(players=5, hands=[["5"], ["6"], ["7"], ["8"], ["9"]],
+                             ruleset="seed") | {"ruleset": ruleset})
+
+
+# --------------------------------------------------------------------------- H13
+
+def test_H13_jokers_deck_of_52_or_54():
+    assert len(ref_deck("seed", 5)) == 52 and "JK" not in ref_deck("seed", 5)
+    assert len(ref_deck("seed", 6)) == 54 and Counter(ref_deck("seed", 6))["JK"] == 2
+    assert len(ref_deck(rs(jokers="always"), 2)) == 54
+    assert len(ref_deck(rs(jokers="never"), 5)) == 52
+    assert len(ref_deck("classic", 4)) == 52
+    assert len(ref_deck(ref_ruleset(rs(jokers="always")), 3)) == 54  # resolved options too
+    for players in range(2, 7):
+        d = Counter(ref_deck("seed", players))
+        assert all(d[r] == 4 for r in CARDS if r != "JK")
+    # "always": the joker reverses at any player count (R23)
+    pos = make(players=3, hands=[["JK", "4"], ["3"], ["5", "K"]], pile=["9"], count=1,
+               ruleset=rs(jokers="always"))
+    after = ref_apply(pos, play("JK"))
+    assert after["events"] == ["reverse"] and after["direction"] == -1
+    assert after["current"] == 2
+    assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])
+
+
+# --------------------------------------------------------------------------- H14, H15
+
+def test_H14_hand_starter_reads_only_the_hands_after_the_swap():
+    hands = [["5", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]]
+    face_up = [["8", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True)
+    assert ref_first_player(pos) == 2  # R6 / "dealt": the face-up 3
+    assert ref_first_player(dict(pos, ruleset=rs(starter="hand"))) == 1  # the 4 in hand
+    # nobody holds a listed rank in hand: the first seat in deal order
+    pos = make(hands=[["2", "2"], ["2", "JK"], ["2", "JK"]], face_up=face_up, players=3,
+               ruleset=rs(starter="hand", jokers="always"), rest_in_stock=True)
+    pos["dealer"] = 0
+    assert ref_first_player(pos) == 1
+
+
+def test_H15_starter_order_listed_ranks_decide_in_listed_order():
+    hands = [["5", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]]
+    face_up = [["2", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True)
+    assert ref_first_player(dict(pos, ruleset=rs(starter_order=["K", "2"]))) == 1
+    # Decided (H15): a listed 2 counts at its place
+    assert ref_first_player(dict(pos, ruleset=rs(starter_order=["2", "K"]))) == 0
+    # an empty order: the first seat in deal order
+    empty = dict(pos, ruleset=rs(starter_order=[]), dealer=1)
+    assert ref_first_player(empty) == 2
+    # ties go to the earliest seat in deal order: seats 0 and 2 both hold an A
+    tie = make(hands=[["A", "9", "9"], ["4", "K", "K"], ["6", "A", "A"]], face_up=face_up,
+               rest_in_stock=True, ruleset=rs(starter="hand", starter_order=["A"]))
+    assert ref_first_player(tie) == 0
+    assert ref_first_player(dict(tie, dealer=0)) == 2
+    # boothj5: only 2s, 7s and 10s in hand: 2 before 7 before 10
+    pos = make(hands=[["7", "10", "10"], ["10", "7", "7"], ["2", "7", "10"]],
+               face_up=[["3", "4", "5"], ["3", "4", "5"], ["3", "4", "5"]],
+               rest_in_stock=True, ruleset="boothj5")
+    assert ref_first_player(pos) == 2
+    pos = make(players=2, hands=[["10", "10", "10"], ["7", "7", "10"]],
+               face_up=[["3", "4", "5"], ["3", "4", "5"]], rest_in_stock=True,
+               ruleset="boothj5")
+    assert ref_first_player(pos) == 1  # 7 before 10, whatever the deal order
+
+
+# --------------------------------------------------------------------------- H16
+
+def test_H16_forced_opening_plays_every_hand_card_of_the_starting_rank():
+    hands = [["5", "9", "9"], ["4", "4", "K"], ["6", "4", "A"]]
+    face_up = [["8", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, rest_in_stock=True, ruleset="boothj5")
+    assert ref_first_player(pos) == 1  # the 4s (hands only, H14); seat 1 before seat 2
+    pos["current"] = 1
+    opening = ref_forced_opening(pos)
+    assert opening == play("4", "4")
+    after = ref_apply(pos, opening)
+    assert after["pile"] == ["4", "4"] and after["count"] == 2 and after["current"] == 2
+    assert len(after["hands"][1]) == 3 and after["events"] == []
+    # boothj5: count rule off, pick up only when no play is legal
+    assert keys(ref_legal_moves(after)) == keys([play("4"), play("6"), play("A")])
+    # deal order decides the tie: dealt first after dealer 1 is seat 2, with one 4
+    pos2 = dict(pos, dealer=1, current=2)
+    assert ref_first_player(pos2) == 2 and ref_forced_opening(pos2) == play("4")
+    with pytest.raises(ValueError):  # current is not the starter
+        ref_forced_opening(dict(pos, dealer=1))
+    # no H16: no forced opening
+    assert ref_forced_opening(dict(pos, ruleset="masters-of-shithead", removed=[])) is None
+    assert ref_forced_opening(dict(pos, ruleset="seed")) is None
+
+
+# --------------------------------------------------------------------------- H17
+
+def test_H17_removed_cards_counted_and_allowed_only_under_masters():
+    masters = "masters-of-shithead"
+    pos = make(players=2, hands=[["5", "9"], ["4", "K"]], pile=["6"], count=1,
+               removed=["5", "5", "J"], ruleset=masters)
+    assert total(pos) == deck(2, masters) and Counter(pos["burned"])["5"] == 1
+    after = ref_apply(pos, play("9"))
+    assert after["removed"] == ["5", "5", "J"] and total(after) == total(pos)
+    for bad in ["seed", "classic", "boothj5", rs(masters, removed_before_deal="none")]:
+        with pytest.raises(ValueError):
+            ref_legal_moves(dict(pos, ruleset=bad))
+        with pytest.raises(ValueError):
+            ref_apply(dict(pos, ruleset=bad), play("9"))
+    ok = make(players=2, hands=[["5", "9"], ["4", "K"]], pile=["6"], count=1, removed=[])
+    assert keys(ref_legal_moves(ok)) == keys([play("9"), PICKUP])
+    assert "removed" not in ref_apply(make(players=2, hands=[["5", "9"], ["4", "K"]]),
+                                      play("5"))  # absent stays absent (means [])
+
+
+# --------------------------------------------------------------------------- invariants
+
+WALK_RULESETS = [
+    "seed", "classic", "masters-of-shithead", "boothj5", V2,
+    rs(count_rule=False, skip_rank="8", skip_per_card=True, reverse_rank="K",
+       reverse_per_card=True, cover_rank="Q", transparent_rank="5", jokers="always"),
+    rs("masters-of-shithead", count_rule=True, voluntary_pickup="never", hand_size=4),
+    rs("boothj5", cover_rank="9", reverse_rank="J", burn_plays_again=False, four_burns=False),
+    rs(seven_lower=True, transparent_rank="4", ten_anywhere=True, cover_rank="A",
+       faceup_pickup="must_add_rank", last_player_loses=True, choose_face_ups=True),
+]
+
+
+def walk_deal(rng, ruleset):
+    """A simple deal for the invariant walk: R4 / H12 packets (also under V1: the walk
+    needs valid positions, not V1's statistics), H17 removed cards, the starter of
+    R6 / H14 (no swap), the H16 opening."""
+    opts = ref_ruleset(ruleset)
+    players = rng.choice([n for n in range(2, 7)
+                          if n * 3 * opts["hand_size"] <= len(ref_deck(opts, n))])
+    size = opts["hand_size"]
+    cards = ref_deck(opts, players)
+    rng.shuffle(cards)
+    removed = []
+    spare = len(cards) - 17 * players
+    if opts["removed_before_deal"] == "masters" and spare >= 2 * players:
+        removed = [cards.pop() for _ in range(spare - rng.randint(1, 2 * players))]  # H17
+    zones = [[[cards.pop() for _ in range(size)] for _ in range(players)] for _ in range(3)]
+    pos = {"ruleset": ruleset, "players": players, "current": 0, "direction": 1,
+           "face_down": zones[0], "face_up": zones[1], "hands": zones[2], "stock": cards,
+           "pile": [], "count": 0, "burned": [], "out": [], "removed": removed}
+    pos["current"] = ref_first_player(pos)
+    return pos, ref_forced_opening(pos)
+
+
+@pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
+def test_H0a_H17_invariants_over_random_walks(ruleset):
+    """POSITION.md validity after every move: cards conserved (H17's removed included),
+    the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
+    (H8), events in order, apply never mutates, a game that is not over has a move."""
+    opts = ref_ruleset(ruleset)
+    event_order = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
+    seen = Counter()
+    for seed in range(15):
+        rng = random.Random(seed)
+        pos, forced = walk_deal(rng, ruleset)
+        cards = total(pos)
+        assert cards == deck(pos["players"], ruleset)
+        for step in range(500):
+            empty = {s for s in range(pos["players"])
+                     if not (pos["hands"][s] or pos["face_up"][s] or pos["face_down"][s])}
+            assert empty == set(pos["out"])
+            moves = ref_legal_moves(pos)
+            if not moves:
+                assert pos["winner"] == pos["out"][0]
+                seen["over"] += 1
+                break
+            assert len(keys(moves)) == len(moves) and pos["current"] not in pos["out"]
+            if pos["count"] == 0:
+                assert not pos["pile"] or pos["pile"][-1] == opts["cover_rank"]
+            else:
+                assert pos["pile"] and 1 <= pos["count"] <= 4
+            move = forced if step == 0 and forced else rng.choice(moves)
+            if rng.random() < 0.6:  # play when possible, or few games would end
+                move = next((m for m in moves if "pickup" not in m), move)
+            old, before = pos, copy.deepcopy(pos)
+            pos = ref_apply(old, move)
+            assert old == before and total(pos) == cards
+            assert pos["events"] == sorted(set(pos["events"]), key=event_order.index)
+            seen.update(pos["events"])
+    assert seen["over"] > 0
