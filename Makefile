@@ -13,6 +13,7 @@ run: install
 	$(PYTHON) -m sim.cli run --games $(GAMES) --players $(PLAYERS) --seed $(SEED) --strategy lowest
 
 test: install
+	$(PYTHON) -m ruff check .
 	$(PYTHON) -m pytest -q
 
 bench: install

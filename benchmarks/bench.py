@@ -1,10 +1,13 @@
-"""Games per second of the batch core: 2, 4 and 6 players x random/lowest x 1 and 2 threads.
+"""Games per second of the batch core: 2, 4 and 6 players x random/lowest x 1 and 2 threads
+under ``seed``, the other presets at 4 players, and the reference kernel side by side.
 
 Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``).
 Each cell is the median of several timed runs of about ``--seconds`` each, after a warm-up,
-in this one process, so the cells can be compared with each other. Also prints the start-up
-time of a fresh process (warm compile cache), and the wall time and peak memory of
-``sim run --games 1e6 --players 4 --strategy lowest``.
+in this one process, so the cells can be compared with each other. The bare-bones kernel of
+``../shared/reference/`` (seed rules, policy hard-wired) is timed in the same process, and the
+ratio of our 4-player games/s to its is printed: a ratio travels between machines, a time
+does not. Also prints the start-up time of a fresh process (warm compile cache), and the wall
+time and peak memory of ``sim run --games 1e6 --players 4 --strategy lowest``.
 """
 from __future__ import annotations
 
@@ -16,14 +19,18 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numba
 
 from sim.runner import RunConfig, play_batch
 
 
-def measure(players, strategy, threads, seconds, repeats):
-    cfg = RunConfig(games=1, players=players, seed=1, strategies=[strategy])
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+
+
+def measure(players, strategy, threads, seconds, repeats, rules="seed"):
+    cfg = RunConfig(games=1, players=players, seed=1, strategies=[strategy], rules=rules)
     b = play_batch(cfg, 0, 2000, threads)                     # warm-up and pilot
     t0 = time.perf_counter()
     b = play_batch(cfg, 0, 2000, threads)
@@ -37,6 +44,28 @@ def measure(players, strategy, threads, seconds, repeats):
         rates.append(n / dt)
         ns.append(dt / b.turns.sum() * 1e9)
     return n, statistics.median(rates), statistics.median(ns), b.turns.mean()
+
+
+def reference(players, policy, seconds, repeats):
+    """The reference kernel's games/s and ns/turn on one thread (None if it is not there)."""
+    if not (REFERENCE / "limit_kernel.py").exists():
+        return None
+    sys.path.insert(0, str(REFERENCE))
+    import limit_kernel as k
+
+    numba.set_num_threads(1)
+    k.run_batch(2000, players, policy, 1, 10_000)                   # compile, warm up
+    t0 = time.perf_counter()
+    k.run_batch(20_000, players, policy, 2, 10_000)
+    n = max(20_000, int(20_000 * seconds / max(time.perf_counter() - t0, 1e-6)))
+    rates, ns = [], []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        _, turns, _ = k.run_batch(n, players, policy, 3 + r, 10_000)
+        dt = time.perf_counter() - t0
+        rates.append(n / dt)
+        ns.append(dt / turns.sum() * 1e9)
+    return statistics.median(rates), statistics.median(ns)
 
 
 def startup():
@@ -74,15 +103,33 @@ def main():
     print(f"machine: {platform.processor() or platform.machine()}, "
           f"{numba.config.NUMBA_NUM_THREADS} cores, python {platform.python_version()}, "
           f"numba {numba.__version__}; median of {args.repeats} runs of ~{args.seconds:.1f} s")
-    print(f"{'players':>7} {'strategy':>8} {'threads':>7} {'games':>9} {'games/s':>10} "
-          f"{'ns/turn':>8} {'turns/game':>10}")
-    for players in (2, 4, 6):
+    print(f"{'rules':>19} {'players':>7} {'strategy':>8} {'threads':>7} {'games':>9} "
+          f"{'games/s':>10} {'ns/turn':>8} {'turns/game':>10}")
+    cells = [("seed", players, strategy, threads) for players in (2, 4, 6)
+             for strategy in ("random", "lowest") for threads in args.threads]
+    cells += [(rules, 4, strategy, 1) for rules in ("classic", "masters-of-shithead",
+                                                    "boothj5")
+              for strategy in ("random", "lowest")]
+    ours = {}
+    for rules, players, strategy, threads in cells:
+        n, rate, ns, turns = measure(players, strategy, threads, args.seconds, args.repeats,
+                                     rules)
+        ours[rules, players, strategy, threads] = rate, ns
+        print(f"{rules:>19} {players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
+              f"{ns:>8.1f} {turns:>10.1f}", flush=True)
+    for rules in ("classic", "masters-of-shithead", "boothj5"):
         for strategy in ("random", "lowest"):
-            for threads in args.threads:
-                n, rate, ns, turns = measure(players, strategy, threads, args.seconds,
-                                             args.repeats)
-                print(f"{players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
-                      f"{ns:>8.1f} {turns:>10.1f}", flush=True)
+            ratio = ours[rules, 4, strategy, 1][1] / ours["seed", 4, strategy, 1][1]
+            print(f"ns/turn of {rules} / seed, 4p {strategy}, one thread: {ratio:.2f}")
+    for policy, strategy in ((1, "lowest"), (0, "random")):
+        ref = reference(4, policy, args.seconds, args.repeats)
+        if ref is None:
+            print("reference kernel: ../shared/reference/limit_kernel.py not found")
+            break
+        rate = ours["seed", 4, strategy, 1][0]
+        print(f"reference kernel, seed 4p {('random', 'greedy')[policy]}, one thread: "
+              f"{ref[0]:,.0f} games/s, {ref[1]:.1f} ns/turn; ours ({strategy}) / reference = "
+              f"{rate / ref[0]:.2f}", flush=True)
     t, rss = startup()
     print(f"start-up (fresh process, warm cache, import to the first games played): {t:.2f} s;"
           f" peak memory {rss:.0f} MiB")

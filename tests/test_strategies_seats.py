@@ -159,3 +159,13 @@ def test_R26_a_strategy_cannot_write_to_what_it_sees(tmp_path):
 def test_move_ids_round_trip_through_json():
     for m in range(BLIND + 1):
         assert rules.move_to_id(rules.move_to_dict(m)) == m
+
+
+def test_the_kernel_does_not_import_the_strategies_package():
+    """Issue 9: sim's batch core stands without the plug-in package strategies/."""
+    import subprocess
+    import sys
+    code = "import sys, sim.core, sim.rules; print('strategies' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
