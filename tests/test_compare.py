@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from sim import stats
 from sim.compare import Tournament, compare
 from sim.runner import RunConfig, play_batch
 
@@ -110,3 +111,47 @@ def test_compare_cli_tables_and_out(cli, tmp_path):
 def test_compare_bad_input(cli, args, message):
     r = cli(*args)
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_confidence_sequence_covers_at_every_look():
+    """The confidence sequence of a mean in [0, 1] misses the true mean at some look in at
+    most 5% of repetitions (100 repetitions of 25 looks; a miss is a p-value <= 0.05 for the
+    true mean, which is exactly the true mean falling outside the interval)."""
+    rng = np.random.default_rng(7)
+    misses = 0
+    for _ in range(100):
+        x = rng.choice([0.0, 0.25, 0.5, 1.0], p=[0.4, 0.3, 0.2, 0.1], size=2000)
+        misses += any(stats.sequential_p(stats._Counts.of(x[:n]), 0.275) <= 0.05
+                      for n in range(80, 2001, 80))
+    assert misses <= 5
+    ci = stats.confidence_sequence(x, null=0.275)
+    assert ci["ci_low"] <= 0.275 <= ci["ci_high"] and ci["p_value"] > 0.05
+    assert stats.confidence_sequence(x, null=ci["ci_low"] - 1e-6)["p_value"] <= 0.05
+
+
+def test_plackett_luce_is_choix_opt_rankings_with_the_stated_prior():
+    """The ratings' model: with distinct strategies at every seat the MAP equals choix's
+    Plackett-Luce fit with the penalty alpha = 1 / (2 prior_sd^2)."""
+    import choix
+
+    rng = np.random.default_rng(3)
+    strength = np.array([0.8, 0.2, -0.3, -0.7])
+    rankings = []
+    for _ in range(400):
+        left, rank = list(range(4)), []
+        while left:
+            p = np.exp(strength[left]) / np.exp(strength[left]).sum()
+            rank.append(left.pop(rng.choice(len(left), p=p)))
+        rankings.append(rank)
+    chosen, among = [], []
+    for rank in rankings:
+        for pos in range(3):
+            row = np.zeros(4, int)
+            row[rank[pos:]] = 1
+            chosen.append(rank[pos])
+            among.append(row)
+    theta, _ = stats.plackett_luce(stats.Choices.merge(chosen, among, 4), 4, prior_sd=1.0)
+    ref = choix.opt_rankings(4, rankings, alpha=0.5)
+    assert np.allclose(theta, ref, atol=1e-3)
+
+
