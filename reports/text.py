@@ -44,52 +44,92 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
 
 
 def print_compare(d: dict, seconds: float, console: Console | None = None) -> None:
-    """A tournament's tables: per strategy, head-to-head, seat and starter effects."""
+    """A tournament's tables: per strategy, the leader against each other strategy, head to
+    head, seat and starter effects; each followed by what it counts and how."""
     import sys
+
+    from sim.stats import format_p
 
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     info = d["info"]
     v2 = info["options"]["last_player_loses"]
     key = "place_share" if v2 else "win_rate"
     design = "independent deals" if info["independent"] else "duplicate deals"
+    anytime = info["until_clear"]
+    level = "95% CS" if anytime else "95% CI"
     console.print(f"[bold]{d['games']:,} games[/] ({d['deals']:,} {design} x "
                   f"{len(d['strategies'])} seat rotations), {d['players']} players, seed "
                   f"{info['seed']}: {d['unfinished']:,} unfinished, {seconds:.1f} s")
-    if info["until_clear"]:
-        console.print("Stopped: " + ("the leader is clear of the runner-up" if
-                      info["stopped"] == "clear" else "--max-games reached without a clear "
-                      "leader") + f" (intervals at z={info['z']:.2f}: 95% corrected for up to "
-                      f"{info['looks']} looks)")
-    t = Table(title="Per strategy (every seat equally often; interval over deals)",
+    if anytime:
+        looks = f"{info['looks']} look" + ("s" if info["looks"] != 1 else "")
+        console.print("Stopped: " + (f"{info['leader']} is ahead of every other strategy"
+                                      if info["stopped"] == "clear" else
+                                      "--max-games reached without a clear leader")
+                      + f" after {looks}. Every interval below is an anytime-valid "
+                      "confidence sequence (CS): it keeps its level however often the "
+                      "results were looked at and whenever play stopped.")
+    t = Table(title="Per strategy (every seat equally often; intervals over deals)",
               title_justify="left")
-    for c in ("strategy", "seat-games", "win rate" if not v2 else "place share", "95% CI",
-              "rating (Elo scale)", "95% CI "):
+    for c in ("strategy", "seat-games", "win rate" if not v2 else "place share", level,
+              "unfinished", "rating (Elo scale)", "95% interval"):
         t.add_column(c, justify="left" if c == "strategy" else "right")
     for r in sorted(d["per_strategy"], key=lambda r: -r[key]):
+        rating, interval = f"{r['rating']:+.0f}", (f"{r['rating_low']:+.0f} .. "
+                                                    f"{r['rating_high']:+.0f}")
+        if r.get("rating_bound") == "lower":
+            rating, interval = f">= {r['rating_low']:+.0f}", "separated: a lower bound"
+        elif r.get("rating_bound") == "upper":
+            rating, interval = f"<= {r['rating_high']:+.0f}", "separated: an upper bound"
+        elif r.get("rating_bound") == "prior":
+            interval += " (set by the prior)"
         t.add_row(r["strategy"], f"{r['games']:,}", _pct(r[key]),
-                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['rating']:+.0f}",
-                  f"{r['rating_low']:+.0f} .. {r['rating_high']:+.0f}")
+                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}",
+                  rating, interval)
     console.print(t)
-    h = Table(title="Head to head: share of meetings the row finished ahead of the column",
+    rt = d["ratings"]
+    console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}. Where some "
+                  "strategies always finished ahead of others the data bound a rating on one "
+                  "side only, and that bound is shown.")
+    lead = d["leader"]
+    m = Table(title=f"The leader, {lead['strategy']}, against each other strategy: mean paired "
+                    f"per-deal difference of {'win rates' if not v2 else 'place shares'}",
               title_justify="left")
-    names = d["head_to_head"]["strategies"]
-    h.add_column("")
-    for n in names:
-        h.add_column(n, justify="right")
-    for n, row in zip(names, d["head_to_head"]["matrix"]):
-        h.add_row(n, *("-" if v is None else _pct(v) for v in row))
+    for c in ("against", "difference", f"{100 * lead['level']:.4g}% " + level[4:], "p",
+              f"p x {len(lead['comparisons'])} (adjusted)"):
+        m.add_column(c, justify="left" if c == "against" else "right")
+    for r in lead["comparisons"]:
+        m.add_row(r["against"], f"{100 * r['difference']:+.2f} pts",
+                  f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
+                  format_p(r["p_value"]), format_p(r["p_adjusted"]))
+    console.print(m)
+    h = Table(title="Head to head: share of meetings the first finished ahead of the second "
+                    "(a meeting: a seat of each in one game, one finishing ahead of the other)",
+              title_justify="left")
+    for c in ("strategy", "against", "meetings", "share ahead", level):
+        h.add_column(c, justify="left" if c in ("strategy", "against") else "right")
+    hh = d["head_to_head"]
+    names = hh["strategies"]
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i < j:
+                h.add_row(a, b, f"{hh['meetings'][i][j]:,}", _pct(hh["matrix"][i][j]),
+                          f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}")
     console.print(h)
-    s = Table(title="Seat effect (all strategies pooled)", title_justify="left")
-    for c in ("seat", "games", "wins", "win rate", "95% CI"):
+    s = Table(title="Seat effect (all strategies pooled; intervals over deals)",
+              title_justify="left")
+    for c in ("seat", "games", "wins", "win rate", level, "unfinished"):
         s.add_column(c, justify="right")
     for r in d["seat_effect"]:
         s.add_row(str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]),
-                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}")
+                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}")
     console.print(s)
     st = d["starter_effect"]
     console.print(f"The starting player (R6) won {_pct(st['win_rate'])} of games "
-                  f"({_pct(st['ci_low'])} - {_pct(st['ci_high'])}, n={st['games']:,}); a fair "
-                  f"share is {_pct(1 / d['players'])}.")
+                  f"({level} {_pct(st['ci_low'])} - {_pct(st['ci_high'])} over deals, "
+                  f"n={st['games']:,}, {st['unfinished']:,} unfinished); a fair share is "
+                  f"{_pct(1 / d['players'])}.")
+    console.print(f"Unfinished games: {d['unfinished']:,} of {d['games']:,}; "
+                  f"{d['unfinished_policy']} (it adds 0 to every result above).")
 
 
 def print_study(study: dict, console: Console | None = None) -> None:

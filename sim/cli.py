@@ -200,8 +200,9 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
             threads: Optional[int] = THREADS,
             until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
-                                             "until the leader's interval separates from the "
-                                             "runner-up's (corrected for repeated looks)."),
+                                             "until the leader is ahead of every other "
+                                             "strategy (anytime-valid confidence sequences "
+                                             "of the paired per-deal differences)."),
             max_games: Optional[str] = typer.Option(None, "--max-games", help="Cap for "
                                                     "--until-clear (default: --games)."),
             independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
@@ -210,7 +211,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                                "compare.json and the summary."),
             as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
-    win rates with 95% CIs, head-to-head, Bradley-Terry ratings, seat effects."""
+    win rates with 95% intervals over deals, the leader against each other strategy,
+    head-to-head, Plackett-Luce ratings, seat and starter effects."""
     from sim.compare import compare as play, save
     from sim.runner import RunError
 
@@ -232,7 +234,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             save(out, t, info, {"strategies": list(strategies), "players": players,
                                 "games": total, "seed": seed, "rules": cfg.rules,
                                 "until_clear": until_clear, "max_games": cap,
-                                "independent": independent, "max_turns": max_turns})
+                                "independent": independent, "max_turns": max_turns}, result)
     except (RunError, ValueError) as e:
         _fail(str(e))
     except KeyboardInterrupt:

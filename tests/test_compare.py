@@ -3,12 +3,17 @@ stopping when the answer is clear."""
 from __future__ import annotations
 
 import json
+import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from sim import stats
 from sim.compare import Tournament, compare
+from sim.compare import _blocks as c_blocks
+from sim.core import UNFINISHED
+from sim.layout import MAXP
 from sim.runner import RunConfig, play_batch
 
 
@@ -84,7 +89,7 @@ def test_until_clear_stops_early_or_says_the_cap_was_reached(cli):
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["info"]["stopped"] == "clear" and out["games"] < 40_000
-    assert out["info"]["z"] > 1.96                                # corrected for the looks
+    assert out["intervals"].startswith("anytime-valid") and out["info"]["leader"] == "lowest"
     r = cli("compare", "random", "test-wrapped-random", "--games", "2000", "--until-clear",
             "--json")
     out = json.loads(r.output)
@@ -113,6 +118,98 @@ def test_compare_bad_input(cli, args, message):
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
 
 
+# -- issue 10: statistics over deals, anytime-valid stopping, ratings, records ----------------
+
+
+def _fake_block(t, winners, starters=None, unfinished=None, orders=None):
+    """One block of a synthetic tournament: ``winners[d, r]`` is the seat that won rotation
+    ``r`` of deal ``d`` (or ``orders[d, r]`` the whole finishing order, V2)."""
+    deals = winners.shape[0] if winners is not None else orders.shape[0]
+    batches = []
+    for r in range(t.k):
+        order = np.full((deals, MAXP), -1, np.int8)
+        if orders is not None:
+            order[:, :orders.shape[2]] = orders[:, r]
+        else:
+            order[:, 0] = winners[:, r]
+        status = np.zeros(deals, np.int8)
+        if unfinished is not None:
+            status[unfinished[:, r]] = UNFINISHED
+            order[unfinished[:, r]] = -1
+        batches.append(SimpleNamespace(order=order, status=status, turns=np.ones(deals),
+                                       starter=(np.zeros(deals, np.int8) if starters is None
+                                                else starters[:, r].astype(np.int8))))
+    t.add_block(batches)
+
+
+def _null_block(t, rng, deals):
+    """Deals where every seat is equally likely to win, identical strategies (the null)."""
+    _fake_block(t, rng.integers(t.players, size=(deals, t.k)))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_until_clear_false_leader_rate_is_at_most_5_percent_on_identical_strategies(k):
+    """Issue 10, item 1: identical strategies, looked at after every block up to 24k deals
+    (19 looks); the anytime-valid rule declares a leader in at most 5% of repetitions, where
+    a plain 95% interval of leader minus runner-up, looked at after every block, is fooled
+    far more often."""
+    rng = np.random.default_rng(2024 + k)
+    reps, declared, naive = 60, 0, 0
+    for _ in range(reps):
+        t = Tournament(["a", "b", "c"][:k], 4, False, sequential=True)
+        fooled = False
+        for first, n in c_blocks(24_000, None, True):
+            _null_block(t, rng, n)
+            if not fooled:
+                x = np.concatenate(t.per_deal)
+                second, lead = np.argsort(x.mean(axis=0))[-2:]
+                fooled = stats.mean_interval(x[:, lead] - x[:, second], 0.05,
+                                             (-1, 1))["ci_low"] > 0
+            if t.clear_leader()[1]:
+                declared += 1
+                break
+        naive += fooled
+    assert declared <= 0.05 * reps
+    if k == 2:
+        assert naive >= 0.15 * reps        # the test can tell a rule that ignores the looks
+
+
+def test_until_clear_decides_on_the_paired_difference_not_on_overlapping_intervals():
+    """a and b share a large per-deal effect (the deal's luck), a is ahead by 1 point in
+    every other deal: their own 95% intervals overlap, the paired difference is clear."""
+    rng = np.random.default_rng(1)
+    d = 3000
+    luck = rng.choice([0.0, 0.4], size=d)
+    a = luck + 0.1 + rng.choice([0.0, 0.02], size=d)
+    b = luck + 0.1
+    t = Tournament(["a", "b", "c"], 4, False, sequential=True)
+    t.per_deal.append(np.stack([a, b, np.full(d, 0.05)], axis=1))
+    ia, ib = stats.mean_interval(a), stats.mean_interval(b)
+    assert ia["ci_low"] < ib["ci_high"]                     # individual intervals overlap
+    assert t.clear_leader() == ("a", True)
+    lead = t.leader_comparisons()
+    assert lead["strategy"] == "a" and lead["clear"] and lead["level"] == 1 - 0.05 / 2
+
+
+def test_until_clear_reports_the_anytime_intervals_it_decided_on(cli):
+    """After --until-clear the printed and saved intervals are the confidence sequences
+    (wider than the fixed-sample ones from the same deals), and the output says so."""
+    t, _ = compare(["lowest", "highest"], players=4, games=0, max_games=20_000,
+                   until_clear=True, seed=3, threads=2)
+    d = t.to_dict()
+    x = np.concatenate(t.per_deal)
+    for i, row in enumerate(d["per_strategy"]):
+        cs = stats.confidence_sequence(x[:, i])
+        fixed = stats.mean_interval(x[:, i])
+        assert (row["ci_low"], row["ci_high"]) == (cs["ci_low"], cs["ci_high"])
+        assert row["ci_high"] - row["ci_low"] > fixed["ci_high"] - fixed["ci_low"]
+    r = cli("compare", "lowest", "highest", "--seed", "3", "--max-games", "20k",
+            "--until-clear")
+    assert "95% CS" in r.output and "anytime-valid" in r.output
+    lead = d["per_strategy"][0]
+    assert f"{100 * lead['ci_low']:.2f}% - {100 * lead['ci_high']:.2f}%" in r.output
+
+
 def test_confidence_sequence_covers_at_every_look():
     """The confidence sequence of a mean in [0, 1] misses the true mean at some look in at
     most 5% of repetitions (100 repetitions of 25 looks; a miss is a p-value <= 0.05 for the
@@ -127,6 +224,27 @@ def test_confidence_sequence_covers_at_every_look():
     ci = stats.confidence_sequence(x, null=0.275)
     assert ci["ci_low"] <= 0.275 <= ci["ci_high"] and ci["p_value"] > 0.05
     assert stats.confidence_sequence(x, null=ci["ci_low"] - 1e-6)["p_value"] <= 0.05
+
+
+def test_ratings_stay_finite_under_perfect_separation_and_report_a_bound():
+    """Issue 10, item 3: 'a' wins every game. The ratings stay finite, 'a' gets a lower
+    bound and 'b' an upper bound, and doubling the games moves them by far less than
+    hundreds of points."""
+    def tournament(deals):
+        t = Tournament(["a", "b"], 4, False)
+        # rotation 0 seats a,b,a,b and rotation 1 b,a,b,a: a's seat 0 then seat 1 wins
+        _fake_block(t, np.tile([0, 1], (deals, 1)))
+        return t.to_dict()["per_strategy"]
+
+    small, big = tournament(2000), tournament(4000)
+    for rows in (small, big):
+        for r in rows:
+            assert all(math.isfinite(r[k]) for k in ("rating", "rating_low", "rating_high"))
+        assert [r["rating_bound"] for r in rows] == ["lower", "upper"]
+    for a, b in zip(small, big):
+        assert abs(b["rating"] - a["rating"]) < 100
+        assert abs(b["rating_low"] - a["rating_low"]) < 100
+    assert small[0]["rating_low"] > 300          # still says a is much stronger
 
 
 def test_plackett_luce_is_choix_opt_rankings_with_the_stated_prior():
@@ -153,5 +271,93 @@ def test_plackett_luce_is_choix_opt_rankings_with_the_stated_prior():
     theta, _ = stats.plackett_luce(stats.Choices.merge(chosen, among, 4), 4, prior_sd=1.0)
     ref = choix.opt_rankings(4, rankings, alpha=0.5)
     assert np.allclose(theta, ref, atol=1e-3)
+
+
+def test_seat_and_starter_intervals_are_over_deals_not_over_games():
+    """Issue 10, item 4: every rotation of a deal gives a seat the same cards; when the seat
+    that wins one rotation wins them all, games are not independent and the interval over
+    deals is about sqrt(rotations) wider than Wilson's over games."""
+    from reports.summary import wilson
+
+    rng = np.random.default_rng(5)
+    t = Tournament(["a", "b", "c", "d"], 4, False)
+    seat = rng.integers(4, size=4000)
+    _fake_block(t, np.repeat(seat[:, None], 4, axis=1), starters=np.repeat(
+        seat[:, None], 4, axis=1))                       # the starter always wins, too
+    d = t.to_dict()
+    s0 = d["seat_effect"][0]
+    assert s0["games"] == 16_000 and s0["wins"] == 4 * int((seat == 0).sum())
+    lo, hi = wilson(s0["wins"], s0["games"])
+    ref = stats.mean_interval((seat == 0).astype(float))
+    assert (s0["ci_low"], s0["ci_high"]) == pytest.approx((ref["ci_low"], ref["ci_high"]))
+    assert (s0["ci_high"] - s0["ci_low"]) > 1.8 * (hi - lo)
+    st = d["starter_effect"]
+    assert st["win_rate"] == 1.0 and st["ci_high"] == 1.0 and st["ci_low"] > 0.99
+
+
+def test_a_zero_standard_error_gives_numbers_not_nan():
+    """Issue 10, item 5: one deal, or every deal alike (standard error 0), give finite
+    intervals, ratings and p-values; tiny p-values print as < 1e-16, not 0."""
+    from rich.console import Console
+
+    from reports.text import print_compare
+
+    for deals in (1, 500):
+        t = Tournament(["a", "b", "c"], 3, False)
+        _fake_block(t, np.tile([0, 2, 1], (deals, 1)))     # 'a' wins every game
+        d = t.to_dict()
+        d["info"] = {"options": {"last_player_loses": False}, "independent": False,
+                     "until_clear": False, "seed": 0}
+        json.dumps(d, allow_nan=False)                     # no NaN anywhere
+        con = Console(record=True, width=200)
+        print_compare(d, 1.0, con)
+        text = con.export_text()
+        assert "nan" not in text.lower()
+        if deals == 500:
+            assert "< 1e-16" in text
+    assert stats.format_p(0.0) == "< 1e-16" and stats.format_p(0.031) == "0.031"
+
+
+def test_unfinished_games_count_as_won_by_nobody_and_are_reported():
+    """Issue 10, item 6: an unfinished game adds 0 to every result but counts in every
+    denominator, and every table reports it."""
+    from rich.console import Console
+
+    from reports.text import print_compare
+
+    t = Tournament(["a", "b"], 4, False)
+    winners = np.tile([0, 1], (100, 1))
+    gone = np.zeros((100, 2), bool)
+    gone[:10, 0] = True                          # rotation 0 of 10 deals hit the turn cap
+    _fake_block(t, winners, unfinished=gone)
+    d = t.to_dict()
+    a, b = d["per_strategy"]
+    assert d["unfinished"] == 10 and a["games"] == 400
+    assert a["win_rate"] == pytest.approx((200 - 10) / 400)   # 10 wins lost, not re-based
+    assert a["unfinished"] == b["unfinished"] == 20              # 2 seats each, 10 games
+    assert all(r["unfinished"] == 10 for r in d["seat_effect"])
+    assert d["starter_effect"]["unfinished"] == 10
+    d["info"] = {"options": {"last_player_loses": False}, "independent": False,
+                 "until_clear": False, "seed": 0}
+    con = Console(record=True, width=200)
+    print_compare(d, 1.0, con)
+    assert "won by nobody" in con.export_text()
+
+
+def test_head_to_head_gives_meetings_and_an_interval_over_deals():
+    """Issue 10, item 7."""
+    t, _ = compare(["lowest", "random", "counting"], players=4, games=3000, seed=2,
+                   threads=2)
+    h = t.to_dict()["head_to_head"]
+    beats, _ = t._beats()
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                met = beats[:, i, j] + beats[:, j, i]
+                assert h["meetings"][i][j] == int(met.sum()) > 0
+                ref = stats.ratio_interval(beats[:, i, j], met)
+                assert h["matrix"][i][j] == pytest.approx(ref["estimate"])
+                assert h["ci_low"][i][j] <= h["matrix"][i][j] <= h["ci_high"][i][j]
+                assert h["ci_low"][i][j] == pytest.approx(1 - h["ci_high"][j][i])
 
 
