@@ -208,7 +208,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
                                               "every rotation (no duplicate deals)."),
             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
-                                               "compare.json and the summary."),
+                                               "per-game records (Parquet), compare.json, "
+                                               "manifest and summary."),
             as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
     win rates with 95% intervals over deals, the leader against each other strategy,
@@ -226,7 +227,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             t, info = play(list(strategies), players=players, games=total, seed=seed,
                            rules=cfg.rules, max_turns=max_turns, threads=threads,
                            independent=independent, until_clear=until_clear, max_games=cap,
-                           progress=progress)
+                           progress=progress, out=out)
         seconds = time.perf_counter() - t0
         result = t.to_dict()
         result["info"] = info

@@ -344,13 +344,60 @@ def _blocks(deals, block, until_clear):
         first += n
 
 
+class _Records:
+    """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.store's
+    columns, plus deal and rotation), written as the blocks finish."""
+
+    def __init__(self, path):
+        from pathlib import Path
+
+        from sim.store import StoreError
+
+        self.path = Path(path).expanduser()
+        self.games_dir = self.path / "games"
+        if (self.path / "manifest.json").exists() or any(self.games_dir.glob("part-*")):
+            raise StoreError(f"--out: {self.path} already holds a run or a comparison; "
+                             f"choose another folder")
+        try:
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"--out: cannot write to {self.path}: {e.strerror or e}") from None
+
+    def write(self, index, configs, batches, first, k):
+        import os
+
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from sim.store import records
+
+        frames = []
+        for r, (cfg, b) in enumerate(zip(configs, batches)):
+            df = records(cfg, b)
+            n = len(df)
+            df.insert(0, "rotation", np.full(n, r, np.int8))
+            df.insert(0, "deal", df.pop("game"))          # the game index: the deal's cards
+            df.insert(0, "game", (first + np.arange(n, dtype=np.int64)) * k + r)
+            frames.append(df)
+        df = pd.concat(frames, ignore_index=True).sort_values("game", kind="stable")
+        for c in df.columns:
+            if c.startswith(("strategy_", "swap_")):
+                df[c] = df[c].astype(str).astype("category")
+        part = self.games_dir / f"part-{index:05d}.parquet"
+        tmp = part.with_suffix(".tmp")
+        pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
+        os.replace(tmp, part)
+
+
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
-            max_games=None, swaps=None, progress=None):
+            max_games=None, swaps=None, progress=None, out=None):
     """Play a duplicate-deal tournament; return (Tournament, info).
 
     ``games`` counts every game played (deals x rotations). ``independent`` replays no deal:
-    each rotation gets its own game indices (to measure what duplicate deals gain).
+    each rotation gets its own game indices (to measure what duplicate deals gain). With
+    ``out`` (a folder) the per-game records are written to ``out/games`` as blocks finish.
     """
     import numba
 
@@ -372,13 +419,16 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     if total is None or total < k:
         raise RunError(f"--games: at least one game per rotation ({k}), got {total}")
     deals = total // k
+    store = _Records(out) if out is not None else None
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
-    for first, n in _blocks(deals, block, until_clear):
+    for index, (first, n) in enumerate(_blocks(deals, block, until_clear)):
         batches = [play_batch(cfg, first + (r * deals if independent else 0), n, threads)
                    for r, cfg in enumerate(configs)]
         t.add_block(batches)
+        if store is not None:
+            store.write(index, configs, batches, first, k)
         if progress:
             progress(t.games)
         if until_clear:
@@ -400,8 +450,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
 
 def save(path, t: Tournament, info: dict, config: dict, result: dict | None = None) -> None:
     """Write compare.json, and a summary.json and manifest.json that sim.load and sim report
-    read like a run's (per-strategy rows as by_strategy, the seat effect as by_seat).
-    ``result``: ``t.to_dict()`` if already computed."""
+    read like a run's (the seat effect as by_seat; the per-strategy rows are in
+    compare.json only: a run's by_strategy rows name the seats a strategy holds, and in a
+    tournament every strategy holds every seat). ``result``: ``t.to_dict()`` if computed."""
     import json
     from pathlib import Path
 
@@ -418,7 +469,7 @@ def save(path, t: Tournament, info: dict, config: dict, result: dict | None = No
     summary = {"config": config, "overall": {"games": t.games, "finished": t.games - t.unfinished,
                                              "unfinished": t.unfinished,
                                              "mean_turns": d["mean_turns"]},
-               "by_seat": d["seat_effect"], "by_strategy": d["per_strategy"]}
+               "by_seat": d["seat_effect"], "by_strategy": []}
     for name, data in (("compare.json", d), ("summary.json", summary),
                        ("manifest.json", manifest)):
         _atomic_write(path / name, json.dumps(data, indent=2, default=float).encode())

@@ -361,3 +361,25 @@ def test_head_to_head_gives_meetings_and_an_interval_over_deals():
                 assert h["ci_low"][i][j] == pytest.approx(1 - h["ci_high"][j][i])
 
 
+def test_compare_out_saves_per_game_records(cli, tmp_path):
+    """Issue 10, item 8: sim.load(DIR).games holds every game of the comparison, with its
+    deal and rotation; the deal's dealer and starter are the same in every rotation."""
+    import sim
+
+    out = tmp_path / "c"
+    r = cli("compare", "lowest", "random", "counting", "--games", "1500", "--out", out)
+    assert r.exit_code == 0, r.output
+    g = sim.load(out).games
+    assert len(g) == 1500 and g["game"].is_unique
+    assert set(g["rotation"]) == {0, 1, 2} and g.groupby("deal").size().eq(3).all()
+    assert (g.groupby("deal")[["starter", "dealer"]].nunique() == 1).all().all()
+    first = g[g["deal"] == 0].sort_values("rotation")
+    assert list(first["strategy_0"]) == ["lowest", "random", "counting"]
+    saved = json.loads((out / "compare.json").read_text())
+    assert sum(r["wins"] for r in saved["seat_effect"]) == int((~g["unfinished"]).sum())
+    r = cli("report", out)                         # the HTML report reads the records too
+    assert r.exit_code == 0, r.output
+    r = cli("compare", "lowest", "random", "--games", "100", "--out", out)
+    assert r.exit_code == 2 and "already holds" in r.output
+
+
