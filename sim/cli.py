@@ -210,7 +210,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
                                                "per-game records (Parquet), compare.json, "
                                                "manifest and summary."),
-            as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
+            as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
     win rates with 95% intervals over deals, the leader against each other strategy,
     head-to-head, Plackett-Luce ratings, seat and starter effects."""
@@ -223,7 +224,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         total = parse_count(games)
         cap = parse_count(max_games, "--max-games") if max_games else total
         t0 = time.perf_counter()
-        with _maybe_progress(not as_json, cap if until_clear else total) as progress:
+        with _maybe_progress(not as_json and not quiet,
+                             cap if until_clear else total) as progress:
             t, info = play(list(strategies), players=players, games=total, seed=seed,
                            rules=cfg.rules, max_turns=max_turns, threads=threads,
                            independent=independent, until_clear=until_clear, max_games=cap,

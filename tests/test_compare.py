@@ -383,3 +383,13 @@ def test_compare_out_saves_per_game_records(cli, tmp_path):
     assert r.exit_code == 2 and "already holds" in r.output
 
 
+def test_compare_takes_the_options_of_run(cli):
+    """Issue 10, item 9: --quiet/-q, --threads, --seed, --json as in sim run."""
+    outs = []
+    for quiet in ("--quiet", "-q"):
+        r = cli("compare", "lowest", "random", "--games", "400", quiet, "--threads", "1",
+                "--seed", "9", "--json")
+        assert r.exit_code == 0, r.output
+        outs.append(json.loads(r.output))
+    assert outs[0]["per_strategy"] == outs[1]["per_strategy"]
+    assert outs[0]["info"]["seed"] == 9
