@@ -87,9 +87,9 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
                   rating, interval)
     console.print(t)
     rt = d["ratings"]
-    console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}. Where some "
-                  "strategies always finished ahead of others the data bound a rating on one "
-                  "side only, and that bound is shown.")
+    console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}; intervals "
+                  f"{rt['intervals']}. Where some strategies always finished ahead of others "
+                  "the data bound a rating on one side only, and that bound is shown.")
     lead = d["leader"]
     m = Table(title=f"The leader, {lead['strategy']}, against each other strategy: mean paired "
                     f"per-deal difference of {'win rates' if not v2 else 'place shares'}",

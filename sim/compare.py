@@ -321,7 +321,10 @@ class Tournament:
                                                                else "winners"),
                             "prior": f"log-strength ~ N(0, {stats.PRIOR_SD:g}^2) each "
                                      f"(choix alpha = {1 / (2 * stats.PRIOR_SD ** 2):g})",
-                            "scale": "Elo: +400 = ten times the strength"},
+                            "scale": "Elo: +400 = ten times the strength",
+                            "intervals": "fixed-sample" + (" (not corrected for the looks "
+                                                           "of --until-clear)" if self.sequential
+                                                           else "")},
                 "head_to_head": self.head_to_head(),
                 "seat_effect": self.seat_effect(),
                 "starter_effect": self.starter_effect()}

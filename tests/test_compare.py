@@ -206,6 +206,7 @@ def test_until_clear_reports_the_anytime_intervals_it_decided_on(cli):
     r = cli("compare", "lowest", "highest", "--seed", "3", "--max-games", "20k",
             "--until-clear")
     assert "95% CS" in r.output and "anytime-valid" in r.output
+    assert "not corrected for the looks" in " ".join(r.output.split())   # ratings' ones
     lead = d["per_strategy"][0]
     assert f"{100 * lead['ci_low']:.2f}% - {100 * lead['ci_high']:.2f}%" in r.output
 
