@@ -103,7 +103,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     manifest.json into ``out``; return the study as a dict."""
     import numba
 
-    from reports.summary import wilson
+    from sim.tally import wilson
     from sim.store import StoreError, _atomic_write, versions
     from strategies.swaps import write_table
 

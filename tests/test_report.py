@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -266,3 +267,22 @@ STUDY = {"players": 3, "games": 15 * 1000, "triples": [
 POLICIES = [{"policy": p, "deals": 1000, "games": 2000, "table_share": 0.5 + d / 2,
              "diff": d, "ci_low": d - 0.01, "ci_high": d + 0.01, "p_value": 0.04,
              "p_adjusted": 0.05} for p, d in (("none", 0.12), ("highest-up", -0.004))]
+
+
+def test_the_simulator_does_not_import_the_reports(saved):
+    """Statistics that sim/ uses (Wilson, tallies) and sim.load live in sim/: opening a saved
+    run and using the study's statistics load no module of reports/."""
+    code = ("import sys, sim, sim.tally, sim.saved, sim.study\n"
+            f"r = sim.load({str(saved[0])!r}); r.games\n"
+            "sim.tally.wilson(3, 10)\n"
+            "bad = sorted(m for m in sys.modules if m == 'reports' or m.startswith('reports.'))\n"
+            "assert not bad, bad\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+        + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    from reports.summary import Tally, wilson          # old imports still work
+    from sim.tally import Tally as T2, wilson as w2
+    assert Tally is T2 and wilson is w2
