@@ -11,7 +11,10 @@ import pytest
 from sim.cards import CODE, NRANK
 from sim.layout import PUB
 from sim.strategy import get_swap
-from strategies.swaps import TABLE_SIZE, read_table, table_index, table_row, write_table
+from strategies.swaps import (
+    SPLIT_SIZE, TABLE_SIZE, read_split, read_table, split_index, split_row, split_value,
+    table_index, table_row, write_split, write_table,
+)
 
 OBS = np.zeros(PUB, np.int32)
 
@@ -25,10 +28,15 @@ def choose(spec, cards):
     return int(s.fn(cards, OBS, np.zeros(4, np.uint64), s.row()))
 
 
+def split_spec(path):
+    return f"split(file={str(path)!r})"
+
+
 def up(cards, mask):
     """The names of the face-up cards of a mask, in rank order."""
     from sim.cards import NAMES
-    return sorted((NAMES[cards[i]] for i in range(6) if (mask >> i) & 1), key=CODE.get)
+    return sorted((NAMES[cards[i]] for i in range(len(cards)) if (mask >> i) & 1),
+                  key=CODE.get)
 
 
 def table_spec(path):
@@ -197,12 +205,119 @@ def test_unquoted_path(small_table):
 
 # -- CLI runs ------------------------------------------------------------------------------
 @pytest.mark.parametrize("v1", [False, True], ids=["R5", "V1"])
-@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table"])
-def test_cli_run(cli, small_table, policy, v1):
-    spec = table_spec(small_table) if policy == "table" else policy
+@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table", "split"])
+def test_cli_run(cli, small_table, small_split, policy, v1):
+    spec = {"table": table_spec(small_table), "split": split_spec(small_split)}.get(policy,
+                                                                                  policy)
     args = ["run", "--games", "2000", "--seed", "5", "--json", "--swap", spec]
     r = cli(*args, *(["--v1"] if v1 else []))
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert [s["swap"] for s in out["by_seat"]] == [spec] * 4
     assert out["overall"]["finished"] > 1900
+
+
+# -- split: the study's fitted rank x place model ----------------------------------------------
+@pytest.fixture
+def small_split(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("card,up1,up2,up3,hand1,hand2,hand3\n"
+                    "2,1.0,1.5,1.8,0,0,0\n"            # a 2 is worth most face up
+                    "10,0.8,1.2,1.4,0,0,0\n"
+                    "\n"
+                    "3,-0.5,-1.0,-1.5,0.2,0.4,0.6\n"   # a 3 is better in hand
+                    "7,0,0,0,0.1,0.5,0.6\n")           # a pair of 7s in hand: a bonus
+    return path
+
+
+def test_split_chooses_the_split_of_highest_value(small_split):
+    spec = split_spec(small_split)
+    cards = hand("3", "4", "2", "10", "7", "K")
+    assert up(cards, choose(spec, cards)) == ["4", "10", "2"]       # 3 and 7 kept in hand
+    cards = hand("7", "7", "2", "9", "3", "Q")                      # the 7s stay together
+    assert up(cards, choose(spec, cards)) == ["9", "Q", "2"]
+    cards = hand("5", "6", "8", "9", "J", "Q")                      # nothing listed: all 0,
+    assert choose(spec, cards) == 0b000111                          # the smallest mask
+
+
+def test_split_row_layout_and_file_round_trip(small_split, tmp_path):
+    row = read_split(small_split)
+    assert row.shape == (SPLIT_SIZE,) and row[0] == 3
+    assert row[split_index(0, CODE["2"], 2)] == 1.5
+    assert row[split_index(1, CODE["7"], 2)] == 0.5
+    assert row[split_index(1, CODE["7"], 0)] == 0.0
+    values = {"A": [0.1, 0.2, 0.3, -0.1, -0.2, 0.1 + 0.2], "JK": [1e300, 0, 0, 0, 0, -3]}
+    path = write_split(tmp_path / "w.csv", values)
+    assert path.read_text().splitlines()[0] == "card,up1,up2,up3,hand1,hand2,hand3"
+    assert np.array_equal(read_split(path), split_row(values))
+    k4 = write_split(tmp_path / "k4.csv", {"3": [1, 2, 3, 4, 5, 6, 7, 8]}, k=4)
+    assert read_split(k4)[0] == 4
+
+
+@pytest.mark.parametrize("content,message", [
+    (None, "no such file"),
+    ("card,up1,up2,hand1,hand2,hand3\n", "must start with the header"),
+    ("a,b,c,value\n3,4,5,1\n", "must start with the header"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\nX,1,2,3,4,5,6\n", "line 2: unknown card 'X'"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5\n", "line 2: expected 7 fields"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,x\n", "must be numbers"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,nan\n", "finite numbers"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,6\n3,1,2,3,4,5,6\n", "listed twice"),
+    ("card,up1,up2,up3,hand1,hand2,hand3\n", "lists no cards"),
+])
+def test_split_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message):
+    path = tmp_path / "s.csv"
+    if content is not None:
+        path.write_text(content)
+    r = cli("run", "--games", "10", "--swap", split_spec(path))
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "swap policy split" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_split_agrees_with_its_numpy_value(tmp_path):
+    """On random models and random deals the compiled policy returns the split of highest
+    value by :func:`split_value` (the study derives its examples with it)."""
+    from sim.cards import NAMES
+    rs = np.random.RandomState(5)
+    deck = np.array([r for r in range(13) for _ in range(4)] + [13, 13], np.int32)
+    for trial in range(5):
+        values = {NAMES[r]: list(rs.randn(6)) for r in range(NRANK) if rs.rand() < 0.8}
+        path = write_split(tmp_path / f"r{trial}.csv", values)
+        s = get_swap(split_spec(path))
+        row = s.row()
+        for _ in range(200):
+            cards = rs.choice(deck, 6, replace=False).astype(np.int32)
+            mask = int(s.fn(cards, OBS, np.zeros(4, np.uint64), row))
+            assert mask.bit_count() == 3
+            best = -np.inf
+            for t in combinations(range(6), 3):
+                u = np.bincount(cards[list(t)], minlength=NRANK)
+                v = split_value(row, u, np.bincount(cards, minlength=NRANK) - u)
+                best = max(best, v)
+            u = np.bincount(cards[[i for i in range(6) if (mask >> i) & 1]], minlength=NRANK)
+            assert split_value(row, u, np.bincount(cards, minlength=NRANK) - u) == best
+
+
+# -- a hand size of 4 (house rules): 8 cards, 4 face up ----------------------------------------
+def test_policies_choose_half_of_eight_cards(small_table, small_split):
+    """specials-up and lowest-hand choose 4 of 8; table and split, made for 3 of 6, refuse
+    (-1: the core stops the run naming the policy) instead of guessing or crashing."""
+    cards = hand("3", "2", "K", "10", "4", "A", "5", "JK")
+    assert up(cards, choose("specials-up", cards)) == ["10", "A", "2", "JK"]
+    assert up(cards, choose("lowest-hand", cards)) == ["K", "A", "2", "JK"]
+    cards = hand("9", "9", "9", "9", "8", "8", "8", "8")
+    assert choose("specials-up", cards) == 0b00001111
+    assert choose("lowest-hand", cards) == 0b00001111
+    assert choose(table_spec(small_table), cards) == -1
+    assert choose(split_spec(small_split), cards) == -1
+    assert choose(split_spec(small_split), hand("3", "4", "5", "6")) == -1
+
+
+def test_split_for_four_cards_a_place(tmp_path):
+    path = write_split(tmp_path / "k4.csv", {"2": [1, 2, 3, 4, 0, 0, 0, 0],
+                                             "3": [-1, -2, -3, -4, 0, 0, 0, 0]}, k=4)
+    cards = hand("3", "3", "2", "5", "6", "7", "8", "9")
+    mask = choose(split_spec(path), cards)
+    assert up(cards, mask) == ["5", "6", "7", "2"]
+    assert choose(split_spec(path), hand("3", "4", "5", "6", "7", "8")) == -1
