@@ -47,29 +47,25 @@ deterministic.
     is ``-inf``. :func:`write_table` writes such a file from a dict.
 
 ``split``
-    Chooses the split of its cards into face-up and hand of highest value under an additive
-    model with rank x location terms, read from a CSV file: ``split(file='split.csv')``
-    (written by ``sim study swap``: the fitted model of the study). The file format::
+    Chooses the split of its six cards into three face up and three in hand of highest value,
+    the value of the face-up triple *face up* plus the value of the hand triple *in hand*,
+    read from a CSV file: ``split(file='split.csv')`` (``sim study swap`` writes it from its
+    fitted model: a triple's two values are the model's terms for those cards in that
+    place). The file format::
 
-        card,up1,up2,up3,hand1,hand2,hand3
-        2,0.31,0.55,0.70,0.12,0.20,0.25
-        10,0.22,0.40,0.51,0.05,0.09,0.11
+        a,b,c,up,hand
+        10,2,A,0.41,0.12
+        3,4,5,-0.62,0.05
 
-    - the header is ``card``, then ``up1`` .. ``upK`` and ``hand1`` .. ``handK``, where ``K``
-      is the number of cards of each place the values are for (3: six cards, 3 face up);
-    - each further line is one card name (at most once) and ``2K`` numbers: ``upC`` is the
-      value of holding exactly ``C`` cards of that rank face up, ``handC`` of ``C`` in the
-      hand (holding none is worth 0; cards not listed are worth 0 wherever they are).
+    - the first line is exactly the header ``a,b,c,up,hand``;
+    - each further line is one triple of card names in any order (listed once), its value
+      face up and its value in the hand (finite numbers; higher is better);
+    - triples that are not listed are worth ``-inf`` in either place.
 
-    The value of a split is the sum over the ranks of the value of its face-up count and of
-    its hand count; of the ``C(2K, K)`` ways to put ``K`` of the ``2K`` cards face up (20 for
-    six cards) the policy returns the one of highest value, the smallest bit mask among
-    equals (so equal cards keep the earlier position, the dealt face-ups under R5). With a
-    number of cards other than ``2K`` it returns -1 (refused, above).
-
-    The parameter row (built by :func:`split_row`) is ``[K]`` followed by 2 * 14 * 5 values:
-    the value of ``c`` cards (0..4) of rank ``r`` in place ``l`` (0 face up, 1 hand) at
-    ``1 + (l * 14 + r) * 5 + c``. :func:`write_split` writes such a file.
+    Of the 20 ways to put 3 of the 6 cards face up, in the order of ``table``, it returns the
+    first one of highest value. The parameter row (:func:`split_row`) is ``[3]``, then the
+    face-up values at ``1 + table_index``, then the hand values at ``1 + 2744 +
+    table_index`` (``-inf`` elsewhere). :func:`write_split` writes such a file.
 """
 from __future__ import annotations
 
@@ -254,44 +250,36 @@ def table(cards, obs, rng, params):
 
 
 # -- split ---------------------------------------------------------------------------------
-SPLIT_COUNTS = 5                      # 0..4 cards of a rank in one place
-SPLIT_SIZE = 1 + 2 * NRANK * SPLIT_COUNTS
+SPLIT_HEADER = ("a", "b", "c", "up", "hand")
+SPLIT_SIZE = 1 + 2 * TABLE_SIZE
 
 
-def split_index(place: int, rank: int, count: int) -> int:
-    """Where the value of ``count`` cards of ``rank`` in ``place`` (0 up, 1 hand) is."""
-    return 1 + (place * NRANK + rank) * SPLIT_COUNTS + count
-
-
-def split_header(k: int) -> tuple:
-    return ("card",) + tuple(f"up{c}" for c in range(1, k + 1)) + tuple(
-        f"hand{c}" for c in range(1, k + 1))
-
-
-def split_row(values: dict, k: int = 3, where: str = "split") -> np.ndarray:
-    """The parameter row of ``split`` from ``{card name: (up1..upK, hand1..handK)}`` for
-    ``k`` cards per place (module docstring). ``ValueError`` for an unknown card, a card
-    given twice, a wrong number of values or a value that is not a finite number."""
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= SPLIT_COUNTS - 1:
-        raise ValueError(f"{where}: cards per place must be 1 to {SPLIT_COUNTS - 1}, got {k!r}")
-    row = np.zeros(SPLIT_SIZE)
-    row[0] = k
-    seen = set()
-    for name, vals in values.items():
-        r = _card(name, where)
-        if r in seen:
-            raise ValueError(f"{where}: the card {NAMES[r]} is given twice")
-        seen.add(r)
-        vals = list(vals)
-        if len(vals) != 2 * k:
-            raise ValueError(f"{where}: the card {NAMES[r]} needs {2 * k} values "
-                             f"(up1..up{k}, hand1..hand{k}), got {len(vals)}")
-        for i, v in enumerate(vals):
+def split_row(values: dict, where: str = "split") -> np.ndarray:
+    """The parameter row of ``split`` from ``{(name, name, name): (up, hand)}`` (module
+    docstring). ``ValueError`` for an unknown card, a triple given twice (in any order) or
+    a value that is not a finite number."""
+    row = np.full(SPLIT_SIZE, -np.inf)
+    row[0] = 3
+    seen: dict[int, object] = {}
+    for triple, pair in values.items():
+        if isinstance(triple, str) or len(triple) != 3:
+            raise ValueError(f"{where}: a triple is three card names, got {triple!r}")
+        idx = table_index(*(_card(n, where) for n in triple))
+        if idx in seen:
+            raise ValueError(f"{where}: the triple {'/'.join(map(str, triple))} is given twice "
+                             f"(also as {'/'.join(map(str, seen[idx]))})")
+        seen[idx] = triple
+        pair = tuple(pair) if isinstance(pair, (tuple, list, np.ndarray)) else (pair,)
+        if len(pair) != 2:
+            raise ValueError(f"{where}: {'/'.join(map(str, triple))} needs two values (up, "
+                             f"hand), got {len(pair)}")
+        for v in pair:
             if isinstance(v, bool) or not isinstance(v, (int, float, np.number)) \
                     or not math.isfinite(v):
-                raise ValueError(f"{where}: the values of {NAMES[r]} must be finite numbers, "
-                                 f"got {v!r}")
-            row[split_index(i // k, r, i % k + 1)] = float(v)
+                raise ValueError(f"{where}: the values of {'/'.join(map(str, triple))} must "
+                                 f"be finite numbers, got {v!r}")
+        row[1 + idx] = float(pair[0])
+        row[1 + TABLE_SIZE + idx] = float(pair[1])
     return row
 
 
@@ -307,90 +295,110 @@ def read_split(path) -> np.ndarray:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"swap policy split: cannot read {str(p)!r}: {e}") from None
-    lines = [f for f in csv.reader(text.splitlines()) if f and any(x.strip() for x in f)]
-    head = tuple(f.strip().lower() for f in lines[0]) if lines else ()
-    k = (len(head) - 1) // 2
-    if not head or len(head) % 2 == 0 or not 1 <= k < SPLIT_COUNTS or head != split_header(k):
+    lines = list(csv.reader(text.splitlines()))
+    if not lines or tuple(f.strip().lower() for f in lines[0]) != SPLIT_HEADER:
         got = ",".join(lines[0]) if lines else "an empty file"
         raise ValueError(f"swap policy split: {str(p)!r} must start with the header "
-                         f"card,up1,..,upK,hand1,..,handK (K = 1 to {SPLIT_COUNTS - 1}), "
-                         f"got {got!r}")
+                         f"a,b,c,up,hand, got {got!r}")
     values = {}
     for n, fields in enumerate(lines[1:], start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue
         where = f"swap policy split: {str(p)!r} line {n}"
-        if len(fields) != len(head):
-            raise ValueError(f"{where}: expected {len(head)} fields, got {len(fields)}")
-        name = fields[0].strip()
-        r = _card(name, where)
-        if NAMES[r] in values:
-            raise ValueError(f"{where}: the card {NAMES[r]} is listed twice")
+        if len(fields) != 5:
+            raise ValueError(f"{where}: expected 5 fields a,b,c,up,hand, got {len(fields)}")
+        triple = tuple(f.strip() for f in fields[:3])
+        for name in triple:
+            _card(name, where)
         try:
-            values[NAMES[r]] = [float(x) for x in fields[1:]]
+            pair = (float(fields[3]), float(fields[4]))
         except ValueError:
             raise ValueError(f"{where}: the values must be numbers, got "
-                             f"{','.join(fields[1:])!r}") from None
+                             f"{fields[3].strip()!r}, {fields[4].strip()!r}") from None
+        if not all(math.isfinite(v) for v in pair):
+            raise ValueError(f"{where}: the values must be finite numbers, got "
+                             f"{fields[3].strip()!r}, {fields[4].strip()!r}")
+        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
+        if key in values:
+            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
+        values[key] = pair
     if not values:
-        raise ValueError(f"swap policy split: {str(p)!r} lists no cards")
-    return split_row(values, k, f"swap policy split: {str(p)!r}")
+        raise ValueError(f"swap policy split: {str(p)!r} lists no triples")
+    return split_row(values, f"swap policy split: {str(p)!r}")
 
 
-def write_split(path, values: dict, k: int = 3) -> Path:
-    """Write ``{card name: (up1..upK, hand1..handK)}`` as a ``split`` CSV file, cards in rank
+def write_split(path, values: dict) -> Path:
+    """Write ``{(name, name, name): (up, hand)}`` as a ``split`` CSV file, each triple in rank
     order, values exactly (``repr``). Returns the path; ``ValueError`` (nothing written) for
     what :func:`split_row` refuses."""
-    split_row(values, k, "write_split")
-    rows = sorted(((_card(n, "write_split"), [NAMES[_card(n, "write_split")]]
-                    + [repr(float(v)) for v in vals]) for n, vals in values.items()))
+    split_row(values, "write_split")
+    rows = []
+    for triple, pair in values.items():
+        codes = sorted(_card(n, "write_split") for n in triple)
+        rows.append((table_index(*codes), [NAMES[c] for c in codes]
+                     + [repr(float(pair[0])), repr(float(pair[1]))]))
+    rows.sort(key=lambda r: r[0])
     p = Path(path).expanduser()
     with open(p, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(split_header(k))
+        w.writerow(SPLIT_HEADER)
         w.writerows(r[1] for r in rows)
     return p
 
 
 def split_value(row: np.ndarray, up: np.ndarray, hand: np.ndarray) -> np.ndarray:
-    """The model value of splits given as per-rank counts ``up`` and ``hand`` (arrays of
-    shape (..., 14)): what the ``split`` policy maximises, in NumPy."""
-    table = np.asarray(row[1:]).reshape(2, NRANK, SPLIT_COUNTS)
-    ranks = np.arange(NRANK)
-    up, hand = np.asarray(up, np.int64), np.asarray(hand, np.int64)
-    return table[0, ranks, up].sum(axis=-1) + table[1, ranks, hand].sum(axis=-1)
+    """The value ``up[T] + hand[H]`` of splits given as triple codes (``table_index``) of the
+    face-up triple ``up`` and the hand triple ``hand``: what ``split`` maximises, in NumPy."""
+    row = np.asarray(row)
+    return row[1 + np.asarray(up)] + row[1 + TABLE_SIZE + np.asarray(hand)]
 
 
 def _prepare_split(values: dict) -> np.ndarray:
     return read_split(values["file"])
 
 
-@swap_policy("split", "the face-up/hand split of highest value under a fitted rank x place "
-             "model (sim study swap): split(file='split.csv'), header card,up1..,hand1..",
-             params={"file": ""}, prepare=_prepare_split)
+@swap_policy("split", "the face-up/hand split of highest value, face-up triple value plus "
+             "hand triple value (the model of sim study swap): split(file='split.csv'), "
+             "header a,b,c,up,hand", params={"file": ""}, prepare=_prepare_split)
 def split(cards, obs, rng, params):
-    n = cards.shape[0]
-    k = np.int64(params[0])
-    if n != 2 * k or k < 1 or k >= 5:
-        return -1                       # values for 2K cards only: refuse, never guess
-    total = np.zeros(14, np.int64)
-    for i in range(n):
-        total[cards[i]] += 1
-    up = np.zeros(14, np.int64)
-    best = -1
+    if cards.shape[0] != 6:
+        return -1                       # values of 3 + 3 cards only: refuse, never guess
+    best = 0
     best_value = -np.inf
-    for mask in range(1 << n):
-        bits = 0
-        for i in range(n):
-            bits += (mask >> i) & 1
-        if bits != k:
-            continue
-        up[:] = 0
-        for i in range(n):
-            if (mask >> i) & 1:
-                up[cards[i]] += 1
-        v = 0.0
-        for r in range(14):
-            if total[r]:
-                v += params[1 + r * 5 + up[r]] + params[1 + (14 + r) * 5 + total[r] - up[r]]
-        if best < 0 or v > best_value:
-            best = mask
-            best_value = v
+    first = True
+    for i in range(4):
+        for j in range(i + 1, 5):
+            for k in range(j + 1, 6):
+                a, b, c = cards[i], cards[j], cards[k]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                if a > b:
+                    a, b = b, a
+                # the other three, in rank order (cards are in rank order within the
+                # face-ups and within the hand, not across: sort them)
+                h0 = h1 = h2 = 0
+                m = 0
+                for q in range(6):
+                    if q != i and q != j and q != k:
+                        if m == 0:
+                            h0 = cards[q]
+                        elif m == 1:
+                            h1 = cards[q]
+                        else:
+                            h2 = cards[q]
+                        m += 1
+                if h0 > h1:
+                    h0, h1 = h1, h0
+                if h1 > h2:
+                    h1, h2 = h2, h1
+                if h0 > h1:
+                    h0, h1 = h1, h0
+                v = (params[1 + a * 196 + b * 14 + c]
+                     + params[1 + 2744 + h0 * 196 + h1 * 14 + h2])
+                if first or v > best_value:
+                    best = (1 << i) | (1 << j) | (1 << k)
+                    best_value = v
+                    first = False
     return best

@@ -12,8 +12,8 @@ from sim.cards import CODE, NRANK
 from sim.layout import PUB
 from sim.strategy import get_swap
 from strategies.swaps import (
-    SPLIT_SIZE, TABLE_SIZE, read_split, read_table, split_index, split_row, split_value,
-    table_index, table_row, write_split, write_table,
+    SPLIT_SIZE, TABLE_SIZE, read_split, read_table, split_row, split_value, table_index,
+    table_row, write_split, write_table,
 )
 
 OBS = np.zeros(PUB, np.int32)
@@ -217,53 +217,60 @@ def test_cli_run(cli, small_table, small_split, policy, v1):
     assert out["overall"]["finished"] > 1900
 
 
-# -- split: the study's fitted rank x place model ----------------------------------------------
+# -- split: face-up triple value + hand triple value (the study's fitted model) ----------------
 @pytest.fixture
 def small_split(tmp_path):
     path = tmp_path / "s.csv"
-    path.write_text("card,up1,up2,up3,hand1,hand2,hand3\n"
-                    "2,1.0,1.5,1.8,0,0,0\n"            # a 2 is worth most face up
-                    "10,0.8,1.2,1.4,0,0,0\n"
-                    "\n"
-                    "3,-0.5,-1.0,-1.5,0.2,0.4,0.6\n"   # a 3 is better in hand
-                    "7,0,0,0,0.1,0.5,0.6\n")           # a pair of 7s in hand: a bonus
+    path.write_text("a,b,c,up,hand\n"
+                    "A,2,10,3,0\n"              # any order within the triple
+                    "3,4,5,0,2\n"
+                    "\n"                        # blank lines are skipped
+                    "10,4,3,1,1\n"
+                    "5,2,A,1,1\n"
+                    "6,7,8,0.5,0.5\n"
+                    "9,J,Q,0.5,0.5\n")
     return path
 
 
 def test_split_chooses_the_split_of_highest_value(small_split):
     spec = split_spec(small_split)
-    cards = hand("3", "4", "2", "10", "7", "K")
-    assert up(cards, choose(spec, cards)) == ["4", "10", "2"]       # 3 and 7 kept in hand
-    cards = hand("7", "7", "2", "9", "3", "Q")                      # the 7s stay together
-    assert up(cards, choose(spec, cards)) == ["9", "Q", "2"]
-    cards = hand("5", "6", "8", "9", "J", "Q")                      # nothing listed: all 0,
-    assert choose(spec, cards) == 0b000111                          # the smallest mask
+    cards = hand("3", "4", "5", "10", "2", "A")
+    assert up(cards, choose(spec, cards)) == ["10", "A", "2"]      # 3 + 2 beats 1 + 1, 0 + 0
+    cards = hand("10", "2", "A", "3", "4", "5")                    # wherever they were dealt
+    assert choose(spec, cards) == 0b000111
+    cards = hand("6", "7", "8", "9", "J", "Q")                      # a tie: the first split
+    assert choose(spec, cards) == 0b000111
+    cards = hand("9", "J", "Q", "6", "7", "8")
+    assert choose(spec, cards) == 0b000111
+    cards = hand("3", "3", "3", "K", "K", "K")                      # nothing listed: (0,1,2)
+    assert choose(spec, cards) == 0b000111
 
 
 def test_split_row_layout_and_file_round_trip(small_split, tmp_path):
     row = read_split(small_split)
-    assert row.shape == (SPLIT_SIZE,) and row[0] == 3
-    assert row[split_index(0, CODE["2"], 2)] == 1.5
-    assert row[split_index(1, CODE["7"], 2)] == 0.5
-    assert row[split_index(1, CODE["7"], 0)] == 0.0
-    values = {"A": [0.1, 0.2, 0.3, -0.1, -0.2, 0.1 + 0.2], "JK": [1e300, 0, 0, 0, 0, -3]}
+    assert row.shape == (SPLIT_SIZE,) == (1 + 2 * TABLE_SIZE,) and row[0] == 3
+    assert row[1 + table_index(CODE["10"], CODE["2"], CODE["A"])] == 3.0
+    assert row[1 + TABLE_SIZE + table_index(CODE["3"], CODE["4"], CODE["5"])] == 2.0
+    assert np.isfinite(row[1:]).sum() == 12
+    values = {("A", "K", "9"): (0.1, -0.2), ("5", "4", "3"): (0.1 + 0.2, 1e300),
+              ("JK", "2", "10"): (-3, 0)}
     path = write_split(tmp_path / "w.csv", values)
-    assert path.read_text().splitlines()[0] == "card,up1,up2,up3,hand1,hand2,hand3"
+    assert path.read_text().splitlines()[0] == "a,b,c,up,hand"
     assert np.array_equal(read_split(path), split_row(values))
-    k4 = write_split(tmp_path / "k4.csv", {"3": [1, 2, 3, 4, 5, 6, 7, 8]}, k=4)
-    assert read_split(k4)[0] == 4
+    code = np.array([table_index(CODE["3"], CODE["4"], CODE["5"])])
+    assert split_value(read_split(path), code, code) == [0.1 + 0.2 + 1e300]
 
 
 @pytest.mark.parametrize("content,message", [
     (None, "no such file"),
-    ("card,up1,up2,hand1,hand2,hand3\n", "must start with the header"),
-    ("a,b,c,value\n3,4,5,1\n", "must start with the header"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\nX,1,2,3,4,5,6\n", "line 2: unknown card 'X'"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5\n", "line 2: expected 7 fields"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,x\n", "must be numbers"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,nan\n", "finite numbers"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\n3,1,2,3,4,5,6\n3,1,2,3,4,5,6\n", "listed twice"),
-    ("card,up1,up2,up3,hand1,hand2,hand3\n", "lists no cards"),
+    ("a,b,c,value\n3,4,5,1\n", "must start with the header a,b,c,up,hand"),
+    ("", "must start with the header a,b,c,up,hand"),
+    ("a,b,c,up,hand\n3,4,X,1,2\n", "line 2: unknown card 'X'"),
+    ("a,b,c,up,hand\n3,4,5,1\n", "line 2: expected 5 fields"),
+    ("a,b,c,up,hand\n3,4,5,1,x\n", "the values must be numbers"),
+    ("a,b,c,up,hand\n3,4,5,1,nan\n", "finite numbers"),
+    ("a,b,c,up,hand\n3,4,5,1,2\n5,4,3,1,2\n", "line 3: the triple 5/4/3 is listed twice"),
+    ("a,b,c,up,hand\n", "lists no triples"),
 ])
 def test_split_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message):
     path = tmp_path / "s.csv"
@@ -273,30 +280,34 @@ def test_split_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message)
     assert r.exit_code == 2, r.output
     assert message in r.output and "swap policy split" in r.output
     assert "Traceback" not in r.output
+    with pytest.raises(ValueError, match="no file given"):
+        get_swap("split").row()
 
 
 def test_split_agrees_with_its_numpy_value(tmp_path):
-    """On random models and random deals the compiled policy returns the split of highest
-    value by :func:`split_value` (the study derives its examples with it)."""
+    """On random values and random deals the compiled policy returns the first split of
+    highest value by :func:`split_value` (the study derives policy.csv with it)."""
     from sim.cards import NAMES
+    from sim.study import best_splits
     rs = np.random.RandomState(5)
+    values = {}
+    for a in range(NRANK):
+        for b in range(a, NRANK):
+            for c in range(b, NRANK):
+                values[(NAMES[a], NAMES[b], NAMES[c])] = tuple(rs.randn(2))
+    path = write_split(tmp_path / "r.csv", values)
+    s = get_swap(split_spec(path))
+    row = s.row()
     deck = np.array([r for r in range(13) for _ in range(4)] + [13, 13], np.int32)
-    for trial in range(5):
-        values = {NAMES[r]: list(rs.randn(6)) for r in range(NRANK) if rs.rand() < 0.8}
-        path = write_split(tmp_path / f"r{trial}.csv", values)
-        s = get_swap(split_spec(path))
-        row = s.row()
-        for _ in range(200):
-            cards = rs.choice(deck, 6, replace=False).astype(np.int32)
-            mask = int(s.fn(cards, OBS, np.zeros(4, np.uint64), row))
-            assert mask.bit_count() == 3
-            best = -np.inf
-            for t in combinations(range(6), 3):
-                u = np.bincount(cards[list(t)], minlength=NRANK)
-                v = split_value(row, u, np.bincount(cards, minlength=NRANK) - u)
-                best = max(best, v)
-            u = np.bincount(cards[[i for i in range(6) if (mask >> i) & 1]], minlength=NRANK)
-            assert split_value(row, u, np.bincount(cards, minlength=NRANK) - u) == best
+    sets = np.array([rs.choice(deck, 6, replace=False) for _ in range(500)], np.int32)
+    chosen, _, _ = best_splits(row, sets)
+    for cards, t in zip(sets, chosen):
+        mask = int(s.fn(cards, OBS, np.zeros(4, np.uint64), row))
+        vals = [split_value(row, table_index(*cards[list(u)]),
+                            table_index(*cards[[i for i in range(6) if i not in u]]))
+                for u in combinations(range(6), 3)]
+        first = list(combinations(range(6), 3))[int(np.argmax(vals))]
+        assert mask == sum(1 << i for i in first) == sum(1 << i for i in t)
 
 
 # -- a hand size of 4 (house rules): 8 cards, 4 face up ----------------------------------------
@@ -314,10 +325,3 @@ def test_policies_choose_half_of_eight_cards(small_table, small_split):
     assert choose(split_spec(small_split), hand("3", "4", "5", "6")) == -1
 
 
-def test_split_for_four_cards_a_place(tmp_path):
-    path = write_split(tmp_path / "k4.csv", {"2": [1, 2, 3, 4, 0, 0, 0, 0],
-                                             "3": [-1, -2, -3, -4, 0, 0, 0, 0]}, k=4)
-    cards = hand("3", "3", "2", "5", "6", "7", "8", "9")
-    mask = choose(split_spec(path), cards)
-    assert up(cards, mask) == ["5", "6", "7", "2"]
-    assert choose(split_spec(path), hand("3", "4", "5", "6", "7", "8")) == -1
