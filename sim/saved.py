@@ -37,12 +37,17 @@ class Loaded:
     @property
     def games(self) -> pd.DataFrame:
         """Per-game records of all batches (columns game, status, unfinished, winner, turns,
-        burns, starter, dealer, order_*, pickups_*, strategy_*, swap_*), sorted by game."""
+        burns, starter, dealer, order_*, pickups_*, faceup_*, hand_*, strategy_*, swap_*),
+        sorted by game; a swap study's add stage, seed and opponent and keep the order of
+        its files (values stage first, then each head-to-head)."""
         if self._games is None:
             frames = [pd.read_parquet(p) for p in self.parts]
             if frames:
                 df = pd.concat(frames, ignore_index=True)
-                df = df.sort_values("game", kind="stable").reset_index(drop=True)
+                if "stage" not in df:          # a run: one game index per game
+                    df = df.sort_values("game", kind="stable").reset_index(drop=True)
+                # a swap study: its stages reuse game indices (duplicate deals); the files'
+                # order keeps each stage and each head-to-head together, games in order
             else:
                 df = pd.DataFrame()
             self._games = df

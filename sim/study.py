@@ -425,11 +425,12 @@ def examples(model, row, players, k=3, seed=12345):
         v_up, v_hand = val(up, hand)
         h_up, h_hand = val(hu_up, hu_hand)
         gains = {NAMES[c]: float(model["gain"][c]) for c in sorted(set(cards.tolist()))}
+        less = 100 * model["slope"] * (v_up + v_hand - h_up - h_hand)
         why = (f"up {' '.join(_names(cards[up]))} / hand {' '.join(_names(cards[hand]))}: "
                f"model value {v_up:+.3f} (up) {v_hand:+.3f} (hand) = {v_up + v_hand:+.3f} "
                f"log-odds; highest-up's {' '.join(_names(cards[hu_up]))} / "
                f"{' '.join(_names(cards[hu_hand]))}: {h_up:+.3f} {h_hand:+.3f} = "
-               f"{h_up + h_hand:+.3f} (~{100 * model['slope'] * (v_up + v_hand - h_up - h_hand):.2f}"
+               f"{h_up + h_hand:+.3f} (~{less:.2f}"
                f" points of win rate less); rank terms' face-up gain per card: "
                + ", ".join(f"{c} {g:+.3f}" for c, g in sorted(gains.items(),
                                                              key=lambda kv: -kv[1])))

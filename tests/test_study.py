@@ -11,12 +11,13 @@ from sim.cards import CODE
 from sim.layout import PUB
 from sim.runner import RunConfig, play_batch
 from sim.strategy import get_swap
-PRIOR_SD_TRIPLE_TEST = 0.1
-from sim.study import (  # noqa: E402
+from sim.study import (
     _INDEX, NTRIPLE, SIZE, _bh, best_splits, fit_split_model, fmt_p, paired_test, swap_study,
     triple_names, triple_table, write_split_file,
 )
 from strategies.swaps import read_split, read_table
+
+PRIOR_SD_TRIPLE_TEST = 0.1      # the triple terms' prior sd when none is chosen on held-out
 
 
 def test_hand_triples_are_the_other_three_of_the_six():
@@ -188,6 +189,7 @@ def test_study_saves_per_game_records(tmp_path):
     h2h = len(study["head_to_head"]) * 2 * 200
     assert len(games) == 500 + h2h
     values = games[games["stage"] == "values"]
+    assert values.index.tolist() == list(range(500))          # the values stage first
     assert values["game"].tolist() == list(range(500))
     assert (values[[f"swap_{s}" for s in range(3)]] == "random").all().all()
     assert (values["strategy_0"] == "lowest").all()
