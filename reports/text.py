@@ -133,35 +133,66 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
 
 
 def print_study(study: dict, console: Console | None = None) -> None:
-    """The swap study: best and worst face-up triples, head-to-heads, the verdict."""
+    """The swap study: the split model's card values, examples, the head-to-head and its
+    verdict, then the descriptive triple table; the unfinished-games policy under them."""
     import sys
+
+    from sim.study import fmt_p
 
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     rows = study["triples"]
+    unf = study["unfinished"]
+    policy = study.get("unfinished_policy", "")
     console.print(f"[bold]Swap study[/]: {study['players']} players, rules {study['rules']}, "
                   f"move strategy {study['strategy']}, {study['games']:,} games with random "
-                  f"swaps ({study['unfinished']:,} unfinished, left out; {len(rows)} face-up triples "
-                  f"seen), {study.get('seconds', 0):.0f} s")
-    for title, part in (("Best face-up triples", rows[:10]),
-                        ("Worst face-up triples", rows[-10:])):
-        t = Table(title=title + " (win rate of the seats holding them)", title_justify="left")
-        for c in ("face-up", "seat-games", "win rate", "95% CI"):
-            t.add_column(c, justify="left" if c == "face-up" else "right")
-        for r in part:
-            t.add_row(" ".join(r["triple"]), f"{r['games']:,}", _pct(r["win_rate"]),
-                      f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}")
+                  f"swaps ({unf:,} unfinished, counted as not won), "
+                  f"{study.get('seconds', 0):.0f} s")
+    cards = study.get("cards") or []
+    if cards:
+        t = Table(title="Split model: gain of a card face up rather than in hand, relative to "
+                        "the average card (what the split policy maximises)",
+                  title_justify="left")
+        for c in ("card", "gain (log-odds)", "± SE", "≈ points of win rate"):
+            t.add_column(c, justify="left" if c == "card" else "right")
+        for r in sorted(cards, key=lambda r: -r["gain"]):
+            t.add_row(r["card"], f"{r['gain']:+.3f}", f"{r['se']:.3f}",
+                      f"{100 * r['points']:+.2f}")
         console.print(t)
-    h = Table(title=f"Value table policy vs each built-in swap policy (seats alternated, "
-                    f"duplicate deals; {study['h2h_games_per_policy']:,} games each)",
-              title_justify="left")
-    for c in ("against", "table's share of wins", "margin per seat", "95% CI", "p",
-              "p (BH-adjusted)"):
+        console.print(f"Model: {study['model']['kind']}; "
+                      f"{study['model']['seat_games']:,} seat-games ({unf:,} unfinished games "
+                      f"counted as not won) in {study['model']['cells']:,} cells.")
+    for e in study.get("examples") or []:
+        console.print(f"  {' '.join(e['cards'])}: {e['why']}")
+    h = Table(title=f"Split policy vs each policy (seats alternated, duplicate deals; "
+                    f"{study['h2h_games_per_policy']:,} games each)", title_justify="left")
+    for c in ("against", "games", "unfinished", "split's share of wins", "margin per seat",
+              "95% CI", "p", "p (BH-adjusted)"):
         h.add_column(c, justify="left" if c == "against" else "right")
     for r in study["head_to_head"]:
-        h.add_row(r["policy"], _pct(r["table_share"]), f"{100 * r['diff']:+.2f} pts",
+        h.add_row(r["policy"], f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
+                  _pct(r.get("share", r.get("table_share"))), f"{100 * r['diff']:+.2f} pts",
                   f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
-                  f"{r['p_value']:.2g}", f"{r['p_adjusted']:.2g}")
+                  fmt_p(r["p_value"]), fmt_p(r["p_adjusted"]))
     console.print(h)
     console.print(study["verdict"])
-    console.print(f"The value table: {study['table_file']} (use it with "
-                  f"--swap '{study['table_policy']}').")
+    for title, part in (("Best face-up triples", rows[:10]),
+                        ("Worst face-up triples", rows[-10:])):
+        t = Table(title=title + " - descriptive, not a policy: win rate of the seats holding "
+                  "them after random swaps (owning the cards included), ranked by the shrunk "
+                  "rate", title_justify="left")
+        for c in ("face-up", "seat-games", "unfinished", "win rate", "95% CI", "shrunk"):
+            t.add_column(c, justify="left" if c == "face-up" else "right")
+        for r in part:
+            t.add_row(" ".join(r["triple"]), f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
+                      _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
+                      _pct(r.get("shrunk")))
+        console.print(t)
+    if policy:
+        console.print(policy + f" Values stage: {unf:,} of {study['games']:,} games "
+                      "unfinished; head-to-heads: see the unfinished column.")
+    if study.get("split_file"):
+        console.print(f"The split policy: {study['split_file']} (use it with "
+                      f"--swap '{study['split_policy']}'); its choice for every six-card set: "
+                      f"{study.get('policy_file')}.")
+    console.print(f"The old value table (raw triple win rates): {study['table_file']} "
+                  f"(--swap '{study['table_policy']}').")

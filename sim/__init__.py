@@ -6,6 +6,6 @@
 
 
 def load(path):
-    """Open a run saved by ``sim run --out DIR``: see :func:`reports.load.load`."""
-    from reports.load import load as _load
+    """Open a run saved by ``sim run --out DIR``: see :func:`sim.saved.load`."""
+    from sim.saved import load as _load
     return _load(path)

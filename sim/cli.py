@@ -256,30 +256,37 @@ app.add_typer(study_app, name="study")
 
 @study_app.command("swap")
 def study_swap(players: int = PLAYERS,
-               games: str = typer.Option("100k", "--games", "-n", help="Games for the "
-                                         "triple values (the head-to-heads play games/5 per "
-                                         "policy, twice: seats alternated)."),
+               games: str = typer.Option("100k", "--games", "-n", help="Games that fit the "
+                                         "split model (random swaps)."),
+               h2h_games: Optional[str] = typer.Option(None, "--h2h-games", help="Deals per "
+                                                       "policy in the head-to-head (default "
+                                                       "games/5)."),
                seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
-               choose_face_ups: bool = V1, last_player_loses: bool = V2,
+               choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
                threads: Optional[int] = THREADS,
                strategy: str = typer.Option("lowest", "--strategy", "-s",
                                             help="Move strategy of every seat."),
                out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
-                                        "swap_values.csv and the summary."),
-               as_json: bool = typer.Option(False, "--json", help="Print the study as JSON.")):
-    """Which face-up cards should I keep? Values of every face-up triple, the best swap
-    policy derived from them, and its head-to-head against every built-in swap policy."""
+                                        "split.csv, policy.csv, swap_values.csv, games/ "
+                                        "and the summary."),
+               as_json: bool = typer.Option(False, "--json", help="Print the study as JSON."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Which face-up cards should I keep? The value of each split of the six cards (face up
+    or in hand), the split policy derived from it, and its head-to-head against the old
+    triple table and every built-in swap policy."""
     from sim.runner import RunError
     from sim.study import swap_study
 
     try:
         cfg = _config("1", players, seed, [strategy], None, rules, choose_face_ups,
-                      last_player_loses, 10_000, threads, rule=rule)
+                      last_player_loses, max_turns, threads, rule=rule)
         t0 = time.perf_counter()
         n = parse_count(games)
-        with _maybe_progress(not as_json, n, "value games") as progress:
+        h2h = parse_count(h2h_games, "--h2h-games") if h2h_games else None
+        with _maybe_progress(not (as_json or quiet), n, "value games") as progress:
             study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
-                               strategy=strategy, threads=threads, progress=progress)
+                               strategy=strategy, threads=threads, progress=progress,
+                               h2h_games=h2h, max_turns=max_turns)
         study["seconds"] = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))

@@ -3,7 +3,7 @@
 :class:`RunConfig` checks what the user asked for and resolves strategies by name;
 :func:`run` plays the games through the jitted batch core (:func:`sim.core.run_games`) in
 batches, so memory stays flat however many games are played, and returns a
-:class:`~reports.summary.Tally` of the results.
+:class:`~sim.tally.Tally` of the results.
 """
 from __future__ import annotations
 
@@ -232,7 +232,7 @@ def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
 
 
 def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
-    """Play all games of ``cfg`` and return their :class:`~reports.summary.Tally`.
+    """Play all games of ``cfg`` and return their :class:`~sim.tally.Tally`.
 
     ``progress(done)`` is called as games finish. With ``out`` (a folder) every batch's
     per-game records are saved (:mod:`sim.store`), and ``resume`` continues a saved run.
@@ -240,7 +240,7 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     The tally adds integers only, so the summary does not depend on the order in which
     batches finish, nor on threads, batch size or backend.
     """
-    from reports.summary import Tally
+    from sim.tally import Tally
     from sim.backends import LocalBackend
     from sim.store import Store
 
@@ -316,8 +316,11 @@ def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:
     seat, value, turn = (int(x) for x in err)
     if status == core.BAD_SWAP:
         name = cfg.swaps[seat]
+        k = cfg.ruleset.hand_size
         what = (f"swap policy {name!r} (seat {seat}) returned {value}, which is not a choice "
-                f"of 3 of its 6 cards (R5)")
+                f"of {k} of its {2 * k} cards (R5, H12)"
+                + ("; the policy refuses this number of cards (table and split value 3 of 6 "
+                   "only)" if value == -1 else ""))
         position = None
     else:
         name = cfg.strategies[seat]

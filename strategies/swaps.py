@@ -1,8 +1,12 @@
-"""More swap policies (R5, V1): ``specials-up``, ``lowest-hand`` and ``table``.
+"""More swap policies (R5, V1): ``specials-up``, ``lowest-hand``, ``table`` and ``split``.
 
-Every policy gets the six ``cards`` to choose from (rank codes, :mod:`sim.cards`: 3..A =
+Every policy gets the ``cards`` to choose from (rank codes, :mod:`sim.cards`: 3..A =
 0..11, 2 = 12, joker = 13; under R5 the dealt face-ups first, then the hand, each in rank
-order; under V1 the six dealt to the hand) and returns the bit mask of the 3 to put face up.
+order; under V1 the cards dealt to the hand) and returns the bit mask of the half of them to
+put face up: 3 of 6 under the rules today; ``specials-up`` and ``lowest-hand`` choose half of
+``len(cards)`` whatever it is (4 of 8 for a hand size of 4). ``table`` and ``split`` value
+what they were made for (triples; 3 + 3 cards) and refuse any other number of cards: they
+return -1, which the core reports as an invalid swap of that policy (R5), never a guess.
 Ties between equal cards are broken by position in ``cards``, so every choice is
 deterministic.
 
@@ -41,6 +45,27 @@ deterministic.
     14 * 14 * 14 = 2744 values; the value of the triple of codes ``r1 <= r2 <= r3`` is at
     ``r1 * 196 + r2 * 14 + r3``; every other entry (unlisted triples and unsorted indices)
     is ``-inf``. :func:`write_table` writes such a file from a dict.
+
+``split``
+    Chooses the split of its six cards into three face up and three in hand of highest value,
+    the value of the face-up triple *face up* plus the value of the hand triple *in hand*,
+    read from a CSV file: ``split(file='split.csv')`` (``sim study swap`` writes it from its
+    fitted model: a triple's two values are the model's terms for those cards in that
+    place). The file format::
+
+        a,b,c,up,hand
+        10,2,A,0.41,0.12
+        3,4,5,-0.62,0.05
+
+    - the first line is exactly the header ``a,b,c,up,hand``;
+    - each further line is one triple of card names in any order (listed once), its value
+      face up and its value in the hand (finite numbers; higher is better);
+    - triples that are not listed are worth ``-inf`` in either place.
+
+    Of the 20 ways to put 3 of the 6 cards face up, in the order of ``table``, it returns the
+    first one of highest value. The parameter row (:func:`split_row`) is ``[3]``, then the
+    face-up values at ``1 + table_index``, then the hand values at ``1 + 2744 +
+    table_index`` (``-inf`` elsewhere). :func:`write_split` writes such a file.
 """
 from __future__ import annotations
 
@@ -65,10 +90,11 @@ _SPECIAL_UP = np.array([0, 1, 2, 3, 4, 5, 6, 14, 8, 9, 10, 11, 15, 13], np.int64
 @swap_policy("specials-up", "2s, 10s and jokers face up first, then aces, then the highest "
              "remaining ranks")
 def specials_up(cards, obs, rng, params):
+    n = cards.shape[0]
     chosen = 0
-    for _ in range(3):
+    for _ in range(n // 2):
         best = -1
-        for i in range(6):
+        for i in range(n):
             if not (chosen >> i) & 1 and (best < 0 or
                                           _SPECIAL_UP[cards[i]] > _SPECIAL_UP[cards[best]]):
                 best = i
@@ -80,14 +106,15 @@ def specials_up(cards, obs, rng, params):
 @swap_policy("lowest-hand", "keeps the 3 lowest cards in hand (plain rank order, 2 and joker "
              "highest, 10 between 9 and J) and puts the other 3 face up")
 def lowest_hand(cards, obs, rng, params):
+    n = cards.shape[0]
     kept = 0
-    for _ in range(3):
+    for _ in range(n // 2):
         low = -1
-        for i in range(6):
+        for i in range(n):
             if not (kept >> i) & 1 and (low < 0 or cards[i] < cards[low]):
                 low = i
         kept |= 1 << low
-    return 0b111111 ^ kept
+    return ((1 << n) - 1) ^ kept
 
 
 # -- table ---------------------------------------------------------------------------------
@@ -199,6 +226,8 @@ def _prepare_table(values: dict) -> np.ndarray:
              "table(file='values.csv'), header a,b,c,value",
              params={"file": ""}, prepare=_prepare_table)
 def table(cards, obs, rng, params):
+    if cards.shape[0] != 6:
+        return -1                       # a table of triples values 3 of 6 cards only
     best = 0
     best_value = -np.inf
     first = True
@@ -213,6 +242,161 @@ def table(cards, obs, rng, params):
                 if a > b:
                     a, b = b, a
                 v = params[a * 196 + b * 14 + c]
+                if first or v > best_value:
+                    best = (1 << i) | (1 << j) | (1 << k)
+                    best_value = v
+                    first = False
+    return best
+
+
+# -- split ---------------------------------------------------------------------------------
+SPLIT_HEADER = ("a", "b", "c", "up", "hand")
+SPLIT_SIZE = 1 + 2 * TABLE_SIZE
+
+
+def split_row(values: dict, where: str = "split") -> np.ndarray:
+    """The parameter row of ``split`` from ``{(name, name, name): (up, hand)}`` (module
+    docstring). ``ValueError`` for an unknown card, a triple given twice (in any order) or
+    a value that is not a finite number."""
+    row = np.full(SPLIT_SIZE, -np.inf)
+    row[0] = 3
+    seen: dict[int, object] = {}
+    for triple, pair in values.items():
+        if isinstance(triple, str) or len(triple) != 3:
+            raise ValueError(f"{where}: a triple is three card names, got {triple!r}")
+        idx = table_index(*(_card(n, where) for n in triple))
+        if idx in seen:
+            raise ValueError(f"{where}: the triple {'/'.join(map(str, triple))} is given twice "
+                             f"(also as {'/'.join(map(str, seen[idx]))})")
+        seen[idx] = triple
+        pair = tuple(pair) if isinstance(pair, (tuple, list, np.ndarray)) else (pair,)
+        if len(pair) != 2:
+            raise ValueError(f"{where}: {'/'.join(map(str, triple))} needs two values (up, "
+                             f"hand), got {len(pair)}")
+        for v in pair:
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.number)) \
+                    or not math.isfinite(v):
+                raise ValueError(f"{where}: the values of {'/'.join(map(str, triple))} must "
+                                 f"be finite numbers, got {v!r}")
+        row[1 + idx] = float(pair[0])
+        row[1 + TABLE_SIZE + idx] = float(pair[1])
+    return row
+
+
+def read_split(path) -> np.ndarray:
+    """Read a ``split`` CSV file (module docstring) into its parameter row."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError("swap policy split: no file given; use split(file='split.csv') "
+                         "(as written by sim study swap)")
+    p = Path(str(path).strip()).expanduser()
+    if not p.is_file():
+        raise ValueError(f"swap policy split: no such file {str(p.resolve())!r}")
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"swap policy split: cannot read {str(p)!r}: {e}") from None
+    lines = list(csv.reader(text.splitlines()))
+    if not lines or tuple(f.strip().lower() for f in lines[0]) != SPLIT_HEADER:
+        got = ",".join(lines[0]) if lines else "an empty file"
+        raise ValueError(f"swap policy split: {str(p)!r} must start with the header "
+                         f"a,b,c,up,hand, got {got!r}")
+    values = {}
+    for n, fields in enumerate(lines[1:], start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue
+        where = f"swap policy split: {str(p)!r} line {n}"
+        if len(fields) != 5:
+            raise ValueError(f"{where}: expected 5 fields a,b,c,up,hand, got {len(fields)}")
+        triple = tuple(f.strip() for f in fields[:3])
+        for name in triple:
+            _card(name, where)
+        try:
+            pair = (float(fields[3]), float(fields[4]))
+        except ValueError:
+            raise ValueError(f"{where}: the values must be numbers, got "
+                             f"{fields[3].strip()!r}, {fields[4].strip()!r}") from None
+        if not all(math.isfinite(v) for v in pair):
+            raise ValueError(f"{where}: the values must be finite numbers, got "
+                             f"{fields[3].strip()!r}, {fields[4].strip()!r}")
+        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
+        if key in values:
+            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
+        values[key] = pair
+    if not values:
+        raise ValueError(f"swap policy split: {str(p)!r} lists no triples")
+    return split_row(values, f"swap policy split: {str(p)!r}")
+
+
+def write_split(path, values: dict) -> Path:
+    """Write ``{(name, name, name): (up, hand)}`` as a ``split`` CSV file, each triple in rank
+    order, values exactly (``repr``). Returns the path; ``ValueError`` (nothing written) for
+    what :func:`split_row` refuses."""
+    split_row(values, "write_split")
+    rows = []
+    for triple, pair in values.items():
+        codes = sorted(_card(n, "write_split") for n in triple)
+        rows.append((table_index(*codes), [NAMES[c] for c in codes]
+                     + [repr(float(pair[0])), repr(float(pair[1]))]))
+    rows.sort(key=lambda r: r[0])
+    p = Path(path).expanduser()
+    with open(p, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(SPLIT_HEADER)
+        w.writerows(r[1] for r in rows)
+    return p
+
+
+def split_value(row: np.ndarray, up: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """The value ``up[T] + hand[H]`` of splits given as triple codes (``table_index``) of the
+    face-up triple ``up`` and the hand triple ``hand``: what ``split`` maximises, in NumPy."""
+    row = np.asarray(row)
+    return row[1 + np.asarray(up)] + row[1 + TABLE_SIZE + np.asarray(hand)]
+
+
+def _prepare_split(values: dict) -> np.ndarray:
+    return read_split(values["file"])
+
+
+@swap_policy("split", "the face-up/hand split of highest value, face-up triple value plus "
+             "hand triple value (the model of sim study swap): split(file='split.csv'), "
+             "header a,b,c,up,hand", params={"file": ""}, prepare=_prepare_split)
+def split(cards, obs, rng, params):
+    if cards.shape[0] != 6:
+        return -1                       # values of 3 + 3 cards only: refuse, never guess
+    best = 0
+    best_value = -np.inf
+    first = True
+    for i in range(4):
+        for j in range(i + 1, 5):
+            for k in range(j + 1, 6):
+                a, b, c = cards[i], cards[j], cards[k]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                if a > b:
+                    a, b = b, a
+                # the other three, in rank order (cards are in rank order within the
+                # face-ups and within the hand, not across: sort them)
+                h0 = h1 = h2 = 0
+                m = 0
+                for q in range(6):
+                    if q != i and q != j and q != k:
+                        if m == 0:
+                            h0 = cards[q]
+                        elif m == 1:
+                            h1 = cards[q]
+                        else:
+                            h2 = cards[q]
+                        m += 1
+                if h0 > h1:
+                    h0, h1 = h1, h0
+                if h1 > h2:
+                    h1, h2 = h2, h1
+                if h0 > h1:
+                    h0, h1 = h1, h0
+                v = (params[1 + a * 196 + b * 14 + c]
+                     + params[1 + 2744 + h0 * 196 + h1 * 14 + h2])
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v

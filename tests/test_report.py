@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -111,31 +112,41 @@ def test_report_writes_one_page_with_plots_and_tables(saved, tmp_path):
     assert not (path / "report.html").exists()               # the run folder is untouched
 
 
-def test_report_adds_tournament_and_study_sections(saved, tmp_path):
+def test_the_page_is_chosen_by_the_manifest_kind(saved, tmp_path):
+    """A run folder draws a run, whatever other files lie in it; a folder of an unknown kind
+    is a clear error."""
     path = _copy(saved, tmp_path)
     (path / "compare.json").write_text(json.dumps(COMPARE))
     (path / "study.json").write_text(json.dumps(STUDY))
     files = write_report(path, tmp_path / "r.html")
-    names = {f.name for f in files}
-    assert {"tournament_strategies.png", "head_to_head.png", "study_heatmap.png",
-            "study_best_worst.png", "head_to_head.csv", "tournament_strategies.csv",
-            "study_top10.csv", "study_bottom10.csv", "study_triples.csv"} <= names
     html = (tmp_path / "r.html").read_text()
-    assert 'id="tournament"' in html and 'id="study"' in html
-    assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
-    assert "careful" in html and "Bradley-Terry" in html
-    top = pd.read_csv(tmp_path / "r_files" / "study_top10.csv")
-    best = max(STUDY["triples"], key=lambda t: t["win_rate"])
-    assert top["triple"].iloc[0] == "10 A 2"          # cards shown in rank order
-    assert top["win_rate"].iloc[0] == best["win_rate"]
-    h2h = pd.read_csv(tmp_path / "r_files" / "head_to_head.csv", index_col=0)
-    assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]
-    assert pd.isna(h2h.loc["random", "careful"])
+    assert 'id="tournament"' not in html and 'id="study"' not in html
+    assert "Shithead simulation" in html and 'id="seats"' in html
+    assert len(_embedded_pngs(html)) == sum(f.suffix == ".png" for f in files)
+    manifest = json.loads((path / "manifest.json").read_text())
+    (path / "manifest.json").write_text(json.dumps(dict(manifest, kind="mystery")))
+    with pytest.raises(ValueError, match="kind 'mystery'.*run, compare, swap-study"):
+        write_report(path, tmp_path / "x.html")
+    from reports.html import PAGES, page_module
+    assert {k: page_module(k).__name__ for k in PAGES} == {
+        "run": "reports.html.run", "compare": "reports.html.compare",
+        "swap-study": "reports.html.study"}
 
 
-def test_report_names_a_malformed_extra_file(saved, tmp_path):
-    path = _copy(saved, tmp_path)
-    (path / "compare.json").write_text(json.dumps({"per_strategy": [{"games": 1}]}))
+def test_the_page_template_is_its_own_file():
+    import reports.html as pkg
+    here = os.path.dirname(pkg.__file__)
+    template = open(os.path.join(here, "page.html.j2")).read()
+    assert "{% for s in sections %}" in template and 'data-rendered="pending"' in template
+    assert os.path.exists(os.path.join(here, "page.css"))
+    assert "<html" not in open(os.path.join(here, "__init__.py")).read()
+
+
+def test_report_names_a_malformed_extra_file(tmp_path):
+    path = _folder_of(tmp_path, "compare", {"strategies": _NAMES, "players": 3, "games": 9,
+                                             "seed": 0, "rules": "seed"},
+                      {"overall": {"games": 9}, "by_seat": [], "by_strategy": []},
+                      "compare.json", {"per_strategy": [{"games": 1}]})
     with pytest.raises(ValueError, match="compare.json does not have the expected shape"):
         write_report(path, tmp_path / "r.html")
 
@@ -181,23 +192,57 @@ def test_report_of_a_tournament_folder(tmp_path):
     html = (tmp_path / "t.html").read_text()
     assert "Shithead tournament" in html and 'id="tournament"' in html
     assert 'id="length"' not in html and 'id="strategies"' not in html
+    assert "careful" in html and "Bradley-Terry" in html
+    assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
+    h2h = pd.read_csv(tmp_path / "t_files" / "head_to_head.csv", index_col=0)
+    assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]
+    assert pd.isna(h2h.loc["random", "careful"])
+
+
+def _study_folder(tmp_path):
+    options = {"players": 3, "games": 5000, "seed": 0, "rules": "seed", "strategy": "lowest"}
+    study = dict(STUDY, games=5000, unfinished=12, strategy="lowest",
+                 head_to_head=POLICIES, verdict="No policy tested is clearly best.",
+                 h2h_games_per_policy=2000)
+    return _folder_of(tmp_path, "swap-study", options,
+                      {"overall": {"games": 5000}, "by_seat": [], "by_strategy": []},
+                      "study.json", study)
 
 
 def test_report_of_a_swap_study_folder(tmp_path):
-    options = {"players": 3, "games": 5000, "seed": 0, "rules": "seed", "strategy": "lowest"}
-    study = dict(STUDY, games=5000, unfinished=12, strategy="lowest",
-                 head_to_head=POLICIES, verdict="No policy is clearly best.",
-                 h2h_games_per_policy=2000)
-    path = _folder_of(tmp_path, "swap-study", options,
-                      {"overall": {"games": 5000}, "by_seat": [], "by_strategy": []},
-                      "study.json", study)
+    """A study.json as older versions wrote it (triples and a value table's head-to-head)."""
+    path = _study_folder(tmp_path)
     files = write_report(path, tmp_path / "s.html")
     names = {f.name for f in files}
     assert {"study_heatmap.png", "study_best_worst.png", "study_policies.png",
-            "study_policies.csv", "study_top10.csv"} <= names
+            "study_policies.csv", "study_top10.csv", "study_triples.csv"} <= names
     html = (tmp_path / "s.html").read_text()
-    assert "Shithead swap study" in html and "No policy is clearly best." in html
+    assert "Shithead swap study" in html and "No policy tested is clearly best." in html
     assert "highest-up" in html and 'id="seats"' not in html
+    assert "not a policy" in html and "count as games not won" in html
+    assert "12 of 5,000 games unfinished" in html
+    top = pd.read_csv(tmp_path / "s_files" / "study_top10.csv")
+    best = max(STUDY["triples"], key=lambda t: t["win_rate"])
+    assert top["triple"].iloc[0] == "10 A 2"          # cards shown in rank order
+    assert top["win_rate"].iloc[0] == best["win_rate"]
+    assert "&lt; 1e-16" in html                       # a p-value of 0 is not printed as 0
+
+
+def test_report_of_a_real_swap_study(tmp_path):
+    """End to end: sim study swap's folder, with per-game records, reported."""
+    from sim.study import swap_study
+    out = tmp_path / "study"
+    study = swap_study(out, players=3, games=1500, h2h_games=300, threads=1)
+    assert not sim.load(out).games.empty
+    files = write_report(out, tmp_path / "real.html")
+    names = {f.name for f in files}
+    assert {"study_policies.png", "study_card_gains.png", "study_card_gains.csv",
+            "study_heatmap.png", "study_best_worst.png"} <= names
+    html = (tmp_path / "real.html").read_text()
+    assert "table (old: raw triple win rates)" in html and "The split model" in html
+    for e in study["examples"]:
+        assert " ".join(e["cards"]) in html
+    assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
 
 
 # -- in a real browser -----------------------------------------------------------------------
@@ -209,14 +254,21 @@ def _chromium():
     return None
 
 
-def test_report_renders_in_a_headless_browser(saved, tmp_path):
+@pytest.mark.parametrize("kind", ["run", "compare", "swap-study"])
+def test_report_renders_in_a_headless_browser(saved, tmp_path, kind):
     browser = _chromium()
     if browser is None:
         pytest.skip("no Chromium found (apt-get install -y chromium, or set CHROMIUM=path): "
                     "the page is not checked in a real browser")
-    path = _copy(saved, tmp_path)
-    (path / "compare.json").write_text(json.dumps(COMPARE))
-    (path / "study.json").write_text(json.dumps(STUDY))
+    if kind == "run":
+        path = _copy(saved, tmp_path)
+    elif kind == "compare":
+        path = _folder_of(tmp_path, "compare", {"strategies": _NAMES, "players": 3,
+                                                 "games": 9000, "seed": 0, "rules": "seed"},
+                          {"overall": {"games": 9000}, "by_seat": COMPARE["seat_effect"],
+                           "by_strategy": COMPARE["per_strategy"]}, "compare.json", COMPARE)
+    else:
+        path = _study_folder(tmp_path)
     page = tmp_path / "page" / "report.html"
     files = write_report(path, page)
     plots = sum(f.suffix == ".png" for f in files)
@@ -264,5 +316,25 @@ STUDY = {"players": 3, "games": 15 * 1000, "triples": [
     for t, w in zip(_TRIPLES, (200, 260, 520, 330, 480, 280, 400, 350, 210, 340, 300, 420,
                                390, 290, 450))]}
 POLICIES = [{"policy": p, "deals": 1000, "games": 2000, "table_share": 0.5 + d / 2,
-             "diff": d, "ci_low": d - 0.01, "ci_high": d + 0.01, "p_value": 0.04,
-             "p_adjusted": 0.05} for p, d in (("none", 0.12), ("highest-up", -0.004))]
+             "diff": d, "ci_low": d - 0.01, "ci_high": d + 0.01, "p_value": pv,
+             "p_adjusted": pv} for p, d, pv in (("none", 0.12, 0.0), ("highest-up", -0.004,
+                                                                      0.04))]
+
+
+def test_the_simulator_does_not_import_the_reports(saved):
+    """Statistics that sim/ uses (Wilson, tallies) and sim.load live in sim/: opening a saved
+    run and using the study's statistics load no module of reports/."""
+    code = ("import sys, sim, sim.tally, sim.saved, sim.study\n"
+            f"r = sim.load({str(saved[0])!r}); r.games\n"
+            "sim.tally.wilson(3, 10)\n"
+            "bad = sorted(m for m in sys.modules if m == 'reports' or m.startswith('reports.'))\n"
+            "assert not bad, bad\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+        + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    from reports.summary import Tally, wilson          # old imports still work
+    from sim.tally import Tally as T2, wilson as w2
+    assert Tally is T2 and wilson is w2

@@ -11,7 +11,10 @@ import pytest
 from sim.cards import CODE, NRANK
 from sim.layout import PUB
 from sim.strategy import get_swap
-from strategies.swaps import TABLE_SIZE, read_table, table_index, table_row, write_table
+from strategies.swaps import (
+    SPLIT_SIZE, TABLE_SIZE, read_split, read_table, split_row, split_value, table_index,
+    table_row, write_split, write_table,
+)
 
 OBS = np.zeros(PUB, np.int32)
 
@@ -25,10 +28,15 @@ def choose(spec, cards):
     return int(s.fn(cards, OBS, np.zeros(4, np.uint64), s.row()))
 
 
+def split_spec(path):
+    return f"split(file={str(path)!r})"
+
+
 def up(cards, mask):
     """The names of the face-up cards of a mask, in rank order."""
     from sim.cards import NAMES
-    return sorted((NAMES[cards[i]] for i in range(6) if (mask >> i) & 1), key=CODE.get)
+    return sorted((NAMES[cards[i]] for i in range(len(cards)) if (mask >> i) & 1),
+                  key=CODE.get)
 
 
 def table_spec(path):
@@ -197,12 +205,123 @@ def test_unquoted_path(small_table):
 
 # -- CLI runs ------------------------------------------------------------------------------
 @pytest.mark.parametrize("v1", [False, True], ids=["R5", "V1"])
-@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table"])
-def test_cli_run(cli, small_table, policy, v1):
-    spec = table_spec(small_table) if policy == "table" else policy
+@pytest.mark.parametrize("policy", ["specials-up", "lowest-hand", "table", "split"])
+def test_cli_run(cli, small_table, small_split, policy, v1):
+    spec = {"table": table_spec(small_table), "split": split_spec(small_split)}.get(policy,
+                                                                                  policy)
     args = ["run", "--games", "2000", "--seed", "5", "--json", "--swap", spec]
     r = cli(*args, *(["--v1"] if v1 else []))
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert [s["swap"] for s in out["by_seat"]] == [spec] * 4
     assert out["overall"]["finished"] > 1900
+
+
+# -- split: face-up triple value + hand triple value (the study's fitted model) ----------------
+@pytest.fixture
+def small_split(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("a,b,c,up,hand\n"
+                    "A,2,10,3,0\n"              # any order within the triple
+                    "3,4,5,0,2\n"
+                    "\n"                        # blank lines are skipped
+                    "10,4,3,1,1\n"
+                    "5,2,A,1,1\n"
+                    "6,7,8,0.5,0.5\n"
+                    "9,J,Q,0.5,0.5\n")
+    return path
+
+
+def test_split_chooses_the_split_of_highest_value(small_split):
+    spec = split_spec(small_split)
+    cards = hand("3", "4", "5", "10", "2", "A")
+    assert up(cards, choose(spec, cards)) == ["10", "A", "2"]      # 3 + 2 beats 1 + 1, 0 + 0
+    cards = hand("10", "2", "A", "3", "4", "5")                    # wherever they were dealt
+    assert choose(spec, cards) == 0b000111
+    cards = hand("6", "7", "8", "9", "J", "Q")                      # a tie: the first split
+    assert choose(spec, cards) == 0b000111
+    cards = hand("9", "J", "Q", "6", "7", "8")
+    assert choose(spec, cards) == 0b000111
+    cards = hand("3", "3", "3", "K", "K", "K")                      # nothing listed: (0,1,2)
+    assert choose(spec, cards) == 0b000111
+
+
+def test_split_row_layout_and_file_round_trip(small_split, tmp_path):
+    row = read_split(small_split)
+    assert row.shape == (SPLIT_SIZE,) == (1 + 2 * TABLE_SIZE,) and row[0] == 3
+    assert row[1 + table_index(CODE["10"], CODE["2"], CODE["A"])] == 3.0
+    assert row[1 + TABLE_SIZE + table_index(CODE["3"], CODE["4"], CODE["5"])] == 2.0
+    assert np.isfinite(row[1:]).sum() == 12
+    values = {("A", "K", "9"): (0.1, -0.2), ("5", "4", "3"): (0.1 + 0.2, 1e300),
+              ("JK", "2", "10"): (-3, 0)}
+    path = write_split(tmp_path / "w.csv", values)
+    assert path.read_text().splitlines()[0] == "a,b,c,up,hand"
+    assert np.array_equal(read_split(path), split_row(values))
+    code = np.array([table_index(CODE["3"], CODE["4"], CODE["5"])])
+    assert split_value(read_split(path), code, code) == [0.1 + 0.2 + 1e300]
+
+
+@pytest.mark.parametrize("content,message", [
+    (None, "no such file"),
+    ("a,b,c,value\n3,4,5,1\n", "must start with the header a,b,c,up,hand"),
+    ("", "must start with the header a,b,c,up,hand"),
+    ("a,b,c,up,hand\n3,4,X,1,2\n", "line 2: unknown card 'X'"),
+    ("a,b,c,up,hand\n3,4,5,1\n", "line 2: expected 5 fields"),
+    ("a,b,c,up,hand\n3,4,5,1,x\n", "the values must be numbers"),
+    ("a,b,c,up,hand\n3,4,5,1,nan\n", "finite numbers"),
+    ("a,b,c,up,hand\n3,4,5,1,2\n5,4,3,1,2\n", "line 3: the triple 5/4/3 is listed twice"),
+    ("a,b,c,up,hand\n", "lists no triples"),
+])
+def test_split_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message):
+    path = tmp_path / "s.csv"
+    if content is not None:
+        path.write_text(content)
+    r = cli("run", "--games", "10", "--swap", split_spec(path))
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "swap policy split" in r.output
+    assert "Traceback" not in r.output
+    with pytest.raises(ValueError, match="no file given"):
+        get_swap("split").row()
+
+
+def test_split_agrees_with_its_numpy_value(tmp_path):
+    """On random values and random deals the compiled policy returns the first split of
+    highest value by :func:`split_value` (the study derives policy.csv with it)."""
+    from sim.cards import NAMES
+    from sim.study import best_splits
+    rs = np.random.RandomState(5)
+    values = {}
+    for a in range(NRANK):
+        for b in range(a, NRANK):
+            for c in range(b, NRANK):
+                values[(NAMES[a], NAMES[b], NAMES[c])] = tuple(rs.randn(2))
+    path = write_split(tmp_path / "r.csv", values)
+    s = get_swap(split_spec(path))
+    row = s.row()
+    deck = np.array([r for r in range(13) for _ in range(4)] + [13, 13], np.int32)
+    sets = np.array([rs.choice(deck, 6, replace=False) for _ in range(500)], np.int32)
+    chosen, _, _ = best_splits(row, sets)
+    for cards, t in zip(sets, chosen):
+        mask = int(s.fn(cards, OBS, np.zeros(4, np.uint64), row))
+        vals = [split_value(row, table_index(*cards[list(u)]),
+                            table_index(*cards[[i for i in range(6) if i not in u]]))
+                for u in combinations(range(6), 3)]
+        first = list(combinations(range(6), 3))[int(np.argmax(vals))]
+        assert mask == sum(1 << i for i in first) == sum(1 << i for i in t)
+
+
+# -- a hand size of 4 (house rules): 8 cards, 4 face up ----------------------------------------
+def test_policies_choose_half_of_eight_cards(small_table, small_split):
+    """specials-up and lowest-hand choose 4 of 8; table and split, made for 3 of 6, refuse
+    (-1: the core stops the run naming the policy) instead of guessing or crashing."""
+    cards = hand("3", "2", "K", "10", "4", "A", "5", "JK")
+    assert up(cards, choose("specials-up", cards)) == ["10", "A", "2", "JK"]
+    assert up(cards, choose("lowest-hand", cards)) == ["K", "A", "2", "JK"]
+    cards = hand("9", "9", "9", "9", "8", "8", "8", "8")
+    assert choose("specials-up", cards) == 0b00001111
+    assert choose("lowest-hand", cards) == 0b00001111
+    assert choose(table_spec(small_table), cards) == -1
+    assert choose(split_spec(small_split), cards) == -1
+    assert choose(split_spec(small_split), hand("3", "4", "5", "6")) == -1
+
+

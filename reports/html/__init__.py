@@ -1,0 +1,84 @@
+"""A saved folder as one self-contained HTML page: ``sim report DIR`` / :func:`write_report`.
+
+The page embeds every plot as a base64 PNG (it can be mailed or archived alone); the same
+plots are written as PNG files, and every table as a CSV file, in ``<name>_files/`` beside
+the page. The page template is ``page.html.j2`` (Jinja2) with ``page.css``; what the page
+draws depends on the kind of folder, read from its manifest (``kind``), one module each:
+
+- ``run`` (``sim run --out``): :mod:`reports.html.run`;
+- ``compare`` (``sim compare --out``): :mod:`reports.html.compare`;
+- ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`.
+
+Every page starts with the options of what was simulated (:mod:`reports.html.common`).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+from reports.html import common
+from sim.saved import load
+
+PAGES = {"run": "reports.html.run", "compare": "reports.html.compare",
+         "swap-study": "reports.html.study"}
+HERE = Path(__file__).resolve().parent
+
+
+def page_module(kind: str):
+    """The module that draws a folder of this manifest ``kind``."""
+    import importlib
+
+    if kind not in PAGES:
+        raise ValueError(f"cannot report a folder of kind {kind!r} (manifest.json): known "
+                         f"kinds are {', '.join(PAGES)}")
+    return importlib.import_module(PAGES[kind])
+
+
+def write_report(run_dir, out_html=None) -> list[Path]:
+    """Write the HTML report of the folder saved in ``run_dir`` to ``out_html`` (default
+    ``run_dir/report.html``) and its PNG and CSV files to ``<name>_files/`` beside it.
+
+    Returns the paths written, the page first. ``ValueError`` if ``run_dir`` is not a
+    finished saved folder (see :func:`sim.saved.load`), or of an unknown kind."""
+    import matplotlib
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
+
+    run = load(run_dir)
+    kind = common._kind(run)
+    module = page_module(kind)
+    out_html = Path(out_html if out_html is not None else run.path / "report.html").expanduser()
+    if out_html.is_dir():
+        raise ValueError(f"{out_html} is a folder: give the name of the HTML file to write")
+    page = common.Page(out_html)
+    extra = {"compare": "compare.json", "swap-study": "study.json"}.get(kind, "summary.json")
+    # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
+    with matplotlib.rc_context({"text.parse_math": False}):
+        with common._shape_of(run.path / "summary.json"):
+            common._run_section(page, run)
+        with common._shape_of(run.path / extra):
+            warnings = module.build(page, run)
+    cfg = run.config
+    title = (f"Shithead {module.TITLE}: {common._int(cfg.get('games'))} games, "
+             f"{cfg.get('players')} players")
+    names = cfg.get("strategies") or ([cfg["strategy"]] if cfg.get("strategy") else [])
+    lead = (f"{common._rules_text(cfg)}, seed {cfg.get('seed')}"
+            + (f"; {'strategies' if len(set(names)) > 1 else 'strategy'} "
+               f"{', '.join(dict.fromkeys(names))}" if names else "") + ".")
+    for s in page.sections:
+        for b in s["blocks"]:
+            if b["kind"] == "table":
+                b["html"] = Markup(b["html"])
+    env = Environment(loader=FileSystemLoader(str(HERE)), autoescape=select_autoescape(
+        ["html", "j2"]))
+    html = env.get_template("page.html.j2").render(
+        title=title, lead=lead, css=Markup((HERE / "page.css").read_text(encoding="utf-8")),
+        sections=page.sections, warnings=warnings, run_dir=str(run.path),
+        version=run.manifest.get("versions", {}).get("shithead-sim", ""),
+        written=_dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
+    out_html.parent.mkdir(parents=True, exist_ok=True)
+    out_html.write_text(html, encoding="utf-8")
+    return [out_html] + page.written
+
+
+__all__ = ["write_report", "page_module", "PAGES"]

@@ -1,0 +1,294 @@
+"""What every page shares: the page being built (:class:`Page`: sections, and PNG and CSV
+files written as they come), number formats, HTML tables, matplotlib figures on the Agg
+canvas (no pyplot, no global backend change), and the options section every kind of saved
+folder starts with."""
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import io
+import math
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.cards import CODE, NAMES
+from sim.saved import Loaded
+
+DPI = 110
+RATE_KEYS = ("win_rate", "place_share")
+KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study"}
+
+
+def _kind(run: Loaded) -> str:
+    return str(run.manifest.get("kind", "run"))
+
+
+def _nan(x) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def _pct(x, digits=2) -> str:
+    x = _nan(x)
+    return "–" if math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def _int(x) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{int(x):,}"
+
+
+def _wilson(wins: int, games: int):
+    from sim.tally import wilson
+    return wilson(int(wins), int(games))
+
+
+def _rate_key(rows) -> str:
+    """``win_rate`` (seed rules) or ``place_share`` (a V2 tournament)."""
+    for key in RATE_KEYS:
+        if rows and all(key in r for r in rows):
+            return key
+    return "win_rate"
+
+
+def _yerr(rate, low, high):
+    rate, low, high = (np.asarray([_nan(v) for v in a]) for a in (rate, low, high))
+    return np.nan_to_num(np.vstack([rate - low, high - rate]).clip(min=0))
+
+
+def _card_key(name) -> tuple:
+    return (CODE.get(str(name), len(NAMES)), str(name))
+
+
+def _rules_text(cfg: dict) -> str:
+    base = cfg.get("rules", "seed")
+    opts = cfg.get("options") or (base if isinstance(base, dict) else {})
+    if isinstance(base, dict):
+        base = base.get("base", "seed")
+    text = f"{base} rules"
+    if opts.get("choose_face_ups"):
+        text += " + V1 (choose face-ups)"
+    if opts.get("last_player_loses"):
+        text += " + V2 (last player loses: a win is going out first)"
+    return text
+
+
+def _fmt_table(df: pd.DataFrame,
+               text_cols=("strategy", "swap", "seats", "triple", "position")) -> str:
+    """A DataFrame as an HTML table: rates as %, intervals as one column, counts with commas."""
+    out = pd.DataFrame(index=df.index)
+    cols = list(df.columns)
+    rate = next((k for k in RATE_KEYS if k in cols), None)
+    for c in cols:
+        if c in ("ci_low", "ci_high"):
+            if c == "ci_low":
+                out["95% CI"] = [f"{_pct(lo)} – {_pct(hi)}" for lo, hi in
+                                 zip(df["ci_low"], df.get("ci_high", df["ci_low"]))]
+            continue
+        if c in ("rating_low", "rating_high"):
+            if c == "rating_low":
+                out["rating 95% CI"] = [f"{_nan(lo):+.0f} – {_nan(hi):+.0f}" for lo, hi in
+                                        zip(df["rating_low"], df["rating_high"])]
+            continue
+        s = df[c]
+        if c == rate or c in ("win_share", "shithead_rate"):
+            out[c.replace("_", " ")] = [_pct(v) for v in s]
+        elif c == "rating":
+            out[c] = [f"{_nan(v):+.0f}" for v in s]
+        elif pd.api.types.is_bool_dtype(s) or pd.api.types.is_object_dtype(s):
+            out[c.replace("_", " ")] = s.map(lambda v: "–" if v is None else str(v))
+        elif pd.api.types.is_integer_dtype(s):
+            out[c.replace("_", " ")] = [_int(v) for v in s]
+        elif pd.api.types.is_float_dtype(s):
+            whole = s.dropna()
+            if len(whole) and (whole == whole.round()).all() and c in (
+                    "games", "wins", "unfinished", "started", "shithead", "starter_wins"):
+                out[c.replace("_", " ")] = [_int(v) for v in s]
+            else:
+                out[c.replace("_", " ")] = [("–" if pd.isna(v) else f"{v:,.3f}") for v in s]
+        else:
+            out[c.replace("_", " ")] = s.astype(str)
+    text = [c for c in out.columns if c in text_cols]
+    return _html_table(out, text)
+
+
+def _html_table(df: pd.DataFrame, text_cols=(), index_name=None, header=True) -> str:
+    """A DataFrame of display strings as a plain HTML table (text columns left-aligned)."""
+    from html import escape
+
+    def cell(tag, value, col):
+        cls = ' class="text"' if col in text_cols else ""
+        return f"<{tag}{cls}>{escape(str(value))}</{tag}>"
+    head = ([cell("th", index_name, index_name)] if index_name is not None else []) + [
+        cell("th", c, c) for c in df.columns]
+    rows = []
+    for idx, r in zip(df.index, df.itertuples(index=False)):
+        first = [cell("th", idx, index_name)] if index_name is not None else []
+        rows.append("<tr>" + "".join(first + [cell("td", v, c) for c, v in
+                                              zip(df.columns, r)]) + "</tr>")
+    thead = "<thead><tr>" + "".join(head) + "</tr></thead>\n" if header else ""
+    return ('<table class="data">\n' + thead + "<tbody>\n" + "\n".join(rows)
+            + "\n</tbody>\n</table>")
+
+
+class Page:
+    """Collects the sections of the page and writes PNG and CSV files as they come."""
+
+    def __init__(self, out_html: Path):
+        self.files_dir = out_html.parent / f"{out_html.stem}_files"
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        self.written: list[Path] = []
+        self.sections: list[dict] = []
+
+    def section(self, ident: str, title: str) -> list:
+        blocks: list = []
+        self.sections.append({"id": ident, "title": title, "blocks": blocks})
+        return blocks
+
+    def _href(self, path: Path) -> str:
+        return f"{self.files_dir.name}/{path.name}"
+
+    def figure(self, name: str, fig, caption: str) -> dict:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+        data = buf.getvalue()
+        path = self.files_dir / f"{name}.png"
+        path.write_bytes(data)
+        self.written.append(path)
+        w, h = (int(round(v * DPI)) for v in fig.get_size_inches())
+        return {"kind": "figure", "data": base64.b64encode(data).decode("ascii"),
+                "alt": fig.get_suptitle().replace("\n", " ") or caption,
+                "caption": caption, "href": self._href(path), "width": w, "height": h}
+
+    def table(self, name: str, df: pd.DataFrame, caption: str = "") -> dict:
+        path = self.files_dir / f"{name}.csv"
+        df.to_csv(path, index=False)
+        self.written.append(path)
+        return {"kind": "table", "html": _fmt_table(df),
+                "caption": caption, "href": self._href(path)}
+
+
+def _figure(w=8.0, h=4.2):
+    """A figure on the Agg canvas (no pyplot: nothing global changes)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w, h), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _title(fig, text: str) -> None:
+    """The figure's title, wrapped to the figure's width."""
+    import textwrap
+    text = text.replace("(n = ", "(n\u00a0=\u00a0")       # keep "n = 1,000" on one line
+    fig.suptitle(textwrap.fill(text, max(30, int(fig.get_figwidth() * 10.5))))
+
+
+def _percent_axis(ax, axis="y"):
+    from matplotlib.ticker import PercentFormatter
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
+
+
+def _rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None):
+    x = np.arange(len(labels))
+    rate_f = np.array([_nan(v) for v in rate])
+    ax.bar(x, np.nan_to_num(rate_f), color=color, width=0.6, zorder=2)
+    ax.errorbar(x, np.nan_to_num(rate_f), yerr=_yerr(rate, low, high), fmt="none",
+                ecolor="#1d2433", capsize=5, lw=1.2, zorder=3, label="95% CI")
+    top = max([_nan(v) for v in high if not math.isnan(_nan(v))] + [0.01])
+    for xi, r, hi in zip(x, rate_f, high):
+        if not math.isnan(r):
+            y = r if math.isnan(_nan(hi)) else max(r, _nan(hi))
+            ax.annotate(_pct(r, 1), (xi, y), xytext=(0, 3), textcoords="offset points",
+                        fontsize=8, ha="center", va="bottom")
+    if fair is not None:
+        ax.axhline(fair, color="#c0392b", ls="--", lw=1, zorder=1, label=fair_label)
+        top = max(top, fair)
+    ax.set_ylim(0, min(1.0, top * 1.18 + 0.005))
+    ax.set_xticks(x, labels)
+    _percent_axis(ax)
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    ax.legend(loc="upper right", fontsize=8)
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:,.4g}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(map(str, v))
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _run_section(page: Page, run: Loaded) -> None:
+    """What was simulated: every option of the run, whatever command saved it."""
+    cfg, ov, man = dict(run.config), run.summary.get("overall", {}), run.manifest
+    blocks = page.section("run", KINDS.get(_kind(run), "The run"))
+    extra = run.compare or run.study or {}
+    games = ov.get("games", cfg.get("games"))
+    unf = ov.get("unfinished", extra.get("unfinished"))
+    rows = [("players", cfg.pop("players", None)), ("rules", _rules_text(cfg)),
+            ("seed", cfg.pop("seed", None)), ("games", _int(games))]
+    for key in ("rules", "options", "games"):
+        cfg.pop(key, None)
+    if unf is not None:
+        share = _pct(unf / games) if games else "–"
+        cap = cfg.pop("max_turns", None)
+        rows.append(("unfinished", f"{_int(unf)} ({share}"
+                     + (f"; limit {_int(cap)} turns, R25)" if cap else ")")))
+    if ov.get("mean_turns") is not None:
+        rows.append(("mean turns per finished game", f"{_nan(ov['mean_turns']):.1f}"))
+    if ov.get("burns_per_game") is not None:
+        rows.append(("burns per game", f"{_nan(ov['burns_per_game']):.2f}"))
+    if "swaps" in cfg and isinstance(cfg.get("strategies"), list):
+        rows.append(("seats (strategy and swap policy)", ", ".join(
+            f"{s}: {st} (swap {sw})" for s, (st, sw) in enumerate(
+                zip(cfg.pop("strategies"), cfg.pop("swaps"))))))
+    rows += [(k.replace("_", " "), _value(v)) for k, v in cfg.items() if v is not None]
+    if run.parts:
+        rows.append(("batch / record files", f"{_int(man.get('batch'))} games per file, "
+                                             f"{len(run.parts)} file(s)"))
+    versions = man.get("versions", {})
+    rows += [("date", _date(run)),
+             ("versions", ", ".join(f"{k} {v}" for k, v in versions.items()) or "–"),
+             ("folder", str(run.path))]
+    df = pd.DataFrame([(k, "–" if v is None else str(v)) for k, v in rows],
+                      columns=["item", "value"])
+    html = _html_table(df.set_index("item"), text_cols=("value",), index_name="item",
+                       header=False)
+    html = html.replace('class="data"', 'class="data kv"', 1)
+    blocks.append({"kind": "table", "html": html, "caption": "The options:",
+                   "href": page._href(_csv(page, "run", df))})
+
+
+def _csv(page: Page, name: str, df: pd.DataFrame) -> Path:
+    path = page.files_dir / f"{name}.csv"
+    df.to_csv(path, index=False)
+    page.written.append(path)
+    return path
+
+
+def _date(run: Loaded) -> str:
+    for key in ("finished", "created", "date"):
+        if run.manifest.get(key) or run.summary.get(key):
+            return str(run.manifest.get(key) or run.summary.get(key))
+    ts = (run.path / "summary.json").stat().st_mtime
+    when = _dt.datetime.fromtimestamp(ts).astimezone()
+    return when.strftime("%Y-%m-%d %H:%M %Z") + " (summary written)"
+
+
+@contextmanager
+def _shape_of(path: Path):
+    """A file of the run that is not shaped as expected is a ValueError naming it."""
+    try:
+        yield
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        raise ValueError(f"{path} does not have the expected shape "
+                         f"({type(e).__name__}: {e})") from None

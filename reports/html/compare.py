@@ -1,0 +1,139 @@
+"""The page of a saved tournament (``sim compare --out``): win rates (or V2 place shares)
+and Bradley-Terry ratings with their intervals, the head-to-head matrix, the seat effect."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from reports.html.common import (
+    Page, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_bars, _rate_key,
+    _title, _yerr,
+)
+from sim.saved import Loaded
+
+TITLE = "tournament"
+
+
+def build(page: Page, run: Loaded) -> list[str]:
+    if run.compare is None:
+        raise ValueError(f"{run.path} is a tournament folder without compare.json")
+    _compare_section(page, run)
+    return []
+
+
+def _compare_section(page: Page, run: Loaded) -> None:
+    cmp = run.compare
+    blocks = page.section("tournament", "Tournament (compare.json)")
+    rows = cmp.get("per_strategy") or []
+    key = _rate_key(rows)
+    what = "win rate" if key == "win_rate" else "place share (V2: share of others beaten)"
+    games = cmp.get("games") or (cmp.get("starter_effect") or {}).get("games")
+    facts = [f"{len(cmp.get('strategies', rows))} strategies"]
+    for k, label in (("players", "players"), ("games", "games"), ("deals", "deals"),
+                     ("unfinished", "unfinished")):
+        if cmp.get(k) is not None:
+            facts.append(f"{_int(cmp[k])} {label}")
+    blocks.append({"kind": "text", "text": "Every strategy in every seat equally often: "
+                   + ", ".join(facts) + "."})
+    if rows:
+        df = pd.DataFrame(rows)
+        labels = [f"{r['strategy']}\nn={_int(r.get('games'))}" for r in rows]
+        has_rating = "rating" in df
+        fig = _figure(9, 4.4)
+        ax = fig.add_subplot(1, 2 if has_rating else 1, 1)
+        p = cmp.get("players")
+        _rate_bars(ax, labels, df[key], df["ci_low"], df["ci_high"], "#4c78a8",
+                   fair=1 / p if p and key == "win_rate" else None,
+                   fair_label=f"fair share 1/{p}" if p else None)
+        ax.set_xlabel("strategy (n = seat-games)")
+        ax.set_ylabel(f"{what.split(' (')[0]} (%)")
+        ax.set_title(f"{what.split(' (')[0].capitalize()}, 95% CI", fontsize=10)
+        if has_rating:
+            ax2 = fig.add_subplot(1, 2, 2)
+            r = df["rating"].astype(float).to_numpy()
+            y = np.arange(len(rows))
+            ax2.errorbar(r, y, xerr=_yerr(r, df.get("rating_low", r), df.get("rating_high", r)),
+                         fmt="o", color="#54a24b", ecolor="#1d2433", capsize=4)
+            ax2.axvline(0, color="#888", lw=0.8)
+            ax2.set_yticks(y, [str(x["strategy"]) for x in rows])
+            ax2.set_ylim(len(rows) - 0.5, -0.5)             # first strategy on top
+            ax2.set_xlabel("Bradley-Terry rating (Elo points, mean 0)")
+            ax2.set_title("Rating, 95% bootstrap interval", fontsize=10)
+            ax2.grid(axis="x", alpha=0.3)
+        _title(fig, f"Tournament: strategies compared (n = {_int(games)} games)")
+        blocks.append(page.figure("tournament_strategies", fig, f"Per strategy: {what} "
+                                  + ("and Bradley-Terry rating (Elo points, mean 0) "
+                                     if has_rating else "") + "with 95% intervals."))
+        blocks.append(page.table("tournament_strategies", df, "Per strategy:"))
+    h2h = cmp.get("head_to_head") or {}
+    names = h2h.get("strategies") or cmp.get("strategies") or []
+    matrix = h2h.get("matrix")
+    if matrix and names:
+        m = np.array([[_nan(v) for v in row] for row in matrix], float)
+        k = len(names)
+        fig = _figure(max(5.5, 1.0 + 0.9 * k), max(4.5, 0.8 + 0.75 * k))
+        ax = fig.add_subplot()
+        dev = np.nanmax(np.abs(m - 0.5)) if np.isfinite(m).any() else 0.1
+        dev = max(0.05, math.ceil(dev * 20) / 20)
+        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.5 - dev, vmax=0.5 + dev)
+        for i in range(k):
+            for j in range(k):
+                v = m[i, j]
+                text = "–" if math.isnan(v) else f"{100 * v:.1f}%"
+                dark = not math.isnan(v) and abs(v - 0.5) > 0.6 * dev
+                ax.text(j, i, text, ha="center", va="center", fontsize=9,
+                        color="white" if dark else "#1d2433")
+        ax.set_xticks(range(k), names, rotation=30, ha="right")
+        ax.set_yticks(range(k), names)
+        ax.set_xlabel("opponent (column)")
+        ax.set_ylabel("strategy (row)")
+        cb = fig.colorbar(im, ax=ax, shrink=0.85)
+        cb.set_label("row finishes ahead of column (% of meetings)")
+        _percent_axis(cb.ax)
+        _title(fig, f"Head to head: share of meetings the row strategy won (n = "
+                     f"{_int(games)} games)")
+        blocks.append(page.figure("head_to_head", fig, "Row beats column, among the games "
+                                  "where both were seated and one of them was ranked ahead."))
+        df = pd.DataFrame(m, index=names, columns=names).reset_index(names="strategy")
+        path = _csv(page, "head_to_head", df)
+        blocks.append({"kind": "table", "html": _fmt_h2h(names, m),
+                       "caption": "Head to head (row beats column):",
+                       "href": page._href(path)})
+    seat = cmp.get("seat_effect") or []
+    start = cmp.get("starter_effect")
+    if seat or start:
+        blocks.append({"kind": "heading", "text": "Seat effect in the tournament"})
+        rows = list(seat) + ([dict(start, seat="starter")] if start else [])
+        labels = [f"seat {r['seat']}" if r["seat"] != "starter" else "starting\nplayer (R6)"
+                  for r in rows]
+        p = cmp.get("players") or len(seat)
+        fig = _figure(8, 4.2)
+        ax = fig.add_subplot()
+        _rate_bars(ax, labels, [r.get("win_rate") for r in rows], [r.get("ci_low") for r in rows],
+                   [r.get("ci_high") for r in rows],
+                   ["#72b7b2"] * len(seat) + ["#f58518"] * (len(rows) - len(seat)),
+                   fair=1 / p if p else None, fair_label=f"fair share 1/{p}")
+        ax.set_xlabel("seat (strategies rotated through every seat)")
+        ax.set_ylabel("win rate (% of games)")
+        _title(fig, f"Tournament: win rate by seat and of the starting player, 95% Wilson CI "
+                    f"(n = {_int(games)} games)")
+        blocks.append(page.figure("tournament_seats", fig, "Over the rotations every "
+                                  "strategy holds every seat equally often."))
+        if seat:
+            blocks.append(page.table("tournament_seats", pd.DataFrame(seat),
+                                     "Win rate by seat:"))
+        if start:
+            blocks.append({"kind": "text", "text": (
+                f"The starting player won {_pct(start.get('win_rate'))} of the tournament's "
+                f"games (95% CI {_pct(start.get('ci_low'))} – {_pct(start.get('ci_high'))}, "
+                f"n = {_int(start.get('games'))})" + (f"; a fair share is {_pct(1 / p)}."
+                                                       if p else "."))})
+            _csv(page, "tournament_starter", pd.DataFrame([start]))
+
+
+def _fmt_h2h(names, m) -> str:
+    df = pd.DataFrame([[("–" if math.isnan(v) else _pct(v, 1)) for v in row] for row in m],
+                      index=names, columns=names)
+    return _html_table(df, index_name="row beats column")

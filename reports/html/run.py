@@ -1,0 +1,245 @@
+"""The page of a saved run (``sim run --out``): win rates by strategy and by seat, the seat
+effect (by position after the starting player), game length and pick-ups.
+
+The per-game records are read one batch file at a time, a few columns each, so a report of
+a run of any size needs little memory.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from reports.html.common import (
+    Page, _csv, _figure, _int, _pct, _percent_axis, _rate_bars, _title, _wilson,
+)
+from sim.saved import Loaded
+
+TITLE = "simulation"
+
+
+def build(page: Page, run: Loaded) -> list[str]:
+    """The run's sections after the options; returns warnings for the top of the page."""
+    stats = _game_stats(run)
+    warnings = []
+    ov_games = run.summary.get("overall", {}).get("games")
+    if run.parts and ov_games is not None and stats["games"] != ov_games:
+        warnings.append(f"The record files hold {stats['games']:,} games but the summary "
+                        f"counts {ov_games:,}: the folder may have been changed after the run.")
+    _strategy_section(page, run)
+    _seat_section(page, run, stats)
+    _length_section(page, run, stats)
+    return warnings
+
+
+def _game_stats(run: Loaded) -> dict:
+    p = run.players
+    cols = ["turns", "unfinished", "winner", "starter"] + [f"pickups_{s}" for s in range(p)]
+    turns = np.zeros(1, np.int64)
+    pick = np.zeros((p, 1), np.int64)
+    games = unfinished = starter_wins = 0
+    offset_wins = np.zeros(p, np.int64)
+    for df in run.iter_parts(cols):
+        done = ~df["unfinished"].to_numpy(bool)
+        games += len(df)
+        unfinished += int((~done).sum())
+        t = df["turns"].to_numpy(np.int64)
+        c = np.bincount(t[done], minlength=turns.size)
+        turns = np.pad(turns, (0, c.size - turns.size)) + c
+        winner = df["winner"].to_numpy(np.int64)
+        starter = df["starter"].to_numpy(np.int64)
+        off = (winner[done] - starter[done]) % p
+        offset_wins += np.bincount(off, minlength=p)[:p]
+        starter_wins += int((off == 0).sum())
+        for s in range(p):
+            c = np.bincount(df[f"pickups_{s}"].to_numpy(np.int64), minlength=pick.shape[1])
+            if c.size > pick.shape[1]:
+                pick = np.pad(pick, ((0, 0), (0, c.size - pick.shape[1])))
+            pick[s, :c.size] += c
+    return {"games": games, "unfinished": unfinished, "turns": turns, "pickups": pick,
+            "starter_wins": starter_wins, "offset_wins": offset_wins}
+
+
+def _hist_limit(counts: np.ndarray, q=0.999) -> int:
+    """The smallest value below which a share ``q`` of the counted values lies."""
+    total = counts.sum()
+    if total == 0:
+        return 1
+    return int(np.searchsorted(np.cumsum(counts), q * total)) + 1
+
+
+def _strategy_labels(run: Loaded) -> list[tuple[str, list[int]]]:
+    """(label, seats) per row of the summary's strategy table."""
+    bs = run.by_strategy
+    if bs.empty:
+        return []
+    multi = bs["strategy"].value_counts()
+    out = []
+    for r in bs.to_dict(orient="records"):
+        label = r["strategy"] if multi[r["strategy"]] == 1 else f"{r['strategy']} / {r['swap']}"
+        out.append((str(label), [int(s) for s in str(r["seats"]).split(",") if s != ""]))
+    return out
+
+
+def _strategy_section(page: Page, run: Loaded) -> None:
+    bs = run.by_strategy
+    if bs.empty or "seats" not in bs:      # a tournament's table is drawn by its section
+        return
+    blocks = page.section("strategies", "Win rate by strategy")
+    p = run.players
+    labels = [f"{lab}\nseats {','.join(map(str, seats))}\nn={_int(g)}"
+              for (lab, seats), g in zip(_strategy_labels(run), bs["games"])]
+    fig = _figure(8, 4.4)
+    ax = fig.add_subplot()
+    _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
+               fair=1 / p, fair_label=f"fair share 1/{p}")
+    ax.set_xlabel("strategy (seats held; n = seat-games)")
+    ax.set_ylabel("win rate (% of seat-games)")
+    _title(fig, f"Win rate by strategy with 95% Wilson CI (n = {_int(bs['games'].sum())} "
+                 f"seat-games)")
+    blocks.append(page.figure("win_rate_by_strategy", fig,
+                              "Each strategy's wins over the seat-games it played; the seats "
+                              "of one game are not independent, so read the intervals as "
+                              "indicative."))
+    blocks.append(page.table("by_strategy", bs, "Win rate by strategy:"))
+
+
+def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
+    bs, p = run.by_seat, run.players
+    if (bs.empty or "strategy" not in bs) and not stats["games"]:
+        return                             # a tournament's seat effect is in its section
+    blocks = page.section("seats", "Win rate by seat (seat effect)")
+    if not bs.empty and "strategy" in bs:
+        labels = [f"seat {s}\n{st}\nn={_int(g)}" for s, st, g in
+                  zip(bs["seat"], bs["strategy"], bs["games"])]
+        fig = _figure(8, 4.4)
+        ax = fig.add_subplot()
+        _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
+                   fair=1 / p, fair_label=f"fair share 1/{p}")
+        ax.set_xlabel("seat (strategy; n = games)")
+        ax.set_ylabel("win rate (% of games)")
+        _title(fig, f"Win rate by seat with 95% Wilson CI (n = {_int(bs['games'].iloc[0])} "
+                     f"games)")
+        blocks.append(page.figure("win_rate_by_seat", fig, "Each seat's share of all games "
+                                  "won; the dealer is drawn at random (R3)."))
+        blocks.append(page.table("by_seat", bs, "Win rate by seat:"))
+        if "shithead" in bs:
+            games = bs["games"].to_numpy()
+            ci = [_wilson(k, n) for k, n in zip(bs["shithead"], games)]
+            rate = bs["shithead"].to_numpy() / np.maximum(games, 1)
+            fig = _figure(8, 4.2)
+            ax = fig.add_subplot()
+            _rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
+                       fair=1 / p, fair_label=f"fair share 1/{p}")
+            ax.set_xlabel("seat (strategy; n = games)")
+            ax.set_ylabel("Shithead rate (% of games)")
+            _title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
+                         f"(n = {_int(games[0])} games)")
+            blocks.append(page.figure("shithead_by_seat", fig, "V2: the last player out "
+                                      "(the Shithead) by seat."))
+    # win rate by position after the starting player
+    n = stats["games"]
+    if n:
+        wins = stats["offset_wins"]
+        ci = [_wilson(w, n) for w in wins]
+        share = stats["starter_wins"] / n
+        lo, hi = _wilson(stats["starter_wins"], n)
+        labels = ["starter"] + [f"starter +{k}" for k in range(1, p)]
+        fig = _figure(8, 4.2)
+        ax = fig.add_subplot()
+        _rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
+                   fair=1 / p, fair_label=f"fair share 1/{p}")
+        ax.set_xlabel("seat, counted in seat order from the player who started (R6)")
+        ax.set_ylabel("win rate (% of games)")
+        _title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
+                     f"(n = {_int(n)} games)")
+        blocks.append({"kind": "text", "text": (
+            f"The player who made the first move won {_pct(share)} of the games (95% CI "
+            f"{_pct(lo)} – {_pct(hi)}, n = {n:,}); a fair share is {_pct(1 / p)}.")})
+        blocks.append(page.figure("win_rate_by_start_position", fig, "Wins by where the "
+                                  "winner sat relative to the starting player."))
+        df = pd.DataFrame({"position": labels, "games": n, "wins": wins,
+                           "win_rate": wins / n, "ci_low": [c[0] for c in ci],
+                           "ci_high": [c[1] for c in ci]})
+        blocks.append(page.table("start_position", df, "Win rate by position after the "
+                                 "starting player:"))
+
+
+def _length_section(page: Page, run: Loaded, stats: dict) -> None:
+    if not stats["games"]:
+        return
+    blocks = page.section("length", "Game length and pick-ups")
+    if stats["unfinished"]:
+        cap = run.config.get("max_turns")
+        blocks.append({"kind": "text", "text": (
+            f"{stats['unfinished']:,} of {stats['games']:,} games "
+            f"({_pct(stats['unfinished'] / stats['games'])}) were unfinished: still going "
+            f"after {_int(cap)} turns (R25). They are left out of the game-length histogram "
+            f"and counted as not won in every win rate.")})
+    turns = stats["turns"]
+    finished = int(turns.sum())
+    if finished:
+        values = np.arange(turns.size)
+        mean = float((values * turns).sum() / finished)
+        median = int(np.searchsorted(np.cumsum(turns), finished / 2))
+        limit = _hist_limit(turns)
+        width = max(1, int(math.ceil(limit / 60)))
+        edges = np.arange(0, limit + width, width)
+        first = int(np.flatnonzero(turns)[0]) // width * width
+        edges = edges[edges >= first]
+        binned = np.add.reduceat(turns[:edges[-1]], edges[:-1]) if edges.size > 1 else turns
+        over = int(turns[edges[-1]:].sum())
+        fig = _figure(8, 4.2)
+        ax = fig.add_subplot()
+        ax.stairs(binned, edges, fill=True, color="#4c78a8", alpha=0.85)
+        ax.axvline(mean, color="#c0392b", ls="--", lw=1.2, label=f"mean {mean:.1f}")
+        ax.axvline(median, color="#1d2433", ls=":", lw=1.2, label=f"median {median}")
+        ax.set_xlabel(f"turns per game (moves; bins of {width})")
+        ax.set_ylabel("games (count)")
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        note = []
+        if over:
+            note.append(f"{over:,} above {edges[-1]} not shown")
+        if stats["unfinished"]:
+            note.append(f"{stats['unfinished']:,} unfinished excluded")
+        _title(fig, f"Game length of finished games (n = {finished:,} games"
+                     + ("; " + ", ".join(note) if note else "") + ")")
+        blocks.append(page.figure("turns_histogram", fig, "Turns (moves, pick-ups included) "
+                                  "per finished game."))
+        df = pd.DataFrame({"turns": values, "games": turns})
+        _csv(page, "turns_counts", df[df["games"] > 0])
+    pick = stats["pickups"]
+    groups = _strategy_labels(run) or [("all seats", list(range(run.players)))]
+    if pick.sum() or stats["games"]:
+        fig = _figure(8, 4.2)
+        ax = fig.add_subplot()
+        limit = max(_hist_limit(pick.sum(axis=0)), 2)
+        edges = np.arange(limit + 1) - 0.5
+        colors = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#9d755d"]
+        rows = []
+        total = 0
+        for i, (label, seats) in enumerate(groups):
+            counts = pick[seats].sum(axis=0)
+            n = int(counts.sum())
+            total += n
+            if not n:
+                continue
+            mean = float((np.arange(counts.size) * counts).sum() / n)
+            ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
+                      label=f"{label}: mean {mean:.2f} (n={n:,})")
+            for v, c in enumerate(counts):
+                if c:
+                    rows.append({"strategy": label, "pickups": v, "player_games": int(c)})
+        _percent_axis(ax)
+        from matplotlib.ticker import MaxNLocator
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("pick-ups per player per game (count)")
+        ax.set_ylabel("share of player-games (%)")
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        _title(fig, f"Pick-ups per player per game (n = {total:,} player-games)")
+        blocks.append(page.figure("pickups_histogram", fig, "How often a player picked up "
+                                  "the pile in a game (R16), by strategy."))
+        _csv(page, "pickups_counts", pd.DataFrame(rows))

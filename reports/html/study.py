@@ -1,0 +1,274 @@
+"""The page of a saved swap study (``sim study swap --out``): the split policy against the
+other policies (margins, intervals, the verdict), the model behind it (each card's face-up
+gain, examples of its choices) and the descriptive table of face-up triples; the policy for
+unfinished games under each table."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from reports.html.common import (
+    Page, _card_key, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_key,
+    _title, _yerr,
+)
+from sim.saved import Loaded
+
+TITLE = "swap study"
+MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
+MIN_CELL_GAMES = 30        # a heatmap cell seen less often is marked and left off the scale
+UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in every "
+              "denominator.")
+
+
+def build(page: Page, run: Loaded) -> list[str]:
+    st = run.study
+    if st is None:
+        raise ValueError(f"{run.path} is a swap-study folder without study.json")
+    _policies_section(page, st)
+    _model_section(page, st)
+    _triples_section(page, st)
+    return []
+
+
+def _fmt_p(p) -> str:
+    from sim.study import fmt_p
+    return fmt_p(_nan(p))
+
+
+def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:
+    unf = st.get("unfinished")
+    text = st.get("unfinished_policy") or UNFINISHED
+    if unf is not None and st.get("games"):
+        text += f" Values stage: {_int(unf)} of {_int(st['games'])} games unfinished."
+    blocks.append({"kind": "text", "text": text + extra})
+
+
+def _policies_section(page: Page, st: dict) -> None:
+    """The split policy (or, in an older study, the value table) against each policy."""
+    blocks = page.section("study", "Swap study: the best split")
+    h2h = [r for r in st.get("head_to_head") or [] if isinstance(r, dict) and "policy" in r]
+    mine = "split policy" if st.get("split_policy") else "value table"
+    blocks.append({"kind": "text", "text": (
+        f"A swap divides six cards into three face up and three in hand. The {mine} "
+        + ("chooses, of the 20 splits, the one of highest value under a model fitted to "
+           "games with random swaps (below); it" if st.get("split_policy") else "")
+        + " played every other policy on duplicate deals, seats alternated, "
+        f"{_int(st.get('h2h_games_per_policy'))} games each.")})
+    if not h2h:
+        blocks.append({"kind": "text", "text": "The study holds no head-to-head."})
+        return
+    n = st.get("h2h_games_per_policy") or h2h[0].get("games")
+    diff = np.array([_nan(r.get("diff")) for r in h2h])
+    fig = _figure(8, max(3.0, 1.2 + 0.45 * len(h2h)))
+    ax = fig.add_subplot()
+    y = np.arange(len(h2h))
+    err = _yerr(diff, [r.get("ci_low") for r in h2h], [r.get("ci_high") for r in h2h])
+    ax.errorbar(100 * diff, y, xerr=100 * err, fmt="o", color="#4c78a8", ecolor="#1d2433",
+                capsize=4)
+    ax.axvline(0, color="#c0392b", ls="--", lw=1)
+    ax.set_yticks(y, [str(r["policy"]) for r in h2h])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{mine}'s margin (points of win rate per seat), 95% CI")
+    ax.set_ylabel("policy played against")
+    ax.grid(axis="x", alpha=0.3)
+    _title(fig, f"{mine.capitalize()} vs each swap policy, duplicate deals (n = {_int(n)} "
+                f"games per policy)")
+    blocks.append(page.figure("study_policies", fig, f"Right of the dashed line: the {mine} "
+                              "wins more often than that policy."))
+    if st.get("verdict"):
+        blocks.append({"kind": "text", "text": str(st["verdict"])})
+    df = pd.DataFrame(h2h)
+    path = _csv(page, "study_policies", df)
+
+    def pts(x):
+        return "–" if math.isnan(_nan(x)) else f"{100 * _nan(x):+.2f}"
+    shown = pd.DataFrame({
+        "policy": df["policy"].astype(str),
+        "games": [_int(r.get("games")) for r in h2h],
+        "unfinished": [_int(r.get("unfinished")) for r in h2h],
+        f"{mine}'s share of wins": [_pct(r.get("share", r.get("table_share"))) for r in h2h],
+        "margin (points per seat)": [pts(r.get("diff")) for r in h2h],
+        "95% CI": [f"{pts(r.get('ci_low'))} – {pts(r.get('ci_high'))}" for r in h2h],
+        "p": [_fmt_p(r.get("p_value")) for r in h2h],
+        "p (BH-adjusted)": [_fmt_p(r.get("p_adjusted")) for r in h2h]})
+    blocks.append({"kind": "table", "html": _html_table(shown, ("policy",)),
+                   "caption": f"The {mine} against each policy:", "href": page._href(path)})
+    _unfinished_note(blocks, st, " In the head-to-head an unfinished game is a result of 0 "
+                     "for both sides (the unfinished column).")
+
+
+def _model_section(page: Page, st: dict) -> None:
+    """The split model: each card's face-up gain (its rank terms) and example choices."""
+    cards = st.get("cards") or []
+    if not cards:
+        return
+    blocks = page.section("study-model", "The split model")
+    model = st.get("model") or {}
+    blocks.append({"kind": "text", "text": (
+        f"Model: {model.get('kind', 'a regression of the win on rank x place terms')}; "
+        f"{_int(model.get('seat_games'))} seat-games in {_int(model.get('cells'))} cells"
+        + (f"; the triple terms' prior sd {model['prior_sd_triple']} (chosen on held-out "
+           f"games)" if model.get("prior_sd_triple") else "")
+        + (f". {model['note']}" if model.get("note") else "") + ".")})
+    df = pd.DataFrame(cards).sort_values("gain", ascending=False, kind="stable")
+    fig = _figure(8, 4.2)
+    ax = fig.add_subplot()
+    x = np.arange(len(df))
+    g = df["gain"].to_numpy(float)
+    se = df["se"].to_numpy(float)
+    ax.bar(x, g, color=["#54a24b" if v > 0 else "#e45756" for v in g], width=0.6, zorder=2)
+    ax.errorbar(x, g, yerr=1.959963984540054 * np.nan_to_num(se), fmt="none",
+                ecolor="#1d2433", capsize=4, zorder=3)
+    ax.axhline(0, color="#1d2433", lw=0.8)
+    ax.set_xticks(x, df["card"].astype(str))
+    ax.set_xlabel("card")
+    ax.set_ylabel("face-up gain (log-odds of a win)")
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    _title(fig, "Rank terms of the split model: a card face up rather than in hand, relative "
+                "to the average card, 95% CI")
+    blocks.append(page.figure("study_card_gains", fig, "The model's rank terms; the terms of "
+                              "each face-up and hand triple come on top of them."))
+    path = _csv(page, "study_card_gains", df)
+    shown = pd.DataFrame({"card": df["card"].astype(str),
+                          "face-up gain (log-odds)": [f"{_nan(v):+.3f}" for v in df["gain"]],
+                          "± SE": [f"{_nan(v):.3f}" for v in df["se"]],
+                          "≈ points of win rate": [f"{100 * _nan(v):+.2f}"
+                                                   for v in df["points"]]})
+    blocks.append({"kind": "table", "html": _html_table(shown, ("card",)),
+                   "caption": "Face-up gain per card (rank terms; points: the log-odds times "
+                              "p(1 - p) at the mean win rate):", "href": page._href(path)})
+    ex = st.get("examples") or []
+    if ex:
+        blocks.append({"kind": "heading", "text": "Examples: where the split policy differs "
+                                                  "from highest-up"})
+        for e in ex:
+            blocks.append({"kind": "text", "text": f"{' '.join(e['cards'])}: {e['why']}"})
+    files = [(k, st.get(k)) for k in ("split_file", "policy_file", "table_file") if st.get(k)]
+    if files:
+        blocks.append({"kind": "text", "text": "Files: " + "; ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in files)
+            + (f". Play the policy with --swap '{st['split_policy']}'."
+               if st.get("split_policy") else ".")})
+
+
+def _triples_section(page: Page, st: dict) -> None:
+    """The descriptive triple table: win rate of the seats that held each face-up triple."""
+    blocks = page.section("study-triples", "Descriptive: face-up triples (not a policy)")
+    rows = st.get("triples") or []
+    if not rows:
+        blocks.append({"kind": "text", "text": "The study holds no triples."})
+        return
+    key = _rate_key(rows)
+    what = key.replace("_", " ")
+    df = pd.DataFrame(rows)
+    cards = [sorted(map(str, t), key=_card_key) for t in df["triple"]]
+    df["triple"] = [" ".join(c) for c in cards]
+    rank_by = "shrunk" if "shrunk" in df else key       # rare triples: their shrunk rate
+    df = df.sort_values(rank_by, ascending=False, kind="stable").reset_index(drop=True)
+    cards = [t.split(" ") for t in df["triple"]]
+    n_all = df["games"].to_numpy(float)
+    total = int(n_all.sum())
+    mean = float((df[key].to_numpy(float) * n_all).sum() / total) if total else float("nan")
+    intro = f"{len(df):,} face-up triples seen in {total:,} seat-games"
+    if st.get("games"):
+        intro += f", from {_int(st['games'])} games with random swaps"
+    if st.get("strategy"):
+        intro += f", move strategy {st['strategy']}"
+    blocks.append({"kind": "text", "text": st.get("triples_note") or (
+        "Descriptive: the win rate of the seats that held each face-up triple. It includes "
+        "the value of owning those cards, so it is not the value of putting them face up.")})
+    blocks.append({"kind": "text", "text": f"{intro}; mean {what} of a seat {_pct(mean)}."
+                   + (" Best and worst are ranked by the shrunk rate (rare triples pulled "
+                      "towards the mean)." if rank_by == "shrunk" else "")})
+
+    # grid: rows = highest card, columns = lowest card, pooled over the middle card
+    ranks = sorted({c for t in cards for c in t}, key=_card_key)
+    idx = {r: i for i, r in enumerate(ranks)}
+    k = len(ranks)
+    g, v = np.zeros((k, k)), np.zeros((k, k))
+    for t, r, n in zip(cards, df[key], n_all):
+        if not pd.isna(r):
+            g[idx[t[-1]], idx[t[0]]] += n
+            v[idx[t[-1]], idx[t[0]]] += n * float(r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        grid = np.where(g > 0, v / g, np.nan)
+    # The colour scale follows the cells seen often enough; rarer ones are marked with *.
+    rare = np.isfinite(grid) & (g < MIN_CELL_GAMES)
+    scale = grid[np.isfinite(grid) & ~rare]
+    if not scale.size:
+        scale, rare = grid[np.isfinite(grid)], np.zeros_like(rare)
+    fig = _figure(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis",
+                   vmin=scale.min() if scale.size else None,
+                   vmax=scale.max() if scale.size else None)
+    mid = (scale.min() + scale.max()) / 2 if scale.size else 0
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(grid[i, j]):
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}" + ("*" if rare[i, j] else ""),
+                        ha="center", va="center", fontsize=7 if k > 9 else 9,
+                        color="white" if grid[i, j] < mid else "#1d2433")
+    ax.set_xticks(range(k), ranks)
+    ax.set_yticks(range(k), ranks)
+    ax.set_xlabel("lowest card of the face-up triple")
+    ax.set_ylabel("highest card of the face-up triple")
+    cb = fig.colorbar(im, ax=ax, shrink=0.85)
+    _percent_axis(cb.ax)
+    cb.set_label(f"{what} (%), pooled over the middle card")
+    _title(fig, f"Value of the face-up triple: {what} (%) by lowest and highest card "
+                f"(n = {total:,} seat-games)")
+    blocks.append(page.figure("study_heatmap", fig, "Each cell pools the triples with that "
+                              "lowest and highest card (whatever the middle card), weighted "
+                              "by seat-games; cell values in %"
+                              + (f"; * fewer than {MIN_CELL_GAMES} seat-games (outside the "
+                                 "colour scale)" if rare.any() else "") + "."))
+
+    # the best and worst 10, among the triples seen often enough to rank
+    min_n = MIN_TRIPLE_GAMES if (n_all >= MIN_TRIPLE_GAMES).sum() >= 20 else 0
+    ranked = df[n_all >= min_n]
+    top = ranked.head(10)
+    bottom = ranked.tail(min(10, max(0, len(ranked) - 10)))       # best first, like df
+    if min_n:
+        blocks.append({"kind": "text", "text": (
+            f"Best and worst are ranked among the {len(ranked):,} triples seen in at least "
+            f"{min_n} seat-games (the rarer ones have intervals too wide to rank); every "
+            f"triple is in the CSV file.")})
+    both = pd.concat([top, bottom])
+    fig = _figure(8, max(3.5, 0.8 + 0.28 * len(both)))
+    ax = fig.add_subplot()
+    y = np.arange(len(both))
+    rates = both[key].to_numpy(float)
+    err = _yerr(rates, both.get("ci_low", rates), both.get("ci_high", rates))
+    if rank_by == "shrunk":
+        ax_shrunk = both["shrunk"].to_numpy(float)
+    colors = ["#54a24b"] * len(top) + ["#e45756"] * len(bottom)
+    for yi, r, e0, e1, col in zip(y, rates, err[0], err[1], colors):
+        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=col, ecolor=col, capsize=3)
+    if rank_by == "shrunk":
+        ax.plot(ax_shrunk, y, "x", color="#1d2433", ms=6, label="shrunk rate")
+    if not math.isnan(mean):
+        ax.axvline(mean, color="#1d2433", ls="--", lw=1, label=f"mean {_pct(mean, 1)}")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_yticks(y, [f"{t}  (n={int(n):,})" for t, n in zip(both["triple"], both["games"])])
+    ax.invert_yaxis()
+    _percent_axis(ax, "x")
+    ax.set_xlabel(f"{what} (%), 95% CI")
+    ax.set_ylabel("face-up triple (seat-games)")
+    ax.grid(axis="x", alpha=0.3)
+    _title(fig, f"Best (green) and worst (red) face-up triples (n = {int(both['games'].sum()):,}"
+                f" seat-games shown of {total:,})")
+    blocks.append(page.figure("study_best_worst", fig, "The best and worst triples with "
+                              "their 95% intervals (descriptive: owning the cards included)"
+                              + ("; x: the shrunk rate they are ranked by." if
+                                 rank_by == "shrunk" else ".")))
+    _csv(page, "study_triples", df)
+    blocks.append({"kind": "heading", "text": "Top 10 triples"})
+    blocks.append(page.table("study_top10", top.reset_index(drop=True), "Top 10:"))
+    if len(bottom):
+        blocks.append({"kind": "heading", "text": "Bottom 10 triples"})
+        blocks.append(page.table("study_bottom10", bottom.iloc[::-1].reset_index(drop=True),
+                                 "Bottom 10 (worst first):"))
+    _unfinished_note(blocks, st)

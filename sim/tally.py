@@ -1,0 +1,121 @@
+"""Aggregate game records as they come (memory stays flat) and turn them into tables.
+
+:class:`Tally` (a run's running totals) and :func:`wilson` are used by the simulator itself
+(``sim.runner``, ``sim.compare``, ``sim.study``), so they live here, in ``sim``;
+``reports.summary`` re-exports them for old imports.
+
+Every win rate comes with its sample size and a 95% Wilson score interval (scipy's
+``binomtest``); unfinished games (R25) are counted in every denominator and shown in their
+own column, never hidden.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core import UNFINISHED
+from sim.layout import MAXP
+
+
+def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``nan`` when there are no games)."""
+    from scipy.stats import binomtest  # imported late: games start before it is needed
+
+    if games == 0:
+        return float("nan"), float("nan")
+    ci = binomtest(int(wins), int(games)).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+class Tally:
+    """Running totals of a run: per seat wins, places and pick-ups; turns, burns, unfinished."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.games = 0
+        self.unfinished = 0
+        self.turns = 0           # over finished games
+        self.burns = 0
+        self.wins = np.zeros(MAXP, np.int64)
+        self.last = np.zeros(MAXP, np.int64)        # V2: the Shithead
+        self.place_sum = np.zeros(MAXP, np.int64)   # V2: 1 = first out
+        self.pickups = np.zeros(MAXP, np.int64)
+        self.started = np.zeros(MAXP, np.int64)
+
+    def add(self, b) -> None:
+        players = self.cfg.players
+        done = b.status != UNFINISHED
+        self.games += b.status.size
+        self.unfinished += int((~done).sum())
+        self.turns += int(b.turns[done].sum())
+        self.burns += int(b.burns.sum())
+        self.pickups += b.pickups.sum(axis=0)
+        self.started += np.bincount(b.starter, minlength=MAXP)[:MAXP]
+        first = b.order[done, 0]
+        self.wins += np.bincount(first, minlength=MAXP)[:MAXP]
+        if self.cfg.options["last_player_loses"]:
+            # V2: the finishing order, then the Shithead: the one seat not in it.
+            order = b.order[done, :players - 1].astype(np.int64)
+            loser = players * (players - 1) // 2 - order.sum(axis=1)
+            self.last += np.bincount(loser, minlength=MAXP)[:MAXP]
+            for place in range(players - 1):
+                self.place_sum += (place + 1) * np.bincount(order[:, place], minlength=MAXP)[:MAXP]
+            self.place_sum += players * np.bincount(loser, minlength=MAXP)[:MAXP]
+
+    @property
+    def finished(self) -> int:
+        return self.games - self.unfinished
+
+    def _row(self, label, strategy, swap, games, wins, seats):
+        low, high = wilson(wins, games)
+        ov = self.overall()
+        return {label: seats, "strategy": strategy, "swap": swap, "games": games, "wins": wins,
+                "win_rate": wins / games if games else float("nan"), "ci_low": low,
+                "ci_high": high, "unfinished": ov["unfinished"], "mean_turns": ov["mean_turns"]}
+
+    def by_seat(self):
+        """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places)."""
+        import pandas as pd
+
+        rows = []
+        v2 = self.cfg.options["last_player_loses"]
+        for s in range(self.cfg.players):
+            row = self._row("seat", self.cfg.strategies[s], self.cfg.swaps[s], self.games,
+                            int(self.wins[s]), s)
+            row["started"] = int(self.started[s])
+            row["pickups_per_game"] = self.pickups[s] / self.games
+            if v2:
+                row["shithead"] = int(self.last[s])
+                row["mean_place"] = (self.place_sum[s] / self.finished if self.finished
+                                     else float("nan"))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def by_strategy(self):
+        """One row per (strategy, swap) pair, over the seats it holds (seat-games)."""
+        import pandas as pd
+
+        seats = self.by_seat()
+        rows = []
+        for (strategy, swap), g in seats.groupby(["strategy", "swap"], sort=False):
+            n = self.games * len(g)
+            rows.append(self._row("seats", strategy, swap, n, int(g["wins"].sum()),
+                                  ",".join(map(str, g["seat"]))))
+        return pd.DataFrame(rows)
+
+    def overall(self) -> dict:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "unfinished": self.unfinished,
+            "mean_turns": self.turns / self.finished if self.finished else float("nan"),
+            "burns_per_game": self.burns / self.games if self.games else float("nan"),
+        }
+
+    def to_dict(self) -> dict:
+        """The summary as plain JSON-ready data."""
+        def records(df):
+            return [{k: (None if isinstance(v, float) and np.isnan(v) else
+                         v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+                    for r in df.to_dict(orient="records")]
+        return {"config": self.cfg.describe(), "overall": self.overall(),
+                "by_seat": records(self.by_seat()), "by_strategy": records(self.by_strategy())}
