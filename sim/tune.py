@@ -46,8 +46,9 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
 
     Returns ``{"names": distinct strategies in seat order, "per_deal": (deals, k) array of
     each strategy's win rate per seat-game in that deal (V2: the share of the other seats
-    finished behind), "games", "unfinished", "seconds"}``. An unfinished game is won by
-    nobody."""
+    finished behind), "games", "unfinished", "seconds", "cpu_seconds"}``: the process's CPU
+    time, which on one thread measures games per second per core even on a shared machine.
+    An unfinished game is won by nobody."""
     n = len(seats)
     names = list(dict.fromkeys(seats))
     configs = [RunConfig(games=1, players=n, seed=seed, rules=rules, max_turns=max_turns,
@@ -59,7 +60,7 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
         holds[0, names.index(s)] += 1
     per_deal = np.zeros((deals, len(names)))
     block = block or max(1, min(deals, 250))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     unfinished = 0
     done = 0
     while done < deals:
@@ -85,7 +86,7 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
             progress(done * n)
     per_deal /= n * holds[0]
     return {"names": names, "per_deal": per_deal, "games": deals * n, "unfinished": unfinished,
-            "seconds": time.perf_counter() - t0}
+            "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
 
 def summarize(match: dict, target: int = 0, alpha: float = 0.05) -> dict:
@@ -110,7 +111,8 @@ def summarize(match: dict, target: int = 0, alpha: float = 0.05) -> dict:
                       "p_value": ci["p_value"], "level": 1 - level})
     return {"rows": rows, "differences": diffs, "deals": int(x.shape[0]),
             "games": match["games"], "unfinished": match["unfinished"],
-            "games_per_second": match["games"] / max(match["seconds"], 1e-9)}
+            "games_per_second": match["games"] / max(match["seconds"], 1e-9),
+            "games_per_cpu_second": match["games"] / max(match["cpu_seconds"], 1e-9)}
 
 
 # -- tuning ----------------------------------------------------------------------------------
@@ -213,7 +215,9 @@ class TuneError(RunError):
 def _check_resume(out: Path, options: dict) -> list[dict]:
     man = json.loads((out / "manifest.json").read_text())
     old = man.get("options", {})
-    differ = [k for k in options if k != "trials" and old.get(k) != options[k]]
+    # more trials, or a larger final check, continue the same search
+    differ = [k for k in options if k not in ("trials", "fresh_games")
+              and old.get(k) != options[k]]
     if differ:
         raise TuneError(f"--resume: the tuning saved in {out} was started with other options "
                         f"({', '.join(differ)}); give the same options, or another --out")
