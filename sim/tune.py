@@ -333,7 +333,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
     result = {
         "strategy": strategy, "against": list(against), "players": players,
-        "trials": done, "best": best,
+        "v2": bool(cfg.options["last_player_loses"]), "trials": done, "best": best,
         "fresh": {"deals": fresh_deals, "games": fresh_deals * players, "first_deal":
                   FRESH_OFFSET,
                   "best": {"spec": best["spec"], **_interval(xb), "unfinished":

@@ -40,7 +40,8 @@ def build(page: Page, run: Loaded) -> list[str]:
         ax.axhline(trials[0]["value"], color="#1d2433", ls="--", lw=1,
                    label="trial 0 (the defaults)")
     ax.set_xlabel("trial")
-    ax.set_ylabel("win rate of the tuned seat")
+    what = "place share" if tn.get("v2") else "win rate"
+    ax.set_ylabel(f"{what} of the tuned seat")
     _percent_axis(ax)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
@@ -50,17 +51,17 @@ def build(page: Page, run: Loaded) -> list[str]:
                               "the best of many noisy trials is lucky too, hence the check on "
                               "fresh deals below."))
     top = sorted(trials, key=lambda t: -t["value"])[:10]
-    df = pd.DataFrame([{"trial": t["number"], "win rate": _pct(t["value"]),
+    df = pd.DataFrame([{"trial": t["number"], what: _pct(t["value"]),
                         "95% CI": f"{_pct(t['ci_low'])} - {_pct(t['ci_high'])}",
                         "spec": t["spec"]} for t in top])
     blocks.append(page.table("tune_best", df, "The best trials (on the trials' deals):"))
     f = tn["fresh"]
     d = f["difference"]
-    rows = [{"": k, "spec": f[k]["spec"], "win rate": _pct(f[k]["estimate"]),
+    rows = [{"": k, "spec": f[k]["spec"], what: _pct(f[k]["estimate"]),
              "95% CI": f"{_pct(f[k]['ci_low'])} - {_pct(f[k]['ci_high'])}"}
             for k in ("best", "default")]
     rows.append({"": "best - defaults", "spec": "paired over deals",
-                 "win rate": f"{100 * d['estimate']:+.2f} pts",
+                 what: f"{100 * d['estimate']:+.2f} pts",
                  "95% CI": f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}"})
     blocks.append(page.table("tune_fresh", pd.DataFrame(rows), (
         f"On {_int(f['games'])} games of fresh deals that no trial saw, for each: "
