@@ -466,7 +466,9 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     typer.echo(f"  best - defaults: {100 * d['estimate']:+.2f} points (95% CI "
                f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}, paired over deals, "
                f"p = {d['p_value']:.3g})")
-    if f["better"]:
+    if f.get("same"):
+        typer.echo("The best trial is the defaults: nothing to change.")
+    elif f["better"]:
         typer.echo(f"Use: '{f['best']['spec']}'")
     else:
         typer.echo(f"No clear improvement over the defaults (the interval includes 0); the "

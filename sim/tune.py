@@ -328,8 +328,11 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     # the fresh-deal check: both on the same deals, that no trial played
     xb, mb = measure(best["spec"], against, players, fresh_deals, seed, rules, FRESH_OFFSET,
                      threads, max_turns, tick(played))
-    xd, md = measure(default_spec, against, players, fresh_deals, seed, rules, FRESH_OFFSET,
-                     threads, max_turns, tick(played + fresh_deals * players))
+    if best["spec"] == default_spec:                  # the same table: play it once
+        xd, md = xb, mb
+    else:
+        xd, md = measure(default_spec, against, players, fresh_deals, seed, rules,
+                         FRESH_OFFSET, threads, max_turns, tick(played + fresh_deals * players))
     diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
     result = {
         "strategy": strategy, "against": list(against), "players": players,
@@ -341,7 +344,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                   "default": {"spec": default_spec, **_interval(xd), "unfinished":
                               md["unfinished"]},
                   "difference": diff,
-                  "better": diff["ci_low"] > 0},
+                  "same": best["spec"] == default_spec,
+                  "better": diff["ci_low"] > 0 and best["spec"] != default_spec},
         "seconds": time.perf_counter() - t_start,
         "options": options,
     }

@@ -103,7 +103,8 @@ def test_sim_tune_command_and_its_report(cli, tmp_path):
             "--out", out, "-q", "--threads", "1")
     assert r.exit_code == 0, r.output
     assert "best - defaults" in r.output and "counting(pickup_limit=" in r.output
-    assert ("Use: '" in r.output) or ("No clear improvement" in r.output)
+    assert ("Use: '" in r.output) or ("No clear improvement" in r.output) or (
+        "The best trial is the defaults" in r.output)
     assert json.loads((out / "manifest.json").read_text())["kind"] == "tune"
     r = cli("report", out, "-o", tmp_path / "page.html")
     assert r.exit_code == 0, r.output
@@ -122,3 +123,10 @@ def test_tune_a_users_own_strategy(cli, tmp_path):
     result = json.loads(r.output)
     assert set(result["best"]["params"]) == {"keep_twos"}          # unbounded ones are not searched
     assert result["best"]["spec"].startswith(f"{bots}:picky(keep_twos=")
+
+
+def test_when_the_defaults_win_they_are_not_played_twice():
+    r = tune("counting", ["lowest"], trials=1, games_per_trial=40, fresh_games=40, seed=2,
+             params=["pickup_limit"])
+    f = r["fresh"]
+    assert f["same"] and not f["better"] and f["difference"]["estimate"] == 0.0
