@@ -381,6 +381,77 @@ def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, si
                f"{files[0].parent / (files[0].stem + '_files')})")
 
 
+def _read_json(path: str, what: str = "position"):
+    """A JSON document from a file, or from stdin when ``path`` is ``-``; ``ValueError``
+    saying what is wrong."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).expanduser().read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{'stdin' if path == '-' else path}: not valid JSON ({e.msg} at line "
+                         f"{e.lineno}, column {e.colno})") from None
+
+
+def _rules_given(ctx: typer.Context, rules, rule):
+    """The ruleset of --rules/--rule when the user gave either, else None."""
+    given = any(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in
+                ("DEFAULT", "DEFAULT_MAP") for name in ("rules", "rule"))
+    return ruleset(rules, rule) if given else None
+
+
+@app.command("analyze")
+def analyze_command(
+        ctx: typer.Context,
+        position: str = typer.Argument(..., help="A position (POSITION.md JSON) file, or - for "
+                                       "stdin. Hidden cards may be written \"?\"."),
+        rollouts: str = typer.Option("1000", "--rollouts", help="Worlds sampled; every legal "
+                                     "move is played out once in each (with --until-clear: "
+                                     "worlds per block)."),
+        seed: int = SEED,
+        opponents: str = typer.Option("counting", "--opponents", help="Strategy of the other "
+                                      "seats in the playouts (default counting: the strongest "
+                                      "fast built-in; montecarlo is too slow to play out with)."),
+        me: Optional[str] = typer.Option(None, "--me", help="Strategy of the seat to move after "
+                                         "its move, in the playouts (default: --opponents)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE,
+        omniscient: bool = typer.Option(False, "--omniscient", help="Use the hidden cards "
+                                        "written in the position (face-downs, stock, other "
+                                        "hands) instead of re-dealing them."),
+        until_clear: bool = typer.Option(False, "--until-clear", help="Play blocks of "
+                                         "--rollouts worlds until the best move separates from "
+                                         "the second (paired, corrected for repeated looks) or "
+                                         "--max-rollouts is reached."),
+        max_rollouts: Optional[str] = typer.Option(None, "--max-rollouts", help="Cap of worlds "
+                                                   "for --until-clear (default 20 blocks)."),
+        max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
+                                      "before it counts as unfinished."),
+        as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON.")):
+    """Every legal move of a position with its estimated win chance (V2: expected finishing
+    place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
+    seat to move may know (R26)."""
+    from sim.analysis import describe, position_line, run_analysis, state_of
+
+    try:
+        data = _read_json(position)
+        given = _rules_given(ctx, rules, rule)
+        n = parse_count(rollouts, "--rollouts")
+        cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
+        a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
+                         opponents=opponents, me=me, until_clear=until_clear,
+                         max_rollouts=cap, max_turns=max_turns)
+        line = position_line(state_of(data)[0])
+    except ValueError as e:
+        _fail(str(e))
+    if as_json:
+        typer.echo(json.dumps({**a.info(), "position": position, "moves": a.rows()}, indent=2,
+                              default=float))
+    else:
+        typer.echo("\n".join(describe(a, line)))
+
+
 def main():  # console script entry point
     app()
 
