@@ -528,8 +528,9 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
 
 
 # -- text ------------------------------------------------------------------------------------
-def describe(a: Analysis, position_line: str | None = None) -> list[str]:
-    """The lines ``sim analyze`` prints."""
+def describe(a: Analysis, position_line: str | None = None, from_file: bool = True) -> list[str]:
+    """The lines ``sim analyze`` prints (``from_file``: the position was read from a file,
+    whose hidden cards are then said to be unused)."""
     info = a.info()
     lines = []
     if position_line:
@@ -542,8 +543,9 @@ def describe(a: Analysis, position_line: str | None = None) -> list[str]:
         parts = [f"other hands' unknown cards {h['other_hands']}", f"face-down {h['face_down']}",
                  f"stock {h['stock']}"] + ([f"removed {h['removed']}"] if "removed" in h else [])
         lines.append(f"Hidden cards re-dealt in every world (R26): {h['total']} "
-                     f"({', '.join(parts)}); hidden cards written in the position are not used "
-                     f"(--omniscient uses them).")
+                     f"({', '.join(parts)})"
+                     + ("; hidden cards written in the position are not used (--omniscient "
+                        "uses them)." if from_file else "."))
     me = "" if a.me == a.opponents else f"; seat {a.seat} (after this move) plays {a.me}"
     lines.append(f"{a.n:,} worlds x {len(a.moves)} moves = {info['playouts']:,} playouts, "
                  f"every move in the same worlds (common random numbers); the other seats "

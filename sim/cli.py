@@ -288,16 +288,31 @@ def study_swap(players: int = PLAYERS,
 
 
 @app.command()
-def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
+def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index of the game "
+                                               "(from 0)."),
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
            strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
            rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
-           last_player_loses: bool = V2, max_turns: int = CAP):
-    """Show one game of a run turn by turn (same options as run, plus --game)."""
+           last_player_loses: bool = V2, max_turns: int = CAP,
+           file: Optional[Path] = typer.Option(None, "--file", help="Show a game saved by "
+                                               "sim play instead.")):
+    """Show one game of a run turn by turn (same options as run, plus --game), or a game
+    saved by `sim play` (--file)."""
     from sim.replay import describe
     from sim.runner import RunError, record_game
 
+    if file is not None:
+        from sim.play import describe_saved, load
+        try:
+            lines = describe_saved(load(file))
+        except ValueError as e:
+            _fail(str(e))
+        typer.echo("\n".join(lines))
+        return
     try:
+        if game is None:
+            raise RunError("--game: give the index of a game of the run (or --file PATH for a "
+                           "game saved by sim play)")
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
                       last_player_loses, max_turns, None, rule=rule)
         if game < 0:
@@ -450,6 +465,43 @@ def analyze_command(
                               default=float))
     else:
         typer.echo("\n".join(describe(a, line)))
+
+
+@app.command("play")
+def play_command(
+        ctx: typer.Context, players: int = PLAYERS,
+        opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
+                                                      "strategy: once for every bot or once per "
+                                                      "bot seat in seat order (default "
+                                                      "counting)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+        last_player_loses: bool = V2, seed: int = SEED,
+        seat: int = typer.Option(0, "--seat", help="Your seat (0 to players-1)."),
+        save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to "
+                                            "(default ~/.cache/shithead-sim/games/"
+                                            "<time>-seed<seed>.json); `sim replay --file` "
+                                            "shows it."),
+        hint_rollouts: str = typer.Option("500", "--hint-rollouts", help="Worlds per `hint` "
+                                          "(sim analyze --rollouts)."),
+        max_turns: int = CAP):
+    """Play a game in the terminal against bots. Type moves in plain words (`7 7`, `pickup`,
+    `add K`, `blind`), `hint` for sim analyze's answer, `quit` to stop. Without --seed a new
+    deal; the game is saved for `sim replay --file`. Reads one move a line when stdin is not
+    a terminal."""
+    import secrets
+
+    from sim.play import Table, Terminal, play
+
+    try:
+        if getattr(ctx.get_parameter_source("seed"), "name", "DEFAULT") in ("DEFAULT",
+                                                                           "DEFAULT_MAP"):
+            seed = secrets.randbelow(2**31)
+        table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
+                      seat, list(opponents or ["counting"]), max_turns,
+                      parse_count(hint_rollouts, "--hint-rollouts"))
+        play(table, Terminal(), save)
+    except ValueError as e:
+        _fail(str(e))
 
 
 def main():  # console script entry point
