@@ -50,6 +50,7 @@ DEFAULT_MAX_TURNS = 2000
 WILSON = "95% Wilson score interval"
 NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
 UNKNOWN = "?"
+Z95 = 1.959963984540054        # the normal quantile of a two-sided 95% interval
 
 # -- the jitted playouts --------------------------------------------------------------------
 OK, UNFINISHED, BAD_MOVE = 0, 1, 2
@@ -323,7 +324,7 @@ class Analysis:
         key = means if self.v2 else -means
         return [int(i) for i in np.argsort(key, kind="stable")]
 
-    def paired(self, z: float = 1.959963984540054) -> dict | None:
+    def paired(self, z: float = Z95) -> dict | None:
         """Best minus second, world by world (common random numbers): mean and interval."""
         if len(self.moves) < 2:
             return None
@@ -348,8 +349,8 @@ class Analysis:
             mean = float(col.mean())
             if self.v2:
                 se = float(col.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-                row.update(estimate=mean, low=mean - 1.959963984540054 * se,
-                           high=mean + 1.959963984540054 * se,
+                row.update(estimate=mean, low=mean - Z95 * se,
+                           high=mean + Z95 * se,
                            first=float((col == 1).mean()),
                            shithead=float((col == self.players).mean()))
             else:
@@ -385,7 +386,7 @@ class Analysis:
                 "hidden": self.hidden, "max_turns": self.max_turns, "playouts": playouts,
                 "seconds": self.seconds,
                 "playouts_per_second": playouts / self.seconds if self.seconds else None,
-                "paired": self.paired(self.clear.get("z", 1.959963984540054)),
+                "paired": self.paired(self.clear.get("z", Z95)),
                 "until_clear": self.clear or None}
 
 
@@ -432,47 +433,47 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     st0 = np.ascontiguousarray(st, dtype=np.int32)
     looks = math.ceil(cap / rollouts) if until_clear else 1
     z = float(norm.ppf(1 - 0.05 / (2 * looks)))
-    blocks_s, blocks_t = [], []
-    done, stopped = 0, "rollouts"
-    # compile (or load from the cache) before the clock starts: zero worlds
-    _playouts(st0, not omniscient, moves, np.uint64(seed), 0, np.zeros((0, moves.size)),
-              np.zeros((0, moves.size), np.int8), np.zeros((0, 2), np.int64), max_turns, fns,
-              params)
-    t0 = time.perf_counter()
-    while True:
-        n = min(rollouts, cap - done) if until_clear else rollouts
+    a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
+                 np.zeros((0, moves.size), np.int8), bool(st[V2]), players, seat, seed,
+                 opp_name, me_name, omniscient, {"total": 0} if omniscient else hidden_counts(st),
+                 max_turns)
+
+    def block(first, n):
         scores = np.zeros((n, moves.size))
         status = np.zeros((n, moves.size), np.int8)
         bad = np.full((n, 2), -1, np.int64)
-        _playouts(st0, not omniscient, moves, np.uint64(seed), done, scores, status, bad,
+        _playouts(st0, not omniscient, moves, np.uint64(seed), first, scores, status, bad,
                   max_turns, fns, params)
         if (status == BAD_MOVE).any():
-            w = int(np.argmax((status == BAD_MOVE).any(axis=1)))
-            s, m = (int(x) for x in bad[w])
-            name = me_name if s == seat else opp_name
-            raise ValueError(f"strategy {name!r} (seat {s}) returned move id {m} in a playout, "
-                             f"which is not a legal move (R24)")
-        blocks_s.append(scores)
-        blocks_t.append(status)
-        done += n
+            s, m = (int(x) for x in bad[np.argmax((status == BAD_MOVE).any(axis=1))])
+            raise ValueError(f"strategy {me_name if s == seat else opp_name!r} (seat {s}) "
+                             f"returned move id {m} in a playout, which is not a legal move "
+                             f"(R24)")
+        a.scores = np.concatenate([a.scores, scores])
+        a.status = np.concatenate([a.status, status])
+
+    block(0, 0)                  # compile (or load from the cache) before the clock starts
+    t0 = time.perf_counter()
+    stopped = "rollouts"
+    while True:
+        block(a.n, min(rollouts, cap - a.n) if until_clear else rollouts)
         if not until_clear:
             break
-        a = Analysis(list(moves), np.concatenate(blocks_s), np.concatenate(blocks_t),
-                     bool(st[V2]), players, seat, seed, opp_name, me_name, omniscient, {}, 0)
         p = a.paired(z)
-        if p is not None and (p["low"] > 0 or p["high"] < 0):
+        if p is None:
+            stopped = "one move"
+        elif p["low"] > 0 or p["high"] < 0:
             stopped = "clear"
-            break
-        if p is None or done >= cap:
-            stopped = "cap" if p is not None else "one move"
-            break
-    seconds = time.perf_counter() - t0
-    hidden = {"total": 0} if omniscient else hidden_counts(st)
-    clear = ({"z": z, "looks": looks, "block": rollouts, "cap": cap, "stopped": stopped,
-              "worlds": done} if until_clear else {})
-    return Analysis([int(m) for m in moves], np.concatenate(blocks_s),
-                    np.concatenate(blocks_t), bool(st[V2]), players, seat, seed, opp_name,
-                    me_name, omniscient, hidden, max_turns, seconds, clear)
+        elif a.n >= cap:
+            stopped = "cap"
+        else:
+            continue
+        break
+    a.seconds = time.perf_counter() - t0
+    if until_clear:
+        a.clear = {"z": z, "looks": looks, "block": rollouts, "cap": cap, "stopped": stopped,
+                   "worlds": a.n}
+    return a
 
 
 def check_rules(position: dict, rules) -> None:

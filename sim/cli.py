@@ -410,11 +410,10 @@ def _read_json(path: str, what: str = "position"):
                          f"{e.lineno}, column {e.colno})") from None
 
 
-def _rules_given(ctx: typer.Context, rules, rule):
-    """The ruleset of --rules/--rule when the user gave either, else None."""
-    given = any(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in
-                ("DEFAULT", "DEFAULT_MAP") for name in ("rules", "rule"))
-    return ruleset(rules, rule) if given else None
+def _given(ctx: typer.Context, *names) -> bool:
+    """Did the user give any of these options (rather than leave their defaults)?"""
+    return any(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in
+               ("DEFAULT", "DEFAULT_MAP") for name in names)
 
 
 @app.command("analyze")
@@ -451,7 +450,7 @@ def analyze_command(
 
     try:
         data = _read_json(position)
-        given = _rules_given(ctx, rules, rule)
+        given = ruleset(rules, rule) if _given(ctx, "rules", "rule") else None
         n = parse_count(rollouts, "--rollouts")
         cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
         a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
@@ -493,9 +492,8 @@ def play_command(
     from sim.play import Table, Terminal, play
 
     try:
-        if getattr(ctx.get_parameter_source("seed"), "name", "DEFAULT") in ("DEFAULT",
-                                                                           "DEFAULT_MAP"):
-            seed = secrets.randbelow(2**31)
+        if not _given(ctx, "seed"):
+            seed = secrets.randbelow(2**31)                 # a new deal, said on screen
         table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
                       seat, list(opponents or ["counting"]), max_turns,
                       parse_count(hint_rollouts, "--hint-rollouts"))

@@ -289,7 +289,7 @@ class Table:
         self.dealt = None
         self.start = None
         self.log: list[dict] = []
-        self.status, self.reason = "unfinished", "not started"
+        self.reason = "not started"
 
     # -- set-up -----------------------------------------------------------------------------
     def deal(self) -> None:
@@ -489,33 +489,25 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
         + f". Seed {table.seed} (--seed {table.seed} deals these cards again).")
     say(HELP)
     table.deal()
-    st = table.st
     try:
-        _swap_phase(table, term)
-        if table.start is None:
-            return _finish(table, term, save_to, "end of input")
+        stopped = _swap_phase(table, term)
+        if stopped:
+            return _finish(table, term, save_to, stopped)
         line = table.opening()
         if line:
             say(f"Forced opening (H16): every hand card of the rank that made the starter "
                 f"start.\n{line}")
-            st = table.st
         while not table.st[OVER]:
-            st = table.st
-            if int(st[TURN]) >= table.max_turns:
+            if int(table.st[TURN]) >= table.max_turns:
                 say(f"Stopped at the limit of {table.max_turns} turns (R25).")
                 return _finish(table, term, save_to, "turn limit")
-            p = int(st[CURRENT])
-            if p != human:
-                line, over = table.play(table.bot_move())
-                say(line)
-                continue
-            m = _ask_move(table, term)
-            if m is None:
-                return _finish(table, term, save_to, "end of input")
-            if m == "quit":
-                return _finish(table, term, save_to, "quit")
-            line, over = table.play(m)
-            say(line)
+            if int(table.st[CURRENT]) == human:
+                m = _ask_move(table, term)
+                if m is None or m == "quit":
+                    return _finish(table, term, save_to, "quit" if m else "end of input")
+            else:
+                m = table.bot_move()
+            say(table.play(m)[0])
     except KeyboardInterrupt:
         say("")
         return _finish(table, term, save_to, "interrupted")
@@ -524,7 +516,8 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
     return _finish(table, term, save_to, "game over")
 
 
-def _swap_phase(table: Table, term: Terminal) -> None:
+def _swap_phase(table: Table, term: Terminal) -> str | None:
+    """R5 (V1) at the terminal; None once swapped, else why it stopped."""
     st = table.st
     say = term.say
     hs = int(st[R_HAND])
@@ -543,10 +536,10 @@ def _swap_phase(table: Table, term: Terminal) -> None:
     while True:
         text = term.ask(prompt)
         if text is None:
-            return
+            return "end of input"
         what, _ = parse(text)
         if what == "quit":
-            return
+            return "quit"
         if what == "help":
             say("Name the cards you want face up, e.g. "
                 f"`{' '.join(sorted(cards, key=NAMES.index, reverse=True)[:hs])}`; the others "
@@ -561,11 +554,13 @@ def _swap_phase(table: Table, term: Terminal) -> None:
     st = table.st
     for s in range(table.players):
         known = _counted(st, KNOWN + s * NR)
-        took = f"; took {known} into the hand (known, R26)" if known and s != table.seat else ""
+        took = f"; took {known} from the face-ups into the hand: known to all (R26)" \
+            if known else ""
         say(f"  {table.label(s)} face up: [{_counted(st, FU + s * NR)}]{took}")
     r = int(st[STARTRANK])
     why = f"the rank {NAMES[r]} (R6, H14, H15)" if r >= 0 else "no listed rank: left of the dealer"
     say(f"{table.label(int(st[CURRENT])).capitalize()} starts: {why}.")
+    return None
 
 
 def _ask_move(table: Table, term: Terminal):

@@ -158,6 +158,16 @@ def test_end_of_input_in_the_swap_and_quit_in_play_save_unfinished_games(tmp_pat
     assert r.exit_code == 0 and load(save)["reason"] == "quit"
 
 
+def test_without_seed_a_new_deal_that_its_seed_deals_again(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run("play", "--players", 3, "--save", a, input="quit\n").exit_code == 0
+    first = load(a)
+    assert first["reason"] == "quit" and first["start"] is None
+    assert f"Seed {first['seed']} (--seed {first['seed']} deals these cards again)" in run(
+        "play", "--players", 3, "--seed", first["seed"], "--save", b).output
+    assert load(b)["dealt"] == first["dealt"]
+
+
 def test_V1_swap_choices_are_checked():
     t = Table(3, Ruleset.build("seed", ["choose_face_ups=true"]), 2)
     t.deal()
