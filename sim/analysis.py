@@ -313,6 +313,7 @@ class Analysis:
     max_turns: int
     seconds: float = 0.0
     clear: dict = field(default_factory=dict)
+    view: bool = False          # the position wrote its hidden cards "?"
 
     @property
     def n(self) -> int:
@@ -387,7 +388,7 @@ class Analysis:
                 "seconds": self.seconds,
                 "playouts_per_second": playouts / self.seconds if self.seconds else None,
                 "paired": self.paired(self.clear.get("z", Z95)),
-                "until_clear": self.clear or None}
+                "until_clear": self.clear or None, "view": self.view}
 
 
 def _strategies(opponents: str, me: str | None, seat: int, players: int):
@@ -497,7 +498,9 @@ def run_analysis(position: dict, *, rules=None, omniscient=False, **options) -> 
     if view and omniscient:
         raise ValueError("--omniscient uses the position's hidden cards, but this position "
                          "leaves them out as '?': name every card, or drop --omniscient")
-    return analyze_state(st, omniscient=omniscient, **options)
+    a = analyze_state(st, omniscient=omniscient, **options)
+    a.view = view
+    return a
 
 
 def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
@@ -545,7 +548,8 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
                  f"stock {h['stock']}"] + ([f"removed {h['removed']}"] if "removed" in h else [])
         lines.append(f"Hidden cards re-dealt in every world (R26): {h['total']} "
                      f"({', '.join(parts)})"
-                     + ("; hidden cards written in the position are not used (--omniscient "
+                     + ("; the position writes them \"?\"." if a.view else
+                        "; hidden cards written in the position are not used (--omniscient "
                         "uses them)." if from_file else "."))
     me = "" if a.me == a.opponents else f"; seat {a.seat} (after this move) plays {a.me}"
     lines.append(f"{a.n:,} worlds x {len(a.moves)} moves = {info['playouts']:,} playouts, "

@@ -185,6 +185,15 @@ def test_cli_prints_every_move_best_first_with_its_interval(cli, tmp_path):
     assert "other seats play counting" in out
 
 
+def test_cli_says_how_hidden_cards_were_given(cli):
+    r = cli("analyze", EXAMPLES / "view-seed-4p.json", "--rollouts", "5")
+    assert r.exit_code == 0, r.output
+    assert "(other hands' unknown cards 6, face-down 12, stock 2); the position writes them" \
+        in r.output
+    r = cli("analyze", EXAMPLES / "midgame-seed-4p.json", "--rollouts", "5", "--omniscient")
+    assert r.exit_code == 0 and "Omniscient (--omniscient)" in r.output
+
+
 def test_cli_json_reads_stdin(tmp_path):
     import subprocess
     import sys
