@@ -497,9 +497,11 @@ def play_command(
         table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
                       seat, list(opponents or ["counting"]), max_turns,
                       parse_count(hint_rollouts, "--hint-rollouts"))
-        play(table, Terminal(), save)
+        record = play(table, Terminal(), save)
     except ValueError as e:
         _fail(str(e))
+    if record["reason"] == "interrupted":
+        raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
 
 
 def main():  # console script entry point

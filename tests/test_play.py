@@ -204,3 +204,15 @@ def test_bad_options_are_one_error_line(tmp_path, args, message):
     r = run("play", "--save", tmp_path / "x.json", *args)
     assert r.exit_code == 2 and r.output.startswith("error: ") and message in r.output
     assert r.output.count("\n") == 1
+
+
+def test_ctrl_c_saves_the_game_then_stops_with_130(tmp_path, monkeypatch):
+    import sim.play
+
+    def interrupted(self, prompt):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sim.play.Terminal, "ask", interrupted)
+    save = tmp_path / "g.json"
+    r = run("play", "--players", 2, "--seed", 3, "--save", save)
+    assert r.exit_code == 130 and "Traceback" not in r.output
+    assert load(save)["reason"] == "interrupted"
