@@ -36,11 +36,12 @@ from sim import engine
 from sim._jit import jit
 from sim.cards import NAMES, rank_code
 from sim.layout import (
-    ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NMOVES, NOUT, NR,
+    ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
     OUTORDER, OVER, PICKUP, PLAYERS, PUB, REMOVEDN, STATE_SIZE, STOCKLEN, V2,
 )
-from sim.moves import is_legal, legal_list, move_cards, move_rank
+from sim.moves import is_legal, move_cards, move_rank
 from sim.rng import next_u64, seed_game, splitmix64
+from sim.rules import _legal
 from sim.ruleset import Ruleset
 from strategies.montecarlo import sample_world
 
@@ -138,15 +139,6 @@ def move_words(m: int) -> str:
     if m >= ADD:
         return f"add {NAMES[m - ADD]}"
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
-
-
-def legal_ids(st) -> list[int]:
-    """The legal move ids of the seat to move (none once the game is over)."""
-    if st[OVER]:
-        return []
-    out = np.zeros(NMOVES, np.int64)
-    k = legal_list(engine.legal_word(st), st, out)
-    return [int(m) for m in out[:k]]
 
 
 # -- positions from the seat's point of view -------------------------------------------------
@@ -430,7 +422,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         raise ValueError(f"--max-rollouts: at least --rollouts ({rollouts}), got {cap}")
     seat, players = int(st[CURRENT]), int(st[PLAYERS])
     fns, params, opp_name, me_name = _strategies(opponents, me, seat, players)
-    moves = np.array(legal_ids(st), np.int64)
+    moves = np.array(_legal(st), np.int64)
     st0 = np.ascontiguousarray(st, dtype=np.int32)
     looks = math.ceil(cap / rollouts) if until_clear else 1
     z = float(norm.ppf(1 - 0.05 / (2 * looks)))
@@ -604,4 +596,4 @@ def position_line(st) -> str:
 
 
 __all__ = ["analyze", "analyze_state", "run_analysis", "Analysis", "describe", "move_words",
-           "read_view", "state_of", "legal_ids"]
+           "read_view", "state_of"]

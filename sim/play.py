@@ -36,6 +36,9 @@ from sim.layout import (
     KNOWN, MAXP, NOUT, NR, OUTORDER, OVER, PLAYERS, PUB, R_COUNT, R_HAND, R_SEVEN, STARTRANK,
     STATE_SIZE, STOCKLEN, TOP, TURN, V1, V2,
 )
+from sim.analysis import analyze_state, describe, move_words
+from sim.moves import is_legal
+from sim.rules import _legal, _to_state, apply, move_to_dict, move_to_id, to_position
 from sim.ruleset import Ruleset
 from sim.strategy import SWAP_SIG
 
@@ -92,15 +95,6 @@ def parse(text: str):
         what = f"{' '.join(unknown)!r} is not a card" if unknown else "no cards given"
         return "garbage", f"I did not understand that: {what}"
     return "move", {"play": [_CARD[w] for w in words]}
-
-
-def move_line(move: dict) -> str:
-    """A POSITION.md move in the words :func:`parse` reads."""
-    if "play" in move:
-        return " ".join(move["play"])
-    if "blind" in move:
-        return "blind"
-    return f"add {move['add']}" if "add" in move else "pickup"
 
 
 # -- the table as a player sees it --------------------------------------------------------
@@ -374,19 +368,13 @@ class Table:
         return label(self.seats, s)
 
     def _record(self, s, m):
-        from sim.rules import move_to_dict
-
         self.log.append({"seat": s, "move": move_to_dict(m)})
 
     def legal(self) -> list[int]:
-        from sim.analysis import legal_ids
-
-        return legal_ids(self.st)
+        return _legal(self.st)
 
     def bot_move(self) -> int:
         """The bot to move chooses (R26: the public state and its own hand only)."""
-        from sim.moves import is_legal
-
         p = int(self.st[CURRENT])
         obs = self.st[:PUB]
         hand = self.st[HANDS + p * NR:HANDS + p * NR + NR]
@@ -407,8 +395,6 @@ class Table:
 
     def why_illegal(self, move: dict) -> str | None:
         """None if ``move`` is legal here, else why not (R24, with the rule)."""
-        from sim.rules import apply, move_to_id, to_position
-
         try:
             m = move_to_id(move)
         except ValueError as e:
@@ -422,16 +408,12 @@ class Table:
         return "not a legal move here (R24)"
 
     def hint(self) -> list[str]:
-        from sim.analysis import analyze_state, describe
-
         a = analyze_state(self.st.copy(), rollouts=self.hint_rollouts,
                           seed=(self.seed + int(self.st[TURN])) % 2**63)
         return describe(a, from_file=False)
 
     # -- the record -------------------------------------------------------------------------
     def record(self) -> dict:
-        from sim.rules import to_position
-
         over = self.start is not None and bool(self.st[OVER])
         return {
             "format": FORMAT, "version": VERSION,
@@ -565,15 +547,14 @@ def _swap_phase(table: Table, term: Terminal) -> str | None:
 
 def _ask_move(table: Table, term: Terminal):
     """The human's legal move id, ``"quit"``, or None at the end of input."""
-    from sim.rules import move_to_dict, move_to_id
-
     say = term.say
     st = table.st
     legal = table.legal()
     say(f"Turn {int(st[TURN]) + 1}: your move (seat {table.seat}).")
     for line in table_view(st, table.seat, table.seats):
         say(line)
-    say("  you may: " + " | ".join(move_line(move_to_dict(m)) for m in legal))
+    may = "  you may: " + " | ".join(move_words(m) for m in legal)
+    say(may)
     while True:
         text = term.ask("your move> ")
         if text is None:
@@ -586,7 +567,7 @@ def _ask_move(table: Table, term: Terminal):
         if what == "help":
             say(HELP)
         elif what == "moves":
-            say("  you may: " + " | ".join(move_line(move_to_dict(m)) for m in legal))
+            say(may)
         elif what == "hint":
             say("Thinking (sim analyze from your point of view: hidden cards re-dealt)...")
             for line in table.hint():
@@ -632,8 +613,6 @@ def load(path) -> dict:
 def describe_saved(game: dict) -> list[str]:
     """A saved game told turn by turn: its deal, the swaps, every move (each checked legal,
     R24, and applied by the kernel) and the result, checked against the recorded one."""
-    from sim.rules import _to_state, move_to_id
-
     seats = game["seats"]
     rules = Ruleset.parse(game["rules"])
     players = game["players"]
@@ -657,15 +636,13 @@ def describe_saved(game: dict) -> list[str]:
                      f"[{' '.join(start['hands'][s])}]")
     st = _to_state(start)
     lines.append(f"Seat {int(st[CURRENT])} starts (R6).")
-    from sim.analysis import legal_ids
-
     for i, entry in enumerate(game["moves"], 1):
         p = int(st[CURRENT])
         if st[OVER] or entry.get("seat") != p:
             raise ValueError(f"--file: move {i} is seat {entry.get('seat')}'s, but seat {p} is "
                              f"to move" + (" (the game is over)" if st[OVER] else ""))
         m = move_to_id(entry["move"])
-        if m not in legal_ids(st):
+        if m not in _legal(st):
             raise ValueError(f"--file: move {i} {entry['move']} is not legal (R24)")
         line, _ = tell_move(st, m, label(seats, p))
         lines.append(line)

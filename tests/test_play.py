@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 from sim.cards import NAMES
 from sim.cli import app
 from sim.layout import FU, NR
-from sim.play import Table, Terminal, load, move_line, parse, play, result_lines
+from sim.analysis import move_words
+from sim.play import Table, Terminal, load, parse, play, result_lines
 from sim.ruleset import Ruleset
 from sim.rules import move_to_dict
 
@@ -59,16 +60,16 @@ def _first_turn(players=3, seed=7, rules="seed"):
 def test_a_scripted_session_explains_and_asks_again_then_ends_at_end_of_input(tmp_path):
     t = _first_turn()
     legal = [move_to_dict(m) for m in t.legal()]
-    illegal = next({"play": [c]} for c in ("3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A")
+    illegal = next(c for c in ("3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A")
                    if {"play": [c]} not in legal)
-    script = ["keep", "xyz", move_line(illegal), "hint", move_line(legal[0])]
+    script = ["keep", "xyz", illegal, "hint", move_words(t.legal()[0])]
     save = tmp_path / "g.json"
     r = run("play", "--players", 3, "--seed", 7, "--save", save, "--hint-rollouts", 30,
             input="\n".join(script) + "\n")
     assert r.exit_code == 0, r.output
     out = r.output
     assert "your move> xyz\nI did not understand that: 'xyz' is not a card" in out
-    assert f"your move> {move_line(illegal)}\nNot legal: illegal move" in out and "(R" in out
+    assert f"your move> {illegal}\nNot legal: illegal move" in out and "(R" in out
     assert "your move> hint" in out and "95% Wilson score interval, n = 30" in out
     assert "Hidden cards re-dealt in every world (R26)" in out
     assert "(end of input)" in out and "The game is unfinished (end of input)." in out
@@ -99,7 +100,7 @@ class Autoplayer:
         if self.table.start is None:
             return "keep\n"
         legal = self.table.legal()
-        return move_line(move_to_dict(legal[self.pick])) + "\n"
+        return move_words(legal[self.pick]) + "\n"
 
 
 @pytest.mark.parametrize("rules,players,seed", [
