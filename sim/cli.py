@@ -468,13 +468,16 @@ def analyze_command(
 
 @app.command("play")
 def play_command(
-        ctx: typer.Context, players: int = PLAYERS,
+        players: int = PLAYERS,
         opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
                                                       "strategy: once for every bot or once per "
                                                       "bot seat in seat order (default "
                                                       "counting)."),
         rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
-        last_player_loses: bool = V2, seed: int = SEED,
+        last_player_loses: bool = V2,
+        seed: Optional[int] = typer.Option(None, "--seed", help="Deal the cards of this seed "
+                                           "again (game 0 of `sim run --seed S`); default: a "
+                                           "new seed, printed."),
         seat: int = typer.Option(0, "--seat", help="Your seat (0 to players-1)."),
         save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to "
                                             "(default ~/.cache/shithead-sim/games/"
@@ -492,7 +495,7 @@ def play_command(
     from sim.play import Table, Terminal, play
 
     try:
-        if not _given(ctx, "seed"):
+        if seed is None:
             seed = secrets.randbelow(2**31)                 # a new deal, said on screen
         table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
                       seat, list(opponents or ["counting"]), max_turns,
