@@ -1,6 +1,6 @@
 """A game told turn by turn, for a person: the deal, each swap, every move and its events.
 
-The moves come from the batch kernel (:func:`sim.runner.record_game`) and are re-applied with
+The moves come from the batch kernel (:func:`sim.batch.record_game`) and are re-applied with
 the same jitted :func:`sim.engine.apply_move`, so what is shown is what was simulated.
 """
 from __future__ import annotations
@@ -14,7 +14,8 @@ from sim.layout import (
     OUTORDER, PILE, PILELEN, STOCKLEN,
 )
 from sim.rules import move_to_dict
-from sim.runner import GameRecord, RunConfig
+from sim.batch import GameRecord
+from sim.config import RunConfig
 
 
 def _cards(st, base):
