@@ -155,23 +155,29 @@ def table_row(values: dict, where: str = "table") -> np.ndarray:
     return row
 
 
-def read_table(path) -> np.ndarray:
-    """Read a ``table`` CSV file (module docstring) into its parameter row."""
+def _csv_lines(path, policy, use, header):
+    """The rows of a swap policy's CSV file, its header checked; clear errors otherwise."""
     if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError("swap policy table: no file given; use table(file='values.csv') "
-                         "(a CSV with header a,b,c,value)")
+        raise ValueError(f"swap policy {policy}: no file given; use {use}")
     p = Path(str(path).strip()).expanduser()
     if not p.is_file():
-        raise ValueError(f"swap policy table: no such file {str(p.resolve())!r}")
+        raise ValueError(f"swap policy {policy}: no such file {str(p.resolve())!r}")
     try:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"swap policy table: cannot read {str(p)!r}: {e}") from None
+        raise ValueError(f"swap policy {policy}: cannot read {str(p)!r}: {e}") from None
     lines = list(csv.reader(text.splitlines()))
-    if not lines or tuple(f.strip().lower() for f in lines[0]) != HEADER:
+    if not lines or tuple(f.strip().lower() for f in lines[0]) != header:
         got = ",".join(lines[0]) if lines else "an empty file"
-        raise ValueError(f"swap policy table: {str(p)!r} must start with the header "
-                         f"a,b,c,value, got {got!r}")
+        raise ValueError(f"swap policy {policy}: {str(p)!r} must start with the header "
+                         f"{','.join(header)}, got {got!r}")
+    return p, lines
+
+
+def read_table(path) -> np.ndarray:
+    """Read a ``table`` CSV file (module docstring) into its parameter row."""
+    p, lines = _csv_lines(path, "table", "table(file='values.csv') (a CSV with header "
+                          "a,b,c,value)", HEADER)
     values = {}
     for n, fields in enumerate(lines[1:], start=2):
         if not fields or all(not f.strip() for f in fields):
@@ -285,21 +291,8 @@ def split_row(values: dict, where: str = "split") -> np.ndarray:
 
 def read_split(path) -> np.ndarray:
     """Read a ``split`` CSV file (module docstring) into its parameter row."""
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError("swap policy split: no file given; use split(file='split.csv') "
-                         "(as written by sim study swap)")
-    p = Path(str(path).strip()).expanduser()
-    if not p.is_file():
-        raise ValueError(f"swap policy split: no such file {str(p.resolve())!r}")
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"swap policy split: cannot read {str(p)!r}: {e}") from None
-    lines = list(csv.reader(text.splitlines()))
-    if not lines or tuple(f.strip().lower() for f in lines[0]) != SPLIT_HEADER:
-        got = ",".join(lines[0]) if lines else "an empty file"
-        raise ValueError(f"swap policy split: {str(p)!r} must start with the header "
-                         f"a,b,c,up,hand, got {got!r}")
+    p, lines = _csv_lines(path, "split", "split(file='split.csv') (as written by sim study "
+                          "swap)", SPLIT_HEADER)
     values = {}
     for n, fields in enumerate(lines[1:], start=2):
         if not fields or all(not f.strip() for f in fields):
