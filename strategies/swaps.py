@@ -76,6 +76,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim._jit import jit
 from sim.cards import NAMES, NRANK, rank_code
 from sim.strategy import swap_policy
 
@@ -224,6 +225,19 @@ def write_table(path, values: dict) -> Path:
     return p
 
 
+@jit(inline="always")
+def _code3(a, b, c):
+    """The table index of three rank codes in any order: sorted r1 <= r2 <= r3 gives
+    r1 * 196 + r2 * 14 + r3 (the swap study's triple code)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a * 196 + b * 14 + c
+
+
 def _prepare_table(values: dict) -> np.ndarray:
     return read_table(values["file"])
 
@@ -240,14 +254,7 @@ def table(cards, obs, rng, params):
     for i in range(4):
         for j in range(i + 1, 5):
             for k in range(j + 1, 6):
-                a, b, c = cards[i], cards[j], cards[k]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                if a > b:
-                    a, b = b, a
-                v = params[a * 196 + b * 14 + c]
+                v = params[_code3(cards[i], cards[j], cards[k])]
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v
@@ -362,15 +369,8 @@ def split(cards, obs, rng, params):
     for i in range(4):
         for j in range(i + 1, 5):
             for k in range(j + 1, 6):
-                a, b, c = cards[i], cards[j], cards[k]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                if a > b:
-                    a, b = b, a
-                # the other three, in rank order (cards are in rank order within the
-                # face-ups and within the hand, not across: sort them)
+                # the other three (cards are in rank order within the face-ups and within
+                # the hand, not across: _code3 sorts)
                 h0 = h1 = h2 = 0
                 m = 0
                 for q in range(6):
@@ -382,14 +382,8 @@ def split(cards, obs, rng, params):
                         else:
                             h2 = cards[q]
                         m += 1
-                if h0 > h1:
-                    h0, h1 = h1, h0
-                if h1 > h2:
-                    h1, h2 = h2, h1
-                if h0 > h1:
-                    h0, h1 = h1, h0
-                v = (params[1 + a * 196 + b * 14 + c]
-                     + params[1 + 2744 + h0 * 196 + h1 * 14 + h2])
+                v = (params[1 + _code3(cards[i], cards[j], cards[k])]
+                     + params[1 + 2744 + _code3(h0, h1, h2)])
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v
