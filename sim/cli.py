@@ -519,6 +519,86 @@ def play_command(
         raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
 
 
+@app.command()
+def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "
+                                        "FILE.py:FUNCTION or package.module:FUNCTION (with "
+                                        "values to start from: 'counting(pickup_limit=2)')."),
+         against: str = typer.Option(..., "--against", "-a", help="The field: strategies "
+                                     "separated by commas, filling the other seats in turn."),
+         players: int = PLAYERS,
+         trials: int = typer.Option(100, "--trials", help="Trials (parameter sets) in all."),
+         games_per_trial: str = typer.Option("2000", "--games-per-trial", help="Games per "
+                                             "trial: the same deals for every trial."),
+         fresh_games: Optional[str] = typer.Option(None, "--fresh-games", help="Games of the "
+                                                   "final check on fresh deals, for the best "
+                                                   "and for the defaults (default: "
+                                                   "--games-per-trial)."),
+         param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this "
+                                                   "parameter, NAME or NAME=LOW:HIGH "
+                                                   "(repeatable; default: every parameter "
+                                                   "with a finite range)."),
+         seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+         max_turns: int = CAP, threads: Optional[int] = THREADS,
+         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for every "
+                                            "trial (trials.jsonl), tune.json, manifest and "
+                                            "summary."),
+         resume: bool = typer.Option(False, "--resume", help="Continue the tuning saved in "
+                                     "--out."),
+         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
+    strategy declares, every trial on the same duplicate deals, then the best and the
+    defaults re-measured on fresh deals (no winner's curse)."""
+    from sim.runner import RunError
+    from sim.tune import tune as run_tune
+
+    try:
+        rs = ruleset(rules, rule)
+        field = [s.strip() for s in against.split(",") if s.strip()]
+        per_trial = parse_count(games_per_trial, "--games-per-trial")
+        fresh = parse_count(fresh_games, "--fresh-games") if fresh_games else per_trial
+        deals, fdeals = per_trial // players, max(1, fresh // players)
+        t0 = time.perf_counter()
+        with _maybe_progress(not (as_json or quiet),
+                             trials * deals * players + 2 * fdeals * players) as progress:
+            result = run_tune(strategy, field, players=players, trials=trials,
+                              games_per_trial=per_trial, fresh_games=fresh, seed=seed,
+                              rules=rs, threads=threads or 1, max_turns=max_turns,
+                              params=param, out=out, resume=resume, progress=progress)
+        result["seconds"] = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        _fail(str(e))
+    except KeyboardInterrupt:
+        _fail("interrupted" + (f"; the finished trials are in {out}, continue with --resume"
+                               if out else ""), code=130)
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=float))
+        return
+    f = result["fresh"]
+
+    def line(label, r):
+        return (f"  {label:<9} {100 * r['estimate']:6.2f}%  (95% CI {100 * r['ci_low']:.2f}% - "
+                f"{100 * r['ci_high']:.2f}%)  {r['spec']}")
+    best = result["best"]
+    typer.echo(f"{len(result['trials'])} trials of {result['options']['games_per_trial']:,} "
+               f"games each against {', '.join(field)} ({players} players); best trial "
+               f"#{best['number']}: {100 * best['value']:.2f}% on the trials' deals.")
+    what = "place share" if rs.last_player_loses else "win rate"
+    typer.echo(f"Fresh deals that no trial saw ({f['games']:,} games each), {what} of the "
+               f"tuned seat:")
+    typer.echo(line("best", f["best"]))
+    typer.echo(line("defaults", f["default"]))
+    d = f["difference"]
+    typer.echo(f"  best - defaults: {100 * d['estimate']:+.2f} points (95% CI "
+               f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}, paired over deals, "
+               f"p = {d['p_value']:.3g})")
+    if f["better"]:
+        typer.echo(f"Use: '{f['best']['spec']}'")
+    else:
+        typer.echo(f"No clear improvement over the defaults (the interval includes 0); the "
+                   f"best found was '{f['best']['spec']}'")
+
+
 def main():  # console script entry point
     app()
 

@@ -111,6 +111,9 @@ _COST_TWO = 9.0
 _COST_JOKER = 13.0
 _NEAR = 4        # the next seat is "close to going out" below this many cards in all ...
 _DANGER = 10.0   # ... and blocking it is worth this much per card under _NEAR
+# The weights above are also counting's parameters (shed, break_cost, cost_ten, cost_two,
+# cost_joker, near, danger), so that `sim tune counting` can search them; these constants are
+# their defaults, and a parameter row shorter than the declared one falls back to them.
 _LOOP_TURNS = 1000  # games are ~120 turns long; past this, play at random 1 move in _LOOP_ODDS
 _LOOP_ODDS = 4
 
@@ -124,6 +127,23 @@ def _cost(r):
     if r == JOKER:
         return _COST_JOKER
     return r * 1.0
+
+
+@jit(inline="always")
+def _cost_k(r, cten, ctwo, cjoker):
+    """:func:`_cost` with the costs of 10, 2 and joker given."""
+    if r == TEN:
+        return cten
+    if r == TWO:
+        return ctwo
+    if r == JOKER:
+        return cjoker
+    return r * 1.0
+
+
+@jit(inline="always")
+def _knob(params, i, default):
+    return params[i] if params.shape[0] > i else default
 
 
 @jit(inline="always")
@@ -218,17 +238,21 @@ def _plain_effect(obs, r):
 
 
 @jit(inline="always")
-def _score(obs, hand, p, from_hand, r, m, block):
+def _score(obs, hand, p, from_hand, r, m, block, params):
     """The value of play ``m`` (rank ``r``): cards shed, less the cost of the rank and of
     breaking a pair; plus ``block``, the value of the next seat not answering it (the caller
     gives 0 unless :func:`_plain_effect`), unless it burns four of a kind (R22, H3).
+    ``params``: counting's row (weights from index 1 on, else the module's constants).
     """
     c = m // NR + 1
-    score = _SHED * c - (_COST_TWO if r == obs[R_TRANS] or (r == TEN and obs[R_TEN])
-                         else _cost(r))
+    ctwo = _knob(params, 4, _COST_TWO)
+    wildish = r == obs[R_TRANS] or (r == TEN and obs[R_TEN])     # H5, H2: kept like a 2
+    score = _knob(params, 1, _SHED) * c - (
+        ctwo if wildish else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
+                                     _knob(params, 5, _COST_JOKER)))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
     if held > c:
-        score -= _BREAK
+        score -= _knob(params, 2, _BREAK)
     if block > 0.0 and not (obs[R_FOUR] and (c >= 4 or (obs[TOPRANK] == r
                                                          and obs[RUN] + c >= 4))):
         score += block
@@ -236,7 +260,7 @@ def _score(obs, hand, p, from_hand, r, m, block):
 
 
 @jit(boundscheck=True)
-def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
+def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params):
     """The best play when the next seat ``q`` is close to going out: the usual score plus the
     chance that ``q`` cannot answer, which is a product over the ranks that may follow the
     play (the ruleset's follow table, H0: 7-lower, transparent and 10-anywhere included), of
@@ -244,7 +268,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
     line, so that the usual path stays small."""
     best = -1
     best_score = -1e300
-    danger = _DANGER * (_NEAR - left_q)
+    danger = _knob(params, 7, _DANGER) * (_knob(params, 6, _NEAR) - left_q)
     mode = 0 if obs[HANDN + q] > 0 else (1 if obs[FUN + q] > 0 else 2)
     unknown_q = 0
     if mode == 0:
@@ -272,7 +296,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q):
                         none *= 1.0 - _can_answer(obs, q, mode, a, c, (packed >> (3 * a)) & 7,
                                                   unseen, unknown_q)
                 block = danger * none
-            score = _score(obs, hand, p, from_hand, r, m, block)
+            score = _score(obs, hand, p, from_hand, r, m, block, params)
             if score > best_score or (part == 0 and score == best_score):
                 best_score, best = score, m
     return best_score, best
@@ -298,7 +322,10 @@ def _pickup_move(obs, legal):
     "otherwise sheds the most cards for the lowest ranks without breaking pairs, keeping 2s "
     "over 3..Q; picks up a pile of pickup_limit cards or fewer rather than spend a 2",
     swap="highest-up",
-    params={"pickup_limit": (3, 0, 52)},
+    params={"pickup_limit": (3, 0, 52), "shed": (_SHED, 0.0, 10.0),
+            "break_cost": (_BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),
+            "cost_two": (_COST_TWO, 0.0, 15.0), "cost_joker": (_COST_JOKER, 0.0, 20.0),
+            "near": (_NEAR, 1, 15), "danger": (_DANGER, 0.0, 30.0)},
 )
 def counting(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
@@ -330,7 +357,7 @@ def counting(obs, hand, legal, rng, params):
     left_q = obs[HANDN + q] + obs[FUN + q] + obs[FDN + q]
     best = -1
     best_score = -1e300
-    usual = left_q >= _NEAR or q == p
+    usual = left_q >= _knob(params, 6, _NEAR) or q == p
     if usual:
         # the usual case: no blocking, only the legal ranks (ties to the higher rank)
         bits = ranks & ~wilds
@@ -338,18 +365,19 @@ def counting(obs, hand, legal, rng, params):
             r = lowest_bit(bits)
             bits &= bits - 1
             m = most_cards(legal, r)
-            score = _score(obs, hand, p, from_hand, r, m, 0.0)
+            score = _score(obs, hand, p, from_hand, r, m, 0.0, params)
             if score >= best_score:
                 best_score, best = score, m
         bits = ranks & wilds                   # 2s, the transparent rank, jokers: if better
     else:
-        best_score, best = _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q)
+        best_score, best = _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q,
+                                          params)
         bits = ranks & (1 << JOKER)
     while bits:
         r = lowest_bit(bits)
         bits &= bits - 1
         m = most_cards(legal, r)
-        score = _score(obs, hand, p, from_hand, r, m, 0.0)
+        score = _score(obs, hand, p, from_hand, r, m, 0.0, params)
         if score > best_score:
             best_score, best = score, m
     return best

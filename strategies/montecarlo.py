@@ -7,14 +7,26 @@ searches them too), and ``counting``'s move, which may be a pick-up on purpose. 
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
-numbers), ``rollouts // candidates`` worlds in all. In the playouts every seat, its own
-included, plays ``counting`` (``model=1``, default; 0: ``lowest``; 2: each seat ``lowest``
-or ``counting`` per playout; 3: ``counting`` without its blocking rule), with a share
-``noise`` of random moves (0 by default), for at most ``horizon`` turns.
+numbers), ``rollouts // candidates`` worlds in all, for at most ``horizon`` turns.
+
+Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
+mixture: in each sampled world every other seat is given one of the built-in ways of playing,
+drawn with the weights ``w_lowest``, ``w_counting``, ``w_save`` (save-specials), ``w_random``,
+``w_highest``, ``w_cheapest`` (2.81, 2.45, 2.40, 0.64, 0, 0: tuned by ``sim tune``), and plays
+it for the whole playout, while the searching seat plays ``own`` (1: ``counting``); every
+candidate meets the same draw. A move is chosen
+for doing well against the whole family, not against one guess: when every other seat was
+modelled as ``counting`` (``model=1``) the bot beat copies of counting (60% of the games
+against three of them) but lost in a mixed table (30% against counting's 34%), since it
+counted on opponents that would not play as modelled. Large weights of random play or of
+``highest`` lost in the mixed table (the bot then expected gifts). Other
+models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
+``counting``, per playout; 3 ``counting`` without its blocking rule; and ``noise``, a share
+of random moves in any model (0 by default).
 
 The score of a playout is 1 for a win (seed rules) or, under V2, the share of the other
 seats finished behind. The best candidate by mean score replaces ``counting``'s move only
-when its mean paired difference with it is ``prior`` standard errors above 0 (default 2);
+when its mean paired difference with it is ``prior`` standard errors above 0 (about 1);
 otherwise, and whenever the search cannot tell the moves apart (a position it loses in every
 playout, say), the strategy plays ``counting``'s move. Without that prior it played the
 first legal move (a single low card) when it saw no way to win, which fed the next seat:
@@ -40,7 +52,16 @@ from sim.layout import (
 from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import next_u64, randint, splitmix64, uniform
 from sim.strategy import move_strategy
-from strategies.heuristics import _BREAK, _SHED, _cost, _pickup_move, counting, wild
+from strategies.heuristics import (
+    _BREAK, _SHED, _cost, _pickup_move, counting, highest, save_specials, wild,
+)
+from strategies.peers import _prepare_cheapest, cheapest
+
+# The opponent models of the mixture (model=4), in the order of their weights' parameters.
+POLICIES = ("lowest", "counting", "save-specials", "random", "highest", "cheapest")
+NPOL = len(POLICIES)
+_CHEAPEST_ROW = _prepare_cheapest({"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": 7})
+_SAVE_ROW = np.array([6.0])
 
 
 @jit
@@ -137,7 +158,45 @@ def _score(st, me):
 
 
 @jit
-def _playout(st, m, me, rng, horizon, noise, model, counting_params):
+def _policy_move(pol, st, word, rng, counting_params):
+    """The move of opponent model ``pol`` (an index into :data:`POLICIES`) for the seat to
+    move in the world ``st``: it sees that world's public part and its own hand only."""
+    p = st[CURRENT]
+    hand = st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK]
+    if pol == 0:
+        return _lowest(st, hand, word, rng, st)
+    if pol == 1:
+        return counting(st[:PUB], hand, word, rng, counting_params)
+    if pol == 2:
+        return save_specials(st[:PUB], hand, word, rng, _SAVE_ROW)
+    if pol == 3:
+        return nth_legal(word, st, randint(rng, count_legal(word, st)))
+    if pol == 4:
+        return highest(st[:PUB], hand, word, rng, _SAVE_ROW)
+    return cheapest(st[:PUB], hand, word, rng, _CHEAPEST_ROW)
+
+
+@jit
+def draw_models(rng, weights, me, players, assign, own=1):
+    """Per seat, an opponent model drawn from ``weights`` (model=4); ``me`` plays ``own``
+    (an index into :data:`POLICIES`, counting by default)."""
+    total = 0.0
+    for i in range(NPOL):
+        total += weights[i]
+    for s in range(players):
+        assign[s] = own if s == me else 1
+        if s == me or total <= 0.0:
+            continue
+        u = uniform(rng) * total
+        for i in range(NPOL):
+            u -= weights[i]
+            if u < 0.0 or i == NPOL - 1:
+                assign[s] = i
+                break
+
+
+@jit
+def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign):
     """Apply ``m`` to the world ``st`` and play on with the playout policy; the score."""
     ev = apply_move(st, m)
     turns = 0
@@ -151,6 +210,8 @@ def _playout(st, m, me, rng, horizon, noise, model, counting_params):
         p = st[CURRENT]
         if noise > 0 and uniform(rng) < noise:
             m2 = nth_legal(word, st, randint(rng, count_legal(word, st)))
+        elif model == 4:
+            m2 = _policy_move(assign[p], st, word, rng, counting_params)
         elif model == 1 or (model == 2 and (mix >> p) & 1):
             m2 = counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
                           word, rng, counting_params)
@@ -187,7 +248,8 @@ def candidates(obs, legal, base, pickups, cand):
 
 
 @jit
-def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, prior=2.0):
+def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, prior, weights,
+             own=1):
     """The candidate move with the best mean playout score, if it beats ``counting``'s own
     choice clearly enough; else ``counting``'s choice.
 
@@ -214,9 +276,12 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     dsum = np.zeros(k)                       # paired differences with the heuristic's move
     dsq = np.zeros(k)
     sc = np.zeros(k)
+    assign = np.ones(MAXP, np.int64)
     worlds = max(1, rollouts // k)
     for _ in range(worlds):
         sample_world(obs, hand, rng, world, pool)
+        if model == 4:
+            draw_models(rng, weights, me, obs[PLAYERS], assign, own)
         s0 = next_u64(rng)
         for i in range(k):
             st[:] = world
@@ -224,7 +289,8 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
             for j in range(4):
                 x = splitmix64(x)
                 prng[j] = x
-            sc[i] = _playout(st, cand[i], me, prng, horizon, noise, model, counting_params)
+            sc[i] = _playout(st, cand[i], me, prng, horizon, noise, model, counting_params,
+                             assign)
             total[i] += sc[i]
         for i in range(k):
             d = sc[i] - sc[ib]
@@ -252,12 +318,18 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     "counting); deviates from counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
     params={"rollouts": (60, 1, 1_000_000), "horizon": (1000, 10, 100_000),
-            "noise": (0.0, 0.0, 1.0), "model": (1, 0, 3), "pickups": (0, 0, 1),
-            "prior": (2.0, 0.0, 100.0)},
+            "noise": (0.0, 0.0, 1.0), "model": (4, 0, 4), "pickups": (0, 0, 1),
+            # prior and w_*: tuned by `sim tune` (docs/strategies.md), checked on fresh deals
+            "prior": (1.0531, 0.0, 100.0),
+            "w_lowest": (2.8146, 0.0, 10.0), "w_counting": (2.4494, 0.0, 10.0),
+            "w_save": (2.3973, 0.0, 10.0), "w_random": (0.6413, 0.0, 10.0),
+            "w_highest": (0.0, 0.0, 10.0), "w_cheapest": (0.0, 0.0, 10.0),
+            "own": (1, 0, NPOL - 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
-                    params[2], np.int64(params[3]), np.int64(params[4]), params[5])
+                    params[2], np.int64(params[3]), np.int64(params[4]), params[5],
+                    params[6:6 + NPOL], np.int64(params[6 + NPOL]))
 
 
 __all__ = ["montecarlo", "sample_world", "evaluate", "candidates", "MAXP"]

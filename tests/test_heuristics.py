@@ -73,8 +73,10 @@ def test_registered_with_highest_up_swaps_and_parameters():
         s = get_move(name)
         assert s.swap == "highest-up" and s.description
     assert get_move("save-specials").params == {"burn_pile": (6, 1, 52)}
-    assert get_move("counting").params == {"pickup_limit": (3, 0, 52)}
-    assert get_move("counting(pickup_limit=0)").row().tolist() == [0.0]
+    assert get_move("counting").params["pickup_limit"] == (3, 0, 52)
+    # its weights are parameters too (sim tune), defaulting to the module's constants
+    assert get_move("counting(pickup_limit=0)").row().tolist() == [0.0, 3.0, 3.0, 7.0, 9.0,
+                                                                   13.0, 4.0, 10.0]
     with pytest.raises(ValueError):
         get_move("save-specials(burn_pile=0)")
 

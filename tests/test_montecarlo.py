@@ -16,7 +16,7 @@ from sim.moves import legal_list, most_cards
 from sim.rng import seed_game
 from sim.strategy import get_move
 from strategies.heuristics import counting
-from strategies.montecarlo import candidates, evaluate, sample_world
+from strategies.montecarlo import NPOL, POLICIES, candidates, draw_models, evaluate, sample_world
 from tests.conftest import assert_conserved, card_totals
 from tests.test_engine_properties import random_game
 
@@ -58,9 +58,14 @@ def test_sampled_worlds_agree_with_everything_the_player_knows():
     assert card_totals(world).tolist() == deck_counts(int(world[PLAYERS]))
 
 
-def test_R26_decisions_do_not_depend_on_hidden_cards():
+W = np.ones(NPOL)          # every opponent model of the mixture
+
+
+@pytest.mark.parametrize("model", [0, 4])
+def test_R26_decisions_do_not_depend_on_hidden_cards(model):
     """Two positions that differ only in cards the mover cannot see (its own face-downs, the
-    stock, another hand's unknown cards) get the same decision from the same random stream."""
+    stock, another hand's unknown cards) get the same decision from the same random stream,
+    with the playouts' opponent models fixed (0: lowest) or drawn from the mixture (4)."""
     compared = 0
     for st in states(n_games=8, every=11):
         me = st[CURRENT]
@@ -76,8 +81,9 @@ def test_R26_decisions_do_not_depend_on_hidden_cards():
         seed_game(a, np.uint64(5), 0)
         seed_game(b, np.uint64(5), 0)
         assert np.array_equal(st[:PUB], other[:PUB])
-        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, 0, 1) == evaluate(
-            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1, 0, 1)
+        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, model, 1, 2.0, W) == evaluate(
+            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1,
+            model, 1, 2.0, W)
         compared += 1
     assert compared > 3
 
@@ -110,8 +116,34 @@ def test_bad_strategy_parameters_are_clear_errors(cli, spec, message):
 def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
-    assert s.row().tolist() == [7.0, 50.0, 0.0, 1.0, 0.0, 2.0]
-    assert get_move("montecarlo").row().tolist() == [60.0, 1000.0, 0.0, 1.0, 0.0, 2.0]
+    assert s.row().tolist()[:6] == [7.0, 50.0, 0.0, 4.0, 0.0, 1.0531]
+    assert get_move("montecarlo").row().tolist() == [60.0, 1000.0, 0.0, 4.0, 0.0, 1.0531,
+                                                     2.8146, 2.4494, 2.3973, 0.6413, 0.0, 0.0,
+                                                     1.0]
+    assert [k[2:] for k in list(s.params)[6:12]] == ["lowest", "counting", "save", "random",
+                                                     "highest", "cheapest"]
+    assert len(POLICIES) == NPOL == 6
+
+
+def test_opponent_models_are_drawn_by_their_weights_and_the_searcher_plays_counting():
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(9), 0)
+    assign = np.zeros(6, np.int64)
+    seen = np.zeros((6, NPOL), np.int64)
+    w = np.array([1.0, 1.0, 2.0, 0.0, 0.0, 0.0])
+    for _ in range(4000):
+        draw_models(rng, w, 2, 5, assign)
+        for s in range(5):
+            seen[s, assign[s]] += 1
+    assert (seen[2] == [0, 4000, 0, 0, 0, 0]).all()            # its own seat: counting
+    for s in (0, 1, 3, 4):
+        assert seen[s, 3:].sum() == 0                          # weight 0: never drawn
+        share = seen[s] / 4000
+        assert abs(share[2] - 0.5) < 0.04 and abs(share[0] - 0.25) < 0.04
+    one = np.zeros(NPOL)
+    one[3] = 1.0
+    draw_models(rng, one, 0, 4, assign)
+    assert assign[:4].tolist() == [1, 3, 3, 3]
 
 
 def _counting_move(st, legal, rng):
@@ -167,8 +199,9 @@ def test_without_clear_evidence_it_plays_the_heuristics_move():
             continue
         if min(st[HANDN + s] + st[FUN + s] + st[FDN + s] for s in range(st[PLAYERS])) < 4:
             continue               # someone may go out within the horizon
-        assert evaluate(st[:PUB], hand, legal, rng, 40, 10, 0.0, 1, 0, 0.0) == base
-        assert evaluate(st[:PUB], hand, legal, rng, 40, 1000, 0.0, 1, 0, 1e6) == base
+        for model in (1, 4):
+            assert evaluate(st[:PUB], hand, legal, rng, 40, 10, 0.0, model, 0, 0.0, W) == base
+            assert evaluate(st[:PUB], hand, legal, rng, 40, 1000, 0.0, model, 0, 1e6, W) == base
         searched += 1
     assert searched > 10
 
@@ -180,3 +213,13 @@ def test_montecarlo_beats_counting_two_against_two():
     t, _ = compare(["montecarlo", "counting"], players=4, games=120, seed=4, threads=1)
     mc, cnt = t.estimates()
     assert mc["ci_low"] > cnt["ci_high"]
+
+
+def test_montecarlo_leads_the_mixed_table():
+    """Issue 12: in a table of lowest, save-specials and counting it used to trail counting
+    (30% against 35%): every other seat was modelled as counting. Its mixture of opponent
+    models puts it ahead."""
+    from sim.tune import summarize, table_match
+    m = table_match(["lowest", "save-specials", "counting", "montecarlo"], 60, seed=8)
+    s = summarize(m, target=3)
+    assert all(d["ci_low"] > 0 for d in s["differences"]), s["differences"]

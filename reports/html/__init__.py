@@ -7,7 +7,8 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 
 - ``run`` (``sim run --out``): :mod:`reports.html.run`;
 - ``compare`` (``sim compare --out``): :mod:`reports.html.compare`;
-- ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`.
+- ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`;
+- ``tune`` (``sim tune --out``): :mod:`reports.html.tune`.
 
 Every page starts with the options of what was simulated (:mod:`reports.html.common`).
 """
@@ -20,7 +21,7 @@ from reports.html import common
 from sim.saved import load
 
 PAGES = {"run": "reports.html.run", "compare": "reports.html.compare",
-         "swap-study": "reports.html.study"}
+         "swap-study": "reports.html.study", "tune": "reports.html.tune"}
 HERE = Path(__file__).resolve().parent
 
 
@@ -51,7 +52,8 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     if out_html.is_dir():
         raise ValueError(f"{out_html} is a folder: give the name of the HTML file to write")
     page = common.Page(out_html)
-    extra = {"compare": "compare.json", "swap-study": "study.json"}.get(kind, "summary.json")
+    extra = {"compare": "compare.json", "swap-study": "study.json",
+             "tune": "tune.json"}.get(kind, "summary.json")
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
         with common._shape_of(run.path / "summary.json"):

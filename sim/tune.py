@@ -1,0 +1,356 @@
+"""``sim tune``: the best parameters of a strategy against a field, by a well-kept optimiser.
+
+A **table** (:func:`table_match`) seats the strategy being measured at one seat and the field
+at the others (the field's names repeated in order to fill them), and plays every deal once
+under each of the ``players`` rotations of that seating (duplicate deals: each seat's cards
+and the starting player are the same in every rotation, so the luck of the deal falls on
+every strategy alike). The unit of every interval is the deal.
+
+Tuning (:func:`tune`) asks optuna's TPE sampler for parameter values (within the ranges the
+strategy declares), measures each trial on the *same* deals (common random numbers: two
+trials differ by their parameters, not by their cards), and keeps every trial in
+``OUT/trials.jsonl`` so that ``--resume`` goes on where it stopped. At the end the best
+trial's parameters and the defaults are measured again, side by side on the same fresh
+deals that no trial saw (so that the best trial's luck, the winner's curse, does not count),
+with the paired difference and its 95% interval over deals.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sim import stats
+from sim.runner import RunConfig, RunError, play_batch
+
+# fresh deals for the final check start this far into the seed's game indices, far past any
+# trial's (a game depends only on (seed, index), sim.rng)
+FRESH_OFFSET = 1 << 40
+
+
+def lineup(target: str, field: list[str], players: int) -> list[str]:
+    """Seat 0 holds ``target``; the others hold the field's names in order, repeated."""
+    if not field:
+        raise RunError("the field (--against) names no strategy")
+    return [target] + [field[i % len(field)] for i in range(players - 1)]
+
+
+def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first: int = 0,
+                threads: int = 1, max_turns: int = 10_000, block: int | None = None,
+                progress=None) -> dict:
+    """Play deals ``first .. first + deals - 1`` under every rotation of ``seats`` (rotation
+    ``r`` puts ``seats[(s + r) % n]`` at seat ``s``).
+
+    Returns ``{"names": distinct strategies in seat order, "per_deal": (deals, k) array of
+    each strategy's win rate per seat-game in that deal (V2: the share of the other seats
+    finished behind), "games", "unfinished", "seconds", "cpu_seconds"}``: the process's CPU
+    time, which on one thread measures games per second per core even on a shared machine.
+    An unfinished game is won by nobody."""
+    n = len(seats)
+    names = list(dict.fromkeys(seats))
+    configs = [RunConfig(games=1, players=n, seed=seed, rules=rules, max_turns=max_turns,
+                         threads=threads, strategies=[seats[(s + r) % n] for s in range(n)])
+               for r in range(n)]
+    v2 = bool(configs[0].options["last_player_loses"])
+    holds = np.zeros((n, len(names)))          # seats per strategy (same in every rotation)
+    for s in seats:
+        holds[0, names.index(s)] += 1
+    per_deal = np.zeros((deals, len(names)))
+    block = block or max(1, min(deals, 250))
+    t0, c0 = time.perf_counter(), time.process_time()
+    unfinished = 0
+    done = 0
+    while done < deals:
+        m = min(block, deals - done)
+        for r, cfg in enumerate(configs):
+            b = play_batch(cfg, first + done, m, threads)
+            ok = b.status == 0
+            unfinished += int((~ok).sum())
+            value = np.zeros((m, n))
+            if v2:
+                for pos in range(n - 1):
+                    seat = b.order[:, pos].astype(np.int64)
+                    good = ok & (seat >= 0)
+                    value[np.flatnonzero(good), seat[good]] = (n - 1 - pos) / (n - 1)
+            else:
+                seat = b.order[:, 0].astype(np.int64)
+                good = ok & (seat >= 0)
+                value[np.flatnonzero(good), seat[good]] = 1.0
+            for s in range(n):
+                per_deal[done:done + m, names.index(cfg.strategies[s])] += value[:, s]
+        done += m
+        if progress:
+            progress(done * n)
+    per_deal /= n * holds[0]
+    return {"names": names, "per_deal": per_deal, "games": deals * n, "unfinished": unfinished,
+            "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
+
+
+def summarize(match: dict, target: int = 0, alpha: float = 0.05) -> dict:
+    """Each strategy's result with its interval over deals, and ``target`` against each other
+    strategy: the paired per-deal difference and its interval (Bonferroni over the others)."""
+    x = match["per_deal"]
+    k = x.shape[1]
+    rows = []
+    for i, name in enumerate(match["names"]):
+        ci = stats.mean_interval(x[:, i], alpha=alpha)
+        rows.append({"strategy": name, "result": ci["estimate"], "ci_low": ci["ci_low"],
+                     "ci_high": ci["ci_high"]})
+    diffs = []
+    level = alpha / max(1, k - 1)
+    for j in range(k):
+        if j == target:
+            continue
+        ci = stats.mean_interval(x[:, target] - x[:, j], alpha=level, bounds=(-1.0, 1.0),
+                                 null=0.0)
+        diffs.append({"against": match["names"][j], "difference": ci["estimate"],
+                      "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
+                      "p_value": ci["p_value"], "level": 1 - level})
+    return {"rows": rows, "differences": diffs, "deals": int(x.shape[0]),
+            "games": match["games"], "unfinished": match["unfinished"],
+            "games_per_second": match["games"] / max(match["seconds"], 1e-9),
+            "games_per_cpu_second": match["games"] / max(match["cpu_seconds"], 1e-9)}
+
+
+# -- tuning ----------------------------------------------------------------------------------
+def tunable(strategy: str, only: list[str] | None = None) -> dict:
+    """The parameters of ``strategy`` to tune: ``{name: (default, low, high, is_int)}``.
+
+    Every numeric parameter with a finite declared range, or those named in ``only``, each
+    ``NAME`` or ``NAME=LOW:HIGH`` (a narrower range, within the declared one). The defaults
+    are the strategy's own, or the values given in its spec (``'counting(pickup_limit=2)'``).
+    """
+    from sim.strategy import get_move
+
+    try:
+        s = get_move(strategy)
+    except ValueError as e:
+        raise RunError(str(e)) from None
+    values = dict(zip(s.params, s.values))
+    out = {}
+    for key, (default, low, high) in s.params.items():
+        if isinstance(default, str) or low is None or not (math.isfinite(low)
+                                                           and math.isfinite(high)):
+            continue
+        out[key] = (values[key], low, high, isinstance(default, int))
+    if only:
+        chosen = {}
+        for item in only:
+            name, eq, rng = item.partition("=")
+            name = name.strip()
+            if name not in s.params:
+                raise RunError(f"--param {item!r}: {s.name} has no parameter {name!r} "
+                               f"(parameters: {', '.join(s.params) or 'none'})")
+            if name not in out:
+                raise RunError(f"--param {item!r}: {name} has no finite numeric range to "
+                               f"search")
+            default, low, high, is_int = out[name]
+            if eq:
+                try:
+                    lo_t, _, hi_t = rng.partition(":")
+                    lo, hi = float(lo_t), float(hi_t)
+                except ValueError:
+                    raise RunError(f"--param {item!r}: expected NAME=LOW:HIGH") from None
+                if not low <= lo < hi <= high:
+                    raise RunError(f"--param {item!r}: the range must lie within "
+                                   f"{low}..{high} and LOW < HIGH")
+                low, high = (int(lo), int(hi)) if is_int else (lo, hi)
+            chosen[name] = (default, low, high, is_int)
+        out = chosen
+    if not out:
+        raise RunError(f"{s.name} declares no parameter with a finite numeric range: nothing "
+                       f"to tune")
+    return out
+
+
+def base_name(strategy: str) -> str:
+    from sim.strategy import parse_call
+    return parse_call(strategy)[0]
+
+
+def spec_of(strategy: str, values: dict) -> str:
+    """``'counting(pickup_limit=2, shed=3.1)'``: the strategy with these values (and any
+    other values its own spec gives)."""
+    from sim.strategy import parse_call
+
+    name, args = parse_call(strategy)
+    args = {**args, **values}
+    if not args:
+        return name
+    return f"{name}(" + ", ".join(f"{k}={_fmt(v)}" for k, v in args.items()) + ")"
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return repr(round(v, 4))
+    return repr(v)
+
+
+def _round(value, is_int):
+    return int(round(value)) if is_int else round(float(value), 4)
+
+
+def measure(spec: str, field: list[str], players: int, deals: int, seed: int, rules,
+            first: int = 0, threads: int = 1, max_turns: int = 10_000, progress=None):
+    """``spec`` at one seat of a table with ``field`` (:func:`lineup`), rotated: its per-deal
+    result, and the match."""
+    m = table_match(lineup(spec, field, players), deals, seed=seed, rules=rules, first=first,
+                    threads=threads, max_turns=max_turns, progress=progress)
+    return m["per_deal"][:, 0], m
+
+
+def _interval(x, bounds=(0.0, 1.0), null=None):
+    ci = stats.mean_interval(x, bounds=bounds, null=null)
+    return {"estimate": ci["estimate"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
+            **({"p_value": ci["p_value"]} if null is not None else {})}
+
+
+class TuneError(RunError):
+    pass
+
+
+def _check_resume(out: Path, options: dict) -> list[dict]:
+    man = json.loads((out / "manifest.json").read_text())
+    old = man.get("options", {})
+    # more trials, or a larger final check, continue the same search
+    differ = [k for k in options if k not in ("trials", "fresh_games")
+              and old.get(k) != options[k]]
+    if differ:
+        raise TuneError(f"--resume: the tuning saved in {out} was started with other options "
+                        f"({', '.join(differ)}); give the same options, or another --out")
+    trials = []
+    path = out / "trials.jsonl"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                try:
+                    trials.append(json.loads(line))
+                except ValueError:
+                    break                           # a line cut by an interruption
+    return trials
+
+
+def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
+         games_per_trial: int = 2000, fresh_games: int | None = None, seed: int = 0,
+         rules="seed", threads: int = 1, max_turns: int = 10_000, params=None, out=None,
+         resume: bool = False, progress=None, log=None) -> dict:
+    """Tune ``strategy``'s parameters for the highest win rate (V2: place share) at one seat
+    of a table with ``against`` (see :func:`lineup`).
+
+    Each trial plays ``games_per_trial`` games: ``games_per_trial // players`` deals, the same
+    deals for every trial (common random numbers), each under every rotation of the seating.
+    optuna's TPE sampler (seeded by ``seed``) proposes the values; the defaults are the first
+    trial. Then the best trial's values and the defaults are measured on ``fresh_games`` (by
+    default ``games_per_trial``) games of deals that no trial saw, with their paired
+    difference. ``out``: a folder for manifest.json, trials.jsonl (one line per trial, as
+    they finish), tune.json and summary.json; ``resume`` continues it."""
+    import optuna
+
+    from sim.runner import RunConfig
+    from sim.store import versions
+
+    space = tunable(strategy, params)
+    deals = games_per_trial // players
+    if deals < 1:
+        raise TuneError(f"--games-per-trial: at least one deal of {players} games, got "
+                        f"{games_per_trial}")
+    if trials < 1:
+        raise TuneError(f"--trials: expected at least 1, got {trials}")
+    fresh_deals = max(1, (fresh_games or games_per_trial) // players)
+    cfg = RunConfig(games=1, players=players, seed=seed, rules=rules, max_turns=max_turns,
+                    threads=threads, strategies=lineup(strategy, list(against), players))
+    options = {"strategy": strategy, "against": list(against), "players": players,
+               "trials": trials, "games_per_trial": deals * players,
+               "fresh_games": fresh_deals * players, "seed": seed, "rules": cfg.rules,
+               "max_turns": max_turns,
+               "space": {k: [v[1], v[2], "int" if v[3] else "float"] for k, v in space.items()}}
+    done: list[dict] = []
+    if out is not None:
+        out = Path(out).expanduser()
+        if resume:
+            if not (out / "manifest.json").exists():
+                raise TuneError(f"--resume: {out} holds no tuning to continue")
+            done = _check_resume(out, options)
+        else:
+            if (out / "manifest.json").exists():
+                raise TuneError(f"--out: {out} already holds a saved folder; choose another, "
+                                f"or continue it with --resume")
+            out.mkdir(parents=True, exist_ok=True)
+        from sim.store import _atomic_write
+        manifest = {"kind": "tune", "options": options, "versions": versions()}
+        _atomic_write(out / "manifest.json", json.dumps(manifest, indent=2).encode())
+    elif resume:
+        raise TuneError("--resume needs --out DIR")
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    dists = {k: (optuna.distributions.IntDistribution(int(lo), int(hi)) if is_int
+                 else optuna.distributions.FloatDistribution(float(lo), float(hi)))
+             for k, (_, lo, hi, is_int) in space.items()}
+    study = optuna.create_study(direction="maximize",
+                                sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
+    for t in done:
+        study.add_trial(optuna.trial.create_trial(params=t["params"], distributions=dists,
+                                                  value=t["value"]))
+    defaults = {k: v[0] for k, v in space.items()}
+    if not done:
+        study.enqueue_trial(defaults)
+    played = len(done) * deals * players
+
+    def tick(base):
+        return (lambda g: progress(base + g)) if progress else None
+
+    t_start = time.perf_counter()
+    while len(done) < trials:
+        trial = study.ask(dists)
+        values = {k: _round(trial.params[k], space[k][3]) for k in space}
+        spec = spec_of(strategy, values)
+        t0 = time.perf_counter()
+        x, m = measure(spec, against, players, deals, seed, rules, 0, threads, max_turns,
+                       tick(played))
+        value = float(x.mean())
+        study.tell(trial, value)
+        ci = _interval(x)
+        rec = {"number": len(done), "params": values, "spec": spec, "value": value,
+               "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "games": m["games"],
+               "unfinished": m["unfinished"], "seconds": time.perf_counter() - t0}
+        done.append(rec)
+        played += deals * players
+        if out is not None:
+            with open(out / "trials.jsonl", "a") as f:
+                f.write(json.dumps(rec) + "\n")
+        if log:
+            log(rec)
+    best = max(done, key=lambda t: t["value"])
+    default_spec = spec_of(strategy, defaults)
+    # the fresh-deal check: both on the same deals, that no trial played
+    xb, mb = measure(best["spec"], against, players, fresh_deals, seed, rules, FRESH_OFFSET,
+                     threads, max_turns, tick(played))
+    xd, md = measure(default_spec, against, players, fresh_deals, seed, rules, FRESH_OFFSET,
+                     threads, max_turns, tick(played + fresh_deals * players))
+    diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
+    result = {
+        "strategy": strategy, "against": list(against), "players": players,
+        "v2": bool(cfg.options["last_player_loses"]), "trials": done, "best": best,
+        "fresh": {"deals": fresh_deals, "games": fresh_deals * players, "first_deal":
+                  FRESH_OFFSET,
+                  "best": {"spec": best["spec"], **_interval(xb), "unfinished":
+                           mb["unfinished"]},
+                  "default": {"spec": default_spec, **_interval(xd), "unfinished":
+                              md["unfinished"]},
+                  "difference": diff,
+                  "better": diff["ci_low"] > 0},
+        "seconds": time.perf_counter() - t_start,
+        "options": options,
+    }
+    if out is not None:
+        from sim.store import _atomic_write
+        games = (len(done) * deals + 2 * fresh_deals) * players
+        summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
+                              "games": games},
+                   "overall": {"games": games}, "by_seat": [], "by_strategy": []}
+        for name, data in (("tune.json", result), ("summary.json", summary)):
+            _atomic_write(out / name, json.dumps(data, indent=2, default=float).encode())
+    return result
