@@ -14,13 +14,12 @@ mixture: in each sampled world every other seat is given one of the built-in way
 drawn with the weights ``w_lowest``, ``w_counting``, ``w_save`` (save-specials), ``w_random``,
 ``w_highest``, ``w_cheapest`` (2.81, 2.45, 2.40, 0.64, 0, 0: tuned by ``sim tune``), and plays
 it for the whole playout, while the searching seat plays ``own`` (1: ``counting``); every
-candidate meets the same draw. A move is chosen
-for doing well against the whole family, not against one guess: when every other seat was
-modelled as ``counting`` (``model=1``) the bot beat copies of counting (60% of the games
-against three of them) but lost in a mixed table (30% against counting's 34%), since it
-counted on opponents that would not play as modelled. Large weights of random play or of
-``highest`` lost in the mixed table (the bot then expected gifts). Other
-models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
+candidate meets the same draw. A move is chosen for doing well against the whole family,
+not against one guess: when every other seat was modelled as ``counting`` (``model=1``) the
+bot beat copies of counting (60% of the games against three of them) but lost in a mixed
+table (30% against counting's 34%), since it counted on opponents that would not play as
+modelled. Large weights of random play or of ``highest`` lost in the mixed table (the bot
+then expected gifts). Other models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
 ``counting``, per playout; 3 ``counting`` without its blocking rule; and ``noise``, a share
 of random moves in any model (0 by default).
 
@@ -314,8 +313,9 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
 @move_strategy(
     "montecarlo",
     "search around counting: plays its move and the largest play of every other legal rank "
-    "out in the same sampled worlds (`rollouts` playouts per decision, every seat playing "
-    "counting); deviates from counting only when a move wins clearly more (`prior`)",
+    "out in the same sampled worlds (`rollouts` playouts per decision), each other seat "
+    "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
+    "counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
     params={"rollouts": (60, 1, 1_000_000), "horizon": (1000, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 4), "pickups": (0, 0, 1),
