@@ -30,13 +30,17 @@ def cache_dir(root: Path | None = None) -> Path:
         for path in sorted((root / folder).glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
-    base = (os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-            or Path.home() / ".cache" / "shithead-sim")
-    return Path(base) / digest.hexdigest()[:16]
+    base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+                or Path.home() / ".cache" / "shithead-sim")
+    name = digest.hexdigest()[:16]
+    return base if base.name == name else base / name   # inherited from a parent process
 
 
 # Before any function is decorated: Numba reads it when it sets up each function's cache.
-numba.config.CACHE_DIR = str(cache_dir())
+# The environment variable too: Numba re-reads its configuration from the environment when a
+# NUMBA_* variable changes after import (pytest's conftest sets NUMBA_NUM_THREADS), and that
+# silently put the cache back beside the sources, where a changed rule could run stale code.
+os.environ["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR = str(cache_dir())
 
 # Strategies are passed to the core as first-class functions (NUMBA-NOTES.md: one compile for
 # every mix of seats, cacheable). Numba flags the feature as experimental on every use; the

@@ -11,6 +11,9 @@ import json
 
 import numba
 
+from sim.batch import play_batch
+from sim.config import RunConfig, RunError
+
 
 class LocalBackend:
     """This process, with ``threads`` threads (default: all cores)."""
@@ -19,7 +22,6 @@ class LocalBackend:
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
     def play(self, cfg, todo):
-        from sim.runner import play_batch
         for index, first, n in todo:
             yield index, play_batch(cfg, first, n, self.threads)
 
@@ -27,12 +29,10 @@ class LocalBackend:
 @functools.lru_cache(maxsize=8)
 def _worker_config(spec_json: str):
     """A worker builds (and compiles) each config once, not once per task."""
-    from sim.runner import RunConfig
     return RunConfig.from_spec(json.loads(spec_json))
 
 
 def _play_on_worker(spec_json: str, first: int, n: int):
-    from sim.runner import play_batch
     cfg = _worker_config(spec_json)
     return play_batch(cfg, first, n, numba.config.NUMBA_NUM_THREADS)
 
@@ -43,7 +43,6 @@ class DaskBackend:
     memory stays flat."""
 
     def __init__(self, scheduler=None, workers=None, threads=None):
-        from sim.runner import RunError
         try:
             from distributed import Client, LocalCluster
         except ImportError:

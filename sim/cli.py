@@ -300,16 +300,31 @@ def study_swap(players: int = PLAYERS,
 
 
 @app.command()
-def replay(game: int = typer.Option(..., "--game", "-g", help="Index of the game (from 0)."),
+def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index of the game "
+                                               "(from 0)."),
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
            strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
            rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
-           last_player_loses: bool = V2, max_turns: int = CAP):
-    """Show one game of a run turn by turn (same options as run, plus --game)."""
+           last_player_loses: bool = V2, max_turns: int = CAP,
+           file: Optional[Path] = typer.Option(None, "--file", help="Show a game saved by "
+                                               "sim play instead.")):
+    """Show one game of a run turn by turn (same options as run, plus --game), or a game
+    saved by `sim play` (--file)."""
     from sim.replay import describe
     from sim.runner import RunError, record_game
 
+    if file is not None:
+        from sim.play import describe_saved, load
+        try:
+            lines = describe_saved(load(file))
+        except ValueError as e:
+            _fail(str(e))
+        typer.echo("\n".join(lines))
+        return
     try:
+        if game is None:
+            raise RunError("--game: give the index of a game of the run (or --file PATH for a "
+                           "game saved by sim play)")
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
                       last_player_loses, max_turns, None, rule=rule)
         if game < 0:
@@ -391,6 +406,117 @@ def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, si
     csvs = sum(f.suffix == ".csv" for f in files)
     typer.echo(f"wrote {files[0]} ({pngs} plots and {csvs} tables also in "
                f"{files[0].parent / (files[0].stem + '_files')})")
+
+
+def _read_json(path: str, what: str = "position"):
+    """A JSON document from a file, or from stdin when ``path`` is ``-``; ``ValueError``
+    saying what is wrong."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).expanduser().read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{'stdin' if path == '-' else path}: not valid JSON ({e.msg} at line "
+                         f"{e.lineno}, column {e.colno})") from None
+
+
+def _given(ctx: typer.Context, *names) -> bool:
+    """Did the user give any of these options (rather than leave their defaults)?"""
+    return any(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in
+               ("DEFAULT", "DEFAULT_MAP") for name in names)
+
+
+@app.command("analyze")
+def analyze_command(
+        ctx: typer.Context,
+        position: str = typer.Argument(..., help="A position (POSITION.md JSON) file, or - for "
+                                       "stdin. Hidden cards may be written \"?\"."),
+        rollouts: str = typer.Option("1000", "--rollouts", help="Worlds sampled; every legal "
+                                     "move is played out once in each (with --until-clear: "
+                                     "worlds per block)."),
+        seed: int = SEED,
+        opponents: str = typer.Option("counting", "--opponents", help="Strategy of the other "
+                                      "seats in the playouts (default counting: the strongest "
+                                      "fast built-in; montecarlo is too slow to play out with)."),
+        me: Optional[str] = typer.Option(None, "--me", help="Strategy of the seat to move after "
+                                         "its move, in the playouts (default: --opponents)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE,
+        omniscient: bool = typer.Option(False, "--omniscient", help="Use the hidden cards "
+                                        "written in the position (face-downs, stock, other "
+                                        "hands) instead of re-dealing them."),
+        until_clear: bool = typer.Option(False, "--until-clear", help="Play blocks of "
+                                         "--rollouts worlds until the best move separates from "
+                                         "the second (paired, corrected for repeated looks) or "
+                                         "--max-rollouts is reached."),
+        max_rollouts: Optional[str] = typer.Option(None, "--max-rollouts", help="Cap of worlds "
+                                                   "for --until-clear (default 20 blocks)."),
+        max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
+                                      "before it counts as unfinished."),
+        as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON.")):
+    """Every legal move of a position with its estimated win chance (V2: expected finishing
+    place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
+    seat to move may know (R26)."""
+    from sim.analysis import describe, position_line, run_analysis, state_of
+
+    try:
+        data = _read_json(position)
+        given = ruleset(rules, rule) if _given(ctx, "rules", "rule") else None
+        n = parse_count(rollouts, "--rollouts")
+        cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
+        a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
+                         opponents=opponents, me=me, until_clear=until_clear,
+                         max_rollouts=cap, max_turns=max_turns)
+        line = position_line(state_of(data)[0])
+    except ValueError as e:
+        _fail(str(e))
+    if as_json:
+        typer.echo(json.dumps({**a.info(), "position": position, "moves": a.rows()}, indent=2,
+                              default=float))
+    else:
+        typer.echo("\n".join(describe(a, line)))
+
+
+@app.command("play")
+def play_command(
+        players: int = PLAYERS,
+        opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
+                                                      "strategy: once for every bot or once per "
+                                                      "bot seat in seat order (default "
+                                                      "counting)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+        last_player_loses: bool = V2,
+        seed: Optional[int] = typer.Option(None, "--seed", help="Deal the cards of this seed "
+                                           "again (game 0 of `sim run --seed S`); default: a "
+                                           "new seed, printed."),
+        seat: int = typer.Option(0, "--seat", help="Your seat (0 to players-1)."),
+        save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to "
+                                            "(default ~/.cache/shithead-sim/games/"
+                                            "<time>-seed<seed>.json); `sim replay --file` "
+                                            "shows it."),
+        hint_rollouts: str = typer.Option("500", "--hint-rollouts", help="Worlds per `hint` "
+                                          "(sim analyze --rollouts)."),
+        max_turns: int = CAP):
+    """Play a game in the terminal against bots. Type moves in plain words (`7 7`, `pickup`,
+    `add K`, `blind`), `hint` for sim analyze's answer, `quit` to stop. Without --seed a new
+    deal; the game is saved for `sim replay --file`. Reads one move a line when stdin is not
+    a terminal."""
+    import secrets
+
+    from sim.play import Table, Terminal, play
+
+    try:
+        if seed is None:
+            seed = secrets.randbelow(2**31)                 # a new deal, said on screen
+        table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
+                      seat, list(opponents or ["counting"]), max_turns,
+                      parse_count(hint_rollouts, "--hint-rollouts"))
+        record = play(table, Terminal(), save)
+    except ValueError as e:
+        _fail(str(e))
+    if record["reason"] == "interrupted":
+        raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
 
 
 @app.command()

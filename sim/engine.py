@@ -21,13 +21,14 @@ import numpy as np
 from sim._jit import jit
 from sim.cards import JOKER, TEN, TWO
 from sim.layout import (
-    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EV_BLIND_FAIL, EV_BURN,
+    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
+    EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD, EV_BLIND_FAIL, EV_BURN,
     EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, FD, FDN, FU, FUN, HANDN, HANDS, HAVE,
-    KNOWN, L_ADD, L_BLIND, L_PICKUP, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
-    PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN, PLAYERS, R_AGAIN, R_COUNT, R_COVER, R_FOLLOW,
-    R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SKIP,
-    R_SKIPPC, R_STARTER, R_TRANS, R_VOLPICK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK,
-    STOCKLEN, TOP, TOPRANK, TURN, V1, V2,
+    KNOWN, L_PICKUP, L_UPLOW, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
+    PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN, PLAYERS, R_AGAIN, R_COUNT, R_EFFECT, R_EFFECTS,
+    R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_PICKS, R_REMOVE,
+    R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
+    TOP, TOPRANK, TURN, V1, V2,
 )
 from sim.rng import randint
 
@@ -56,45 +57,72 @@ def play_source(st):
     return 2
 
 
+@jit(inline="always")
+def _lowest_rank(bits):
+    """The index of the lowest set bit of a positive int64 (branch-free)."""
+    x = np.uint64((bits & -bits) - 1)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 _GROUPS = np.int64(1 | (1 << NR) | (1 << (2 * NR)) | (1 << (3 * NR)))
+
+
+# The ruleset's scalars that the hot path reads, as one tuple (:func:`rules_of`), in this order.
+Z_COUNT, Z_HAND, Z_FOUR, Z_TRANS, Z_AGAIN, Z_FUPICK, Z_PICKS, Z_EFFECTS = range(8)
+
+
+@jit(inline="always")
+def rules_of(st):
+    """The ruleset's scalars the hot path reads, loaded once (once a game in the batch core)
+    rather than from the state after every store to it. Index it with the ``Z_*`` constants.
+
+    Measured (4-player ``lowest``, the inlined referee loop): with these seven values
+    replaced by the ``seed`` constants, and ``lowest`` never naming an add, a turn costs 52
+    ns against 84: the compiler then folds the house rules away. As runtime data (one
+    compiled kernel for every ruleset) they cost that difference."""
+    return (st[R_COUNT], st[R_HAND], st[R_FOUR], st[R_TRANS], st[R_AGAIN], st[R_FUPICK],
+            st[R_PICKS], st[R_EFFECTS])
 
 
 @jit(inline="always")
 def legal_word(st):
-    """The legal moves of the seat to move as a legal word (:mod:`sim.moves`).
+    """The legal moves of the seat to move as a legal word (:mod:`sim.moves`)."""
+    return legal_from(st, rules_of(st))
+
+
+@jit(inline="always")
+def legal_from(st, rz):
+    """:func:`legal_word` with the ruleset's scalars ``rz`` (:func:`rules_of`) given.
 
     O(1) from the seat's have-words (:data:`sim.layout.HAVE`): a lead may play whatever the
     seat holds (R7, H8); a follow plays ``count`` cards (R9; any number under H1) of a rank
-    the effective top allows (H0: one table lookup). Pick-ups follow R10, R12, H10, H11.
+    the effective top allows (H0: one lookup in the ruleset's follow table). The pick-up
+    bits (R10, R12, R16, H10, H11) come from the packed codes ``R_PICKS``: few branches,
+    because a mispredicted branch costs more here than a shift.
     """
     p = st[CURRENT]
     count = st[COUNT]
     source = play_source(st)
-    if source == 2:                             # R14, R16: the blind turn is forced ...
-        word = np.int64(1) << L_BLIND
-        if count > 0 and st[R_VOLPICK] == 1:    # ... but under H10 "always"
-            word |= np.int64(1) << L_PICKUP
-        return word
+    if source == 2:                             # R14, R16 (H10 "always": or pick up)
+        return np.int64((rz[Z_PICKS] >> 12) & 7 if count > 0 else 2) << L_PICKUP
     w = HAVE + 4 * p + 2 * source
     lead = np.int64(st[w]) | (np.int64(st[w + 1]) << (2 * NR))
     if count == 0:                              # R7, H8: lead 1 card or several of one rank
         return lead
-    mask = follow_mask(st)
-    if st[R_COUNT]:                             # R9: exactly `count` cards
+    mask = np.int64(st[R_FOLLOW + 1 + st[TOP]])
+    if rz[Z_COUNT]:                             # R9: exactly `count` cards
         g = count - 1
         word = ((np.int64(st[w + (g >> 1)]) >> ((g & 1) * NR)) & mask) << (g * NR)
     else:                                       # H1: any number of a legal rank
         word = lead & (mask * _GROUPS)
-    if word != 0 and st[R_VOLPICK] == 2:
-        return word                             # H10 "never": no pick-up while a play is legal
-    if source == 0:
-        return word | (np.int64(1) << L_PICKUP)  # R10: a pick-up needs a pile
-    fu = st[R_FUPICK]                           # R12, H11: from the face-ups
-    if fu == 0:
-        return word | (np.int64(1) << L_PICKUP) | (np.int64(1) << L_ADD)
-    if fu == 1:
-        return word | (np.int64(1) << L_PICKUP)
-    return word | (np.int64(1) << L_ADD)
+    i = 2 * source + (word == 0)
+    word |= np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP
+    if source == 1:                             # the lowest face-up rank, for an add (H11)
+        word |= _lowest_rank(np.int64(st[w]) & RANKS_MASK) << L_UPLOW
+    return word
 
 
 _PAIR = 1 | (1 << NR)
@@ -188,8 +216,9 @@ def next_seat(st, s):
 
 
 @jit(inline="always")
-def _push(st, r, n):
-    """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no effect."""
+def _push(st, r, n, trans):
+    """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no effect.
+    ``trans``: the transparent rank (H5), -1 for none."""
     for _ in range(n):
         st[PILE + st[PILELEN]] = r
         st[PILELEN] += 1
@@ -199,7 +228,7 @@ def _push(st, r, n):
     st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
     st[TOPRANK] = r
     # ... while the effective top looks through jokers (R23) and the transparent rank (H5).
-    if r != JOKER and r != st[R_TRANS]:
+    if r != JOKER and r != trans:
         st[TOP] = -1 if r == TWO else r      # R20: anything may follow a 2
 
 
@@ -217,13 +246,13 @@ def _clear_pile(st):
 
 
 @jit(inline="always")
-def _play(st, r, n):
+def _play(st, r, n, rz):
     """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind): the
     count of a lead (R7, H8), and the burn check (R21, R22 unless H3); effects come after."""
-    _push(st, r, n)
+    _push(st, r, n, rz[Z_TRANS])
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
-    if r == TEN or (st[RUN] >= 4 and st[R_FOUR]):
+    if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
         for k in range(NR):
             st[BURNED + k] += st[PILECNT + k]
         _clear_pile(st)
@@ -247,19 +276,19 @@ def _pickup(st, p):
 
 
 @jit(inline="always")
-def _draw(st, p):
+def _draw(st, p, hand_size):
     """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
-    while st[HANDN + p] < st[R_HAND] and st[STOCKLEN] > 0:
+    while st[HANDN + p] < hand_size and st[STOCKLEN] > 0:
         st[STOCKLEN] -= 1
         _hand_add(st, p, st[STOCK + st[STOCKLEN]], 1)
         st[HANDN + p] += 1
 
 
 @jit(inline="always")
-def _blind(st, p):
+def _blind(st, p, rz):
     """R14-R17: turn the top face-down cards (the count's worth; one under H1); keep them on
     the pile if legal, else pick up. Returns the rank played, or -1 after a failed turn."""
-    k = max(st[COUNT], 1) if st[R_COUNT] else 1
+    k = max(st[COUNT], 1) if rz[Z_COUNT] else 1
     left = st[FDN + p]
     take = min(k, left)
     top = FD + p * DECK + left - 1            # R17: last dealt is turned first
@@ -275,7 +304,7 @@ def _blind(st, p):
         return r
     # R15: the turned cards go into the hand with the pile (seen by all: known, R26).
     for i in range(take):
-        _push(st, st[top - i], 1)
+        _push(st, st[top - i], 1, rz[Z_TRANS])
     return -1
 
 
@@ -291,7 +320,14 @@ def _advance(st, p, skips):
 
 @jit
 def apply_move(st, m):
-    """Carry out legal move ``m`` for the seat to move; return its events (bit flags).
+    """Carry out legal move ``m`` for the seat to move; return its events (bit flags)
+    (:func:`apply_with`)."""
+    return apply_with(st, m, rules_of(st))
+
+
+@jit
+def apply_with(st, m, rz):
+    """:func:`apply_move` with the ruleset's scalars ``rz`` (:func:`rules_of`) given.
 
     Compiled on its own and called: inlined at every call site (Numba's ``inline="always"``)
     it took the batch core's compile from 16 to 71 s. The batch core inlines one copy, for
@@ -299,29 +335,14 @@ def apply_move(st, m):
 
     H0a's order: the cards go on the pile, a hand play draws (R8), the burn check (R21, R22),
     and only without a burn the play's one turn effect (reverse R23/H7, cover H8 or skip H6);
-    then going out and the end of the game (R18, R19, R25, V2), then who moves next.
+    then going out and the end of the game (R18, R19, R25, V2), then who moves next. The
+    common move (no effect, nobody out) stays on a short path; the rest is out of line
+    (:func:`_after_special`).
     """
     p = st[CURRENT]
     r = -1                                    # the rank played, -1 for a pick-up
-    n = 0
-    ev = 0
-    if m == BLIND:
-        r = _blind(st, p)
-        if r < 0:
-            ev = EV_BLIND_FAIL | _pickup(st, p)
-        else:
-            n = st[COUNT] if st[COUNT] > 0 and st[R_COUNT] else 1
-            ev = _play(st, r, n)
-    elif m == PICKUP:
-        ev = _pickup(st, p)
-    elif m >= ADD:
-        a = m - ADD                           # R12, H11: adding is not a play
-        c = st[FU + p * NR + a] if st[R_FUPICK] == 2 else 1
-        _up_add(st, p, a, -c)
-        st[FUN + p] -= c
-        _push(st, a, c)
-        ev = _pickup(st, p)
-    else:
+    n = 1
+    if m < ADD:
         r = m % NR
         n = m // NR + 1
         if st[HANDN + p] > 0:                 # R13: the hand first
@@ -329,29 +350,55 @@ def apply_move(st, m):
             st[HANDN + p] -= n
             k = st[KNOWN + p * NR + r] - n    # what is still known to be there (R26)
             st[KNOWN + p * NR + r] = k if k > 0 else 0
-            ev = _play(st, r, n)
-            _draw(st, p)                      # R8, R21: after the play and any burn
+            ev = _play(st, r, n, rz)
+            _draw(st, p, rz[Z_HAND])          # R8, R21: after the play and any burn
         else:                                 # R11: face-up cards, no drawing (R8)
             _up_add(st, p, r, -n)
             st[FUN + p] -= n
-            ev = _play(st, r, n)
-    skips = 0
-    cover = False
-    if r >= 0 and not ev & EV_BURN:           # H0a: a burn cancels the turn effects
-        if r == JOKER:
-            st[DIR] = -st[DIR]                # R23: one play, one reversal
-            ev |= EV_REVERSE
-        elif r == st[R_REV]:                  # H7: once, or once per card
-            if not st[R_REVPC] or n & 1:
-                st[DIR] = -st[DIR]
-            ev |= EV_REVERSE
-        elif r == st[R_COVER]:
-            cover = True                      # H8
-        elif r == st[R_SKIP]:
-            skips = n if st[R_SKIPPC] else 1  # H6
-            ev |= EV_SKIP
+            ev = _play(st, r, n, rz)
+    elif m == PICKUP:
+        ev = _pickup(st, p)
+    elif m == BLIND:
+        r = _blind(st, p, rz)
+        if r < 0:
+            ev = EV_BLIND_FAIL | _pickup(st, p)
+        else:
+            n = st[COUNT] if st[COUNT] > 0 and rz[Z_COUNT] else 1
+            ev = _play(st, r, n, rz)
+    else:
+        a = m - ADD                           # R12, H11: adding is not a play
+        c = st[FU + p * NR + a] if rz[Z_FUPICK] == 2 else 1
+        _up_add(st, p, a, -c)
+        st[FUN + p] -= c
+        _push(st, a, c, rz[Z_TRANS])
+        ev = _pickup(st, p)
     st[TURN] += 1
     st[LASTMOVER] = p
+    effect = EFF_NONE
+    if r >= 0 and (rz[Z_EFFECTS] >> r) & 1 and not ev & EV_BURN:   # H0a: a burn cancels
+        effect = st[R_EFFECT + r]
+    if effect != EFF_NONE or st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:
+        return _after_special(st, p, n, effect, ev)
+    if ev & EV_BURN:
+        # R21, R22: the burner leads again; H9: the next seat leads
+        st[CURRENT] = p if rz[Z_AGAIN] else next_seat(st, p)
+    else:
+        st[CURRENT] = next_seat(st, p)        # R9, R10
+    return ev
+
+
+@jit
+def _after_special(st, p, n, effect, ev):
+    """The end of a move with a turn effect (a play of ``n`` cards) or after which the mover
+    is out: the effect (R23, H6-H8), going out (R18, R19, R25, V2), who moves next."""
+    skips = 0
+    if effect == EFF_REVERSE or effect == EFF_REVERSE_PER_CARD:
+        if effect == EFF_REVERSE or n & 1:    # R23, H7: once, or once per card
+            st[DIR] = -st[DIR]
+        ev |= EV_REVERSE
+    elif effect == EFF_SKIP or effect == EFF_SKIP_PER_CARD:
+        skips = n if effect == EFF_SKIP_PER_CARD else 1   # H6
+        ev |= EV_SKIP
     if st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:   # R18: out
         ev |= EV_OUT
         st[OUTORDER + st[NOUT]] = p
@@ -361,15 +408,16 @@ def apply_move(st, m):
             st[OVER] = 1
             st[CURRENT] = next_seat(st, p)    # POSITION.md: no skips once over
             return ev
-        # R19, V2: the next seat leads or follows (H8: an uncovered cover is followed)
-        st[CURRENT] = _advance(st, p, skips)
-    elif ev & EV_BURN:
-        # R21, R22: the burner leads again; H9: the next seat leads
-        st[CURRENT] = p if st[R_AGAIN] else next_seat(st, p)
-    elif cover:
+        if ev & EV_BURN:
+            st[CURRENT] = next_seat(st, p)    # R19: the next seat leads on the empty pile
+        else:   # R19, V2: the next seat follows (H8: an uncovered cover is followed)
+            st[CURRENT] = _advance(st, p, skips)
+    elif effect == EFF_COVER:
         st[COUNT] = 0                         # H8: the mover leads again on the pile
+    elif ev & EV_BURN:
+        st[CURRENT] = p if st[R_AGAIN] else next_seat(st, p)
     else:
-        st[CURRENT] = _advance(st, p, skips)  # R9, R10, R23, H6, H7
+        st[CURRENT] = _advance(st, p, skips)  # R23, H6, H7
     return ev
 
 

@@ -69,7 +69,16 @@ R_V2 = RULES + 19             # V2 play to the last
 R_NORDER = RULES + 20         # H15 how many ranks decide who starts ...
 R_ORDER = RULES + 21          # ... and they, in order (13 slots)
 R_FOLLOW = R_ORDER + 13       # H0: ranks that may follow each effective top E, at E + 1
-NRULES = R_FOLLOW + 13 - RULES
+R_EFFECT = R_FOLLOW + 13      # H0a: per rank, the turn effect of a play (EFF_*)
+R_EFFECTS = R_EFFECT + 14     # the 14-bit set of the ranks with an effect (R23, H6-H8)
+R_PICKS = R_EFFECTS + 1       # R10, R12, R16, H10, H11: the pick-up bits (below), packed
+NRULES = R_PICKS + 1 - RULES
+# Turn effects of a play (R23, H6, H7, H8), per rank at R_EFFECT + r: tables, so that the
+# common play without an effect costs one load.
+EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_COVER, EFF_SKIP, EFF_SKIP_PER_CARD = range(6)
+# R_PICKS: five 3-bit codes, code i at bits 3i: i = 2 * source + (no play is legal) for source
+# 0 (hand) and 1 (face-ups), i = 4 for a blind turn on a pile. A code shifted to bit ADD of the
+# legal word gives its pick-up bits: 1 L_PICKUP, 2 L_BLIND, 4 L_ADD.
 V1, V2 = R_V1, R_V2
 PUB = RULES + NRULES
 # -- hidden ---------------------------------------------------------------------------------
@@ -110,6 +119,9 @@ NMOVES = BLIND + 1
 L_PICKUP = ADD
 L_BLIND = ADD + 1
 L_ADD = ADD + 2
+# bits L_UPLOW..L_UPLOW + 3, with L_ADD: the mover's lowest face-up rank, so that the pick-up
+# naming it (H11) costs no loop in a strategy (sim.moves.forced).
+L_UPLOW = ADD + 3
 RANKS_MASK = (1 << NR) - 1
 
 # -- events of a move (POSITION.md names them) ------------------------------------------------

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.layout import ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, NR, PICKUP, RANKS_MASK
+from sim.layout import (
+    ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, L_UPLOW, NR, PICKUP, RANKS_MASK,
+)
 
 _ONE = np.uint64(1)
 _M1 = np.uint64(0x5555555555555555)
@@ -79,16 +81,13 @@ def most_cards(legal, rank):
 @jit(inline="always")
 def forced(legal, obs):
     """The move of a player who plays nothing: the blind turn (R14, R16), else a pick-up
-    (R10), else (H11 "must_add_rank") a pick-up naming the lowest face-up rank."""
+    (R10), else (H11 "must_add_rank") a pick-up naming the lowest face-up rank, which the
+    legal word carries (``L_UPLOW``): no loop over the face-ups inside every strategy."""
     if has(legal, L_BLIND):
         return BLIND
     if has(legal, L_PICKUP):
         return PICKUP
-    p = obs[CURRENT]
-    for r in range(NR):
-        if obs[FU + p * NR + r] > 0:
-            return ADD + r
-    return PICKUP
+    return ADD + ((legal >> L_UPLOW) & 15)
 
 
 @jit(inline="always")

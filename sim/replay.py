@@ -1,6 +1,6 @@
 """A game told turn by turn, for a person: the deal, each swap, every move and its events.
 
-The moves come from the batch kernel (:func:`sim.runner.record_game`) and are re-applied with
+The moves come from the batch kernel (:func:`sim.batch.record_game`) and are re-applied with
 the same jitted :func:`sim.engine.apply_move`, so what is shown is what was simulated.
 """
 from __future__ import annotations
@@ -11,10 +11,11 @@ from sim.cards import NAMES
 from sim.engine import SWAP_SCRATCH, apply_move, play_source, swap_cards
 from sim.layout import (
     COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR,
-    OUTORDER, PILE, PILELEN, STOCKLEN,
+    OUTORDER, PILE, PILELEN, STARTRANK, STOCKLEN,
 )
 from sim.rules import move_to_dict
-from sim.runner import GameRecord, RunConfig
+from sim.batch import GameRecord
+from sim.config import RunConfig
 
 
 def _cards(st, base):
@@ -56,7 +57,11 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
         up = [NAMES[cards[i]] for i in range(6) if (rec.swaps[s] >> i) & 1]
         lines.append(f"  seat {s} puts face up: {' '.join(up) if len(up) == 3 else rec.swaps[s]}")
     st = rec.start.copy()
-    lines.append(f"Seat {int(st[FIRST])} starts (R6).")
+    rank = int(st[STARTRANK])
+    why = ("R6" if cfg.ruleset.starter == "dealt" else "H14, H15") + (
+        f": the rank {NAMES[rank]}" if rank >= 0 else ": no listed rank, first in deal order")
+    lines.append(f"Seat {int(st[FIRST])} starts ({why}).")
+    forced = cfg.ruleset.forced_opening and rank >= 0
     for turn, m in enumerate(rec.moves, 1):
         p = int(st[CURRENT])
         source = ("hand", "face-up", "face-down")[play_source(st)]
@@ -65,6 +70,8 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
         drew = before - int(st[STOCKLEN])
         names = [name for bit, name in EVENT_NAMES if ev & bit]
         text = f"{turn:5d}. seat {p} {_move_text(m, source)}"
+        if forced and turn == 1:
+            text += " (the forced opening, H16)"
         if drew:
             text += f", draws {drew}"
         text += f" -> pile {_pile(st)} count {int(st[COUNT])}"

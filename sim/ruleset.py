@@ -18,7 +18,7 @@ import numpy as np
 
 from sim.cards import CODE, TEN, TWO
 from sim.layout import (
-    NRULES, R_AGAIN, R_COUNT, R_COVER, R_FORCED, R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS,
+    EFF_COVER, EFF_REVERSE, EFF_SKIP, NRULES, R_EFFECT, R_EFFECTS, R_PICKS, R_AGAIN, R_COUNT, R_COVER, R_FORCED, R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS,
     R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SEVEN, R_SKIP, R_SKIPPC, R_STARTER,
     R_TEN, R_TRANS, R_V1, R_V2, R_VOLPICK, RANKS_MASK, RULES,
 )
@@ -251,6 +251,23 @@ class Ruleset:
             put(R_ORDER + i, CODE[rank])
         for e in range(-1, TWO):
             put(R_FOLLOW + e + 1, self.follow_mask(e))
+        effects = {CODE["JK"]: EFF_REVERSE}                          # R23: once a play
+        for rank, code, per_card in ((self.reverse_rank, EFF_REVERSE, self.reverse_per_card),
+                                     (self.cover_rank, EFF_COVER, False),
+                                     (self.skip_rank, EFF_SKIP, self.skip_per_card)):
+            if rank is not None:
+                effects[CODE[rank]] = code + per_card
+        for r, code in effects.items():
+            put(R_EFFECT + r, code)
+        put(R_EFFECTS, sum(1 << r for r in effects))
+        pickup, add = 1, 4                                           # R10, H10, H11
+        never = self.voluntary_pickup == "never"
+        faceup = {"may_add_one": pickup | add, "pile_only": pickup,
+                  "must_add_rank": add}[self.faceup_pickup]
+        codes = (0 if never else pickup, pickup,      # from the hand: a play is legal, or not
+                 0 if never else faceup, faceup,      # from the face-ups (R12, H11)
+                 2 | (pickup if self.voluntary_pickup == "always" else 0))   # blind (R16)
+        put(R_PICKS, sum(c << (3 * i) for i, c in enumerate(codes)))
         return v
 
     def follow_mask(self, e: int) -> int:

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.batch import Batch
+from sim.core import UNFINISHED
 from sim.layout import MAXP
 
 FORMAT = 1
@@ -114,7 +116,6 @@ class Store:
         """The batch stored under ``index`` (to re-count it on --resume)."""
         import pandas as pd
 
-        from sim.runner import Batch
         df = pd.read_parquet(self.part(index))
         order = np.stack([df[f"order_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         pickups = np.stack([df[f"pickups_{s}"].to_numpy() for s in range(MAXP)], axis=1)
@@ -132,7 +133,6 @@ def records(cfg, b):
     """Per-game records of a batch as a DataFrame (one row per game)."""
     import pandas as pd
 
-    from sim.core import UNFINISHED
     n = b.status.size
     cols = {"game": np.arange(b.first, b.first + n, dtype=np.int64), "status": b.status,
             "unfinished": b.status == UNFINISHED, "winner": b.order[:, 0], "turns": b.turns,

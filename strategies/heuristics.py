@@ -24,7 +24,7 @@ from sim.cards import JOKER, TEN, TWO
 from sim.engine import deck_jokers
 from sim.layout import (
     ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP, NR, PICKUP, PILECNT,
-    PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW, R_FOUR, R_REV, R_SKIP, R_TRANS, RUN,
+    PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW, R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN,
     STOCKLEN, TOPRANK, TURN,
 )
 from sim.moves import count_legal, forced, has, lowest_bit, most_cards, nth_legal, play_ranks
@@ -43,9 +43,9 @@ def _rank_bit(r):
 
 @jit(inline="always")
 def wild(obs):
-    """The ranks playable on anything under these rules: 2s (R20), jokers (R23) and the
-    transparent rank (H5)."""
-    return _WILD | _rank_bit(obs[R_TRANS])
+    """The ranks playable on anything under these rules: 2s (R20), jokers (R23), the
+    transparent rank (H5) and, under H2, the 10."""
+    return _WILD | _rank_bit(obs[R_TRANS]) | (obs[R_TEN] << TEN)
 
 
 @jit(inline="always")
@@ -246,9 +246,10 @@ def _score(obs, hand, p, from_hand, r, m, block, params):
     """
     c = m // NR + 1
     ctwo = _knob(params, 4, _COST_TWO)
+    wildish = r == obs[R_TRANS] or (r == TEN and obs[R_TEN])     # H5, H2: kept like a 2
     score = _knob(params, 1, _SHED) * c - (
-        ctwo if r == obs[R_TRANS] else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
-                                               _knob(params, 5, _COST_JOKER)))
+        ctwo if wildish else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
+                                     _knob(params, 5, _COST_JOKER)))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
     if held > c:
         score -= _knob(params, 2, _BREAK)

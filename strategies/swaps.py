@@ -76,6 +76,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim._jit import jit
 from sim.cards import NAMES, NRANK, rank_code
 from sim.strategy import swap_policy
 
@@ -155,23 +156,29 @@ def table_row(values: dict, where: str = "table") -> np.ndarray:
     return row
 
 
-def read_table(path) -> np.ndarray:
-    """Read a ``table`` CSV file (module docstring) into its parameter row."""
+def _csv_lines(path, policy, use, header):
+    """The rows of a swap policy's CSV file, its header checked; clear errors otherwise."""
     if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError("swap policy table: no file given; use table(file='values.csv') "
-                         "(a CSV with header a,b,c,value)")
+        raise ValueError(f"swap policy {policy}: no file given; use {use}")
     p = Path(str(path).strip()).expanduser()
     if not p.is_file():
-        raise ValueError(f"swap policy table: no such file {str(p.resolve())!r}")
+        raise ValueError(f"swap policy {policy}: no such file {str(p.resolve())!r}")
     try:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"swap policy table: cannot read {str(p)!r}: {e}") from None
+        raise ValueError(f"swap policy {policy}: cannot read {str(p)!r}: {e}") from None
     lines = list(csv.reader(text.splitlines()))
-    if not lines or tuple(f.strip().lower() for f in lines[0]) != HEADER:
+    if not lines or tuple(f.strip().lower() for f in lines[0]) != header:
         got = ",".join(lines[0]) if lines else "an empty file"
-        raise ValueError(f"swap policy table: {str(p)!r} must start with the header "
-                         f"a,b,c,value, got {got!r}")
+        raise ValueError(f"swap policy {policy}: {str(p)!r} must start with the header "
+                         f"{','.join(header)}, got {got!r}")
+    return p, lines
+
+
+def read_table(path) -> np.ndarray:
+    """Read a ``table`` CSV file (module docstring) into its parameter row."""
+    p, lines = _csv_lines(path, "table", "table(file='values.csv') (a CSV with header "
+                          "a,b,c,value)", HEADER)
     values = {}
     for n, fields in enumerate(lines[1:], start=2):
         if not fields or all(not f.strip() for f in fields):
@@ -218,6 +225,19 @@ def write_table(path, values: dict) -> Path:
     return p
 
 
+@jit(inline="always")
+def _code3(a, b, c):
+    """The table index of three rank codes in any order: sorted r1 <= r2 <= r3 gives
+    r1 * 196 + r2 * 14 + r3 (the swap study's triple code)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a * 196 + b * 14 + c
+
+
 def _prepare_table(values: dict) -> np.ndarray:
     return read_table(values["file"])
 
@@ -234,14 +254,7 @@ def table(cards, obs, rng, params):
     for i in range(4):
         for j in range(i + 1, 5):
             for k in range(j + 1, 6):
-                a, b, c = cards[i], cards[j], cards[k]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                if a > b:
-                    a, b = b, a
-                v = params[a * 196 + b * 14 + c]
+                v = params[_code3(cards[i], cards[j], cards[k])]
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v
@@ -285,21 +298,8 @@ def split_row(values: dict, where: str = "split") -> np.ndarray:
 
 def read_split(path) -> np.ndarray:
     """Read a ``split`` CSV file (module docstring) into its parameter row."""
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError("swap policy split: no file given; use split(file='split.csv') "
-                         "(as written by sim study swap)")
-    p = Path(str(path).strip()).expanduser()
-    if not p.is_file():
-        raise ValueError(f"swap policy split: no such file {str(p.resolve())!r}")
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"swap policy split: cannot read {str(p)!r}: {e}") from None
-    lines = list(csv.reader(text.splitlines()))
-    if not lines or tuple(f.strip().lower() for f in lines[0]) != SPLIT_HEADER:
-        got = ",".join(lines[0]) if lines else "an empty file"
-        raise ValueError(f"swap policy split: {str(p)!r} must start with the header "
-                         f"a,b,c,up,hand, got {got!r}")
+    p, lines = _csv_lines(path, "split", "split(file='split.csv') (as written by sim study "
+                          "swap)", SPLIT_HEADER)
     values = {}
     for n, fields in enumerate(lines[1:], start=2):
         if not fields or all(not f.strip() for f in fields):
@@ -369,15 +369,8 @@ def split(cards, obs, rng, params):
     for i in range(4):
         for j in range(i + 1, 5):
             for k in range(j + 1, 6):
-                a, b, c = cards[i], cards[j], cards[k]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                if a > b:
-                    a, b = b, a
-                # the other three, in rank order (cards are in rank order within the
-                # face-ups and within the hand, not across: sort them)
+                # the other three (cards are in rank order within the face-ups and within
+                # the hand, not across: _code3 sorts)
                 h0 = h1 = h2 = 0
                 m = 0
                 for q in range(6):
@@ -389,14 +382,8 @@ def split(cards, obs, rng, params):
                         else:
                             h2 = cards[q]
                         m += 1
-                if h0 > h1:
-                    h0, h1 = h1, h0
-                if h1 > h2:
-                    h1, h2 = h2, h1
-                if h0 > h1:
-                    h0, h1 = h1, h0
-                v = (params[1 + a * 196 + b * 14 + c]
-                     + params[1 + 2744 + h0 * 196 + h1 * 14 + h2])
+                v = (params[1 + _code3(cards[i], cards[j], cards[k])]
+                     + params[1 + 2744 + _code3(h0, h1, h2)])
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v

@@ -113,7 +113,7 @@ def test_replay_shows_deal_swaps_moves_and_result(cli):
     r = cli("replay", "--seed", "7", "--game", "12", "--players", "4")
     assert r.exit_code == 0, r.output
     text = r.output
-    for word in ("Game 12 of seed 7", "Dealer: seat", "face-down", "Swaps", "starts (R6)",
+    for word in ("Game 12 of seed 7", "Dealer: seat", "face-down", "Swaps", "starts (R6: the rank",
                  "plays", "picks up", "wins after"):
         assert word in text
     again = cli("replay", "--seed", "7", "--game", "12", "--players", "4")

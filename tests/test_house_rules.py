@@ -360,6 +360,12 @@ def test_H16_forced_opening_plays_every_card_of_the_starting_rank():
         assert first == play(*[rank] * start["hands"][seat].count(rank))
 
 
+def test_H16_replay_names_the_starting_rank_and_the_forced_opening(cli):
+    r = cli("replay", "--game", "3", "--players", "3", "--rules", "boothj5", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "(H14, H15: the rank" in r.output and "(the forced opening, H16)" in r.output
+
+
 def test_H16_needs_starter_hand_and_every_rank():
     with pytest.raises(ValueError, match="H16"):
         Ruleset.build("seed", {"forced_opening": True})

@@ -192,7 +192,7 @@ def test_report_of_a_tournament_folder(tmp_path):
     html = (tmp_path / "t.html").read_text()
     assert "Shithead tournament" in html and 'id="tournament"' in html
     assert 'id="length"' not in html and 'id="strategies"' not in html
-    assert "careful" in html and "Bradley-Terry" in html
+    assert "careful" in html and "Plackett-Luce" in html and "Bradley-Terry" not in html
     assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
     h2h = pd.read_csv(tmp_path / "t_files" / "head_to_head.csv", index_col=0)
     assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]

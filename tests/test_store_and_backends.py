@@ -173,3 +173,24 @@ def test_a_bad_table_file_fails_before_anything_is_written(tmp_path):
     with pytest.raises(RunError, match="no such file|not found|No such file|does not exist"):
         run(cfg(games=100, swaps=[f"table(file={tmp_path / 'missing.csv'})"]), out=out)
     assert not out.exists()
+
+
+def test_the_run_modules_import_one_way():
+    """Issue 11: config <- batch <- store, backends <- runner; no module below imports one
+    above it, not even inside a function (the old knot of function-level imports)."""
+    import ast
+    from pathlib import Path
+
+    order = ["config", "batch", "store", "backends", "runner"]
+    root = Path(__file__).resolve().parents[1] / "sim"
+    for i, name in enumerate(order):
+        tree = ast.parse((root / f"{name}.py").read_text())
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+        above = {f"sim.{later}" for later in order[i + 1:]}
+        assert not imported & above, (name, imported & above)

@@ -1,5 +1,6 @@
 """The page of a saved tournament (``sim compare --out``): win rates (or V2 place shares)
-and Bradley-Terry ratings with their intervals, the head-to-head matrix, the seat effect."""
+and Plackett-Luce ratings with their intervals (all over deals), the head-to-head matrix
+with meetings, the seat effect."""
 from __future__ import annotations
 
 import math
@@ -59,13 +60,16 @@ def _compare_section(page: Page, run: Loaded) -> None:
             ax2.axvline(0, color="#888", lw=0.8)
             ax2.set_yticks(y, [str(x["strategy"]) for x in rows])
             ax2.set_ylim(len(rows) - 0.5, -0.5)             # first strategy on top
-            ax2.set_xlabel("Bradley-Terry rating (Elo points, mean 0)")
-            ax2.set_title("Rating, 95% bootstrap interval", fontsize=10)
+            ax2.set_xlabel("Plackett-Luce rating (Elo points, mean 0)")
+            ax2.set_title("Rating, 95% interval (prior: " + str((cmp.get("ratings") or {})
+                          .get("prior", "stated in compare.json")) + ")", fontsize=8)
             ax2.grid(axis="x", alpha=0.3)
         _title(fig, f"Tournament: strategies compared (n = {_int(games)} games)")
         blocks.append(page.figure("tournament_strategies", fig, f"Per strategy: {what} "
-                                  + ("and Bradley-Terry rating (Elo points, mean 0) "
-                                     if has_rating else "") + "with 95% intervals."))
+                                  + ("and Plackett-Luce rating (Elo points, mean 0; a bound "
+                                     "where a strategy always beat another) " if has_rating
+                                     else "") + "with 95% intervals "
+                                  + f"({cmp.get('intervals', 'over deals')})."))
         blocks.append(page.table("tournament_strategies", df, "Per strategy:"))
     h2h = cmp.get("head_to_head") or {}
     names = h2h.get("strategies") or cmp.get("strategies") or []
@@ -94,11 +98,15 @@ def _compare_section(page: Page, run: Loaded) -> None:
         _percent_axis(cb.ax)
         _title(fig, f"Head to head: share of meetings the row strategy won (n = "
                      f"{_int(games)} games)")
+        meet = h2h.get("meetings")
         blocks.append(page.figure("head_to_head", fig, "Row beats column, among the games "
-                                  "where both were seated and one of them was ranked ahead."))
+                                  "where both were seated and one of them was ranked ahead"
+                                  + (f" ({_int(sum(sum(r) for r in meet) // 2)} meetings in "
+                                     "all; per pair with its 95% interval over deals in the "
+                                     "table)" if meet else "") + "."))
         df = pd.DataFrame(m, index=names, columns=names).reset_index(names="strategy")
         path = _csv(page, "head_to_head", df)
-        blocks.append({"kind": "table", "html": _fmt_h2h(names, m),
+        blocks.append({"kind": "table", "html": _fmt_h2h(names, m, h2h),
                        "caption": "Head to head (row beats column):",
                        "href": page._href(path)})
     seat = cmp.get("seat_effect") or []
@@ -117,8 +125,8 @@ def _compare_section(page: Page, run: Loaded) -> None:
                    fair=1 / p if p else None, fair_label=f"fair share 1/{p}")
         ax.set_xlabel("seat (strategies rotated through every seat)")
         ax.set_ylabel("win rate (% of games)")
-        _title(fig, f"Tournament: win rate by seat and of the starting player, 95% Wilson CI "
-                    f"(n = {_int(games)} games)")
+        _title(fig, f"Tournament: win rate by seat and of the starting player, 95% interval "
+                    f"over deals (n = {_int(games)} games)")
         blocks.append(page.figure("tournament_seats", fig, "Over the rotations every "
                                   "strategy holds every seat equally often."))
         if seat:
@@ -133,7 +141,20 @@ def _compare_section(page: Page, run: Loaded) -> None:
             _csv(page, "tournament_starter", pd.DataFrame([start]))
 
 
-def _fmt_h2h(names, m) -> str:
-    df = pd.DataFrame([[("–" if math.isnan(v) else _pct(v, 1)) for v in row] for row in m],
+def _fmt_h2h(names, m, h2h=None) -> str:
+    """Each cell: the share, its 95% interval over deals and the number of meetings."""
+    h2h = h2h or {}
+    low, high, meet = h2h.get("ci_low"), h2h.get("ci_high"), h2h.get("meetings")
+
+    def cell(i, j, v):
+        if math.isnan(v):
+            return "–"
+        text = _pct(v, 1)
+        if low and high and low[i][j] is not None and high[i][j] is not None:
+            text += f" ({_pct(low[i][j], 1)} – {_pct(high[i][j], 1)})"
+        if meet:
+            text += f", n = {_int(meet[i][j])}"
+        return text
+    df = pd.DataFrame([[cell(i, j, v) for j, v in enumerate(row)] for i, row in enumerate(m)],
                       index=names, columns=names)
     return _html_table(df, index_name="row beats column")

@@ -1,0 +1,142 @@
+"""Play one batch of games with the jitted core, and one game step by step; the errors of a
+strategy (R24, R26) as :class:`~sim.config.RunError` with the position to reproduce them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from sim import core
+from sim.config import RunConfig, RunError
+from sim.layout import MAXP
+from sim.rules import to_position
+
+
+@dataclass
+class Batch:
+    """Per-game records of a batch of consecutive games (NumPy arrays)."""
+
+    first: int
+    status: np.ndarray
+    turns: np.ndarray
+    order: np.ndarray
+    pickups: np.ndarray
+    burns: np.ndarray
+    starter: np.ndarray
+    dealer: np.ndarray
+    errors: np.ndarray
+    triples: np.ndarray = None   # (n, 6): each seat's face-up triple after the swap
+    hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
+
+
+def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
+    """Play games ``first .. first + n - 1`` with the jitted core."""
+    b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
+              np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
+              np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
+              np.zeros((n, MAXP), np.int16))
+    moves, swaps, kinds, params = cfg.kernel_args()
+    numba.set_num_threads(threads)
+    blocks = threads * 4 if threads > 1 else 1
+    try:
+        core.run_games(cfg.seed, first, n, cfg.players, cfg.ruleset.vector(), cfg.max_turns,
+                       moves, swaps,
+                       kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
+                       b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors)
+    except (IndexError, SystemError) as e:
+        # Strategies are compiled with bounds checking: one indexed past its observation or
+        # hand, i.e. tried to read what its player may not see (R26). From the parallel core
+        # the IndexError arrives wrapped in a SystemError.
+        if not isinstance(e, IndexError) and not isinstance(e.__cause__ or e.__context__,
+                                                            IndexError):
+            raise
+        raise RunError(f"a strategy or swap policy indexed past its observation or hand "
+                       f"(R26: strategies see the public state and their own hand only), in "
+                       f"games {first}..{first + n - 1} of seed {cfg.seed}; strategies: "
+                       f"{', '.join(sorted(set(cfg.strategies)))}; swap policies: "
+                       f"{', '.join(sorted(set(cfg.swaps)))}") from None
+    bad = np.flatnonzero(b.status >= core.BAD_MOVE)
+    if bad.size:
+        raise strategy_error(cfg, first + int(bad[0]), b.status[bad[0]], b.errors[bad[0]])
+    return b
+
+
+def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
+    """(index, first game, number of games) of each batch of the run."""
+    return [(i, first, min(cfg.batch, cfg.games - first))
+            for i, first in enumerate(range(0, cfg.games, cfg.batch))]
+
+
+# -- one game, step by step ------------------------------------------------------------------
+@dataclass
+class GameRecord:
+    """Everything needed to show one game: the deal, the swaps and the moves."""
+
+    dealt: np.ndarray   # the state right after the deal (R4)
+    swaps: np.ndarray   # each seat's swap choice (bit mask over its 6 cards)
+    start: np.ndarray   # the state after the swaps, the first player set (R5, R6)
+    moves: np.ndarray   # move ids in order
+    status: int
+    error: np.ndarray
+
+
+def record_game(cfg: RunConfig, game: int) -> GameRecord:
+    """Replay game number ``game`` of ``cfg`` through the same kernel, keeping every move."""
+    from sim.layout import STATE_SIZE, TURN
+    from sim.rng import seed_game
+
+    if not 0 <= game < cfg.games:
+        raise RunError(f"--game: expected 0 to {cfg.games - 1} (the run has {cfg.games} games)")
+    moves, swaps, kinds, params = cfg.kernel_args()
+    st = np.zeros(STATE_SIZE, np.int32)
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(cfg.seed), game)
+    core.deal_game(st, rng, cfg.players, cfg.ruleset.vector())
+    dealt = st.copy()
+    choice = np.zeros(6, np.int64)
+    err = np.zeros(3, np.int64)
+    cards = np.zeros(core.SWAP_CARDS, np.int32)
+    if not core.swap_phase(st, rng, swaps, kinds, params, choice, cards, err):
+        return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
+    start = st.copy()
+    log = np.zeros(cfg.max_turns, np.int32)
+    if core.opening(st, log):                       # H16
+        status = core.FINISHED
+    else:
+        status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err)
+    return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err)
+
+
+def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:
+    """R24: say which strategy failed where, with the position as JSON to reproduce it."""
+    seat, value, turn = (int(x) for x in err)
+    if status == core.BAD_SWAP:
+        name = cfg.swaps[seat]
+        k = cfg.ruleset.hand_size
+        what = (f"swap policy {name!r} (seat {seat}) returned {value}, which is not a choice "
+                f"of {k} of its {2 * k} cards (R5, H12)"
+                + ("; the policy refuses this number of cards (table and split value 3 of 6 "
+                   "only)" if value == -1 else ""))
+        position = None
+    else:
+        name = cfg.strategies[seat]
+        what = (f"strategy {name!r} (seat {seat}) returned move id {value}, which is not a "
+                f"legal move (R24)")
+        rec = record_game(cfg, game)
+        position = _position_before(cfg, rec, turn)
+    msg = f"{what} in game {game} of seed {cfg.seed}, turn {turn}."
+    if position is not None:
+        msg += "\nThe position (POSITION.md), for sim.rules:\n" + json.dumps(position)
+    return RunError(msg)
+
+
+def _position_before(cfg, rec: GameRecord, turn: int) -> dict:
+    from sim.engine import apply_move
+
+    st = rec.start.copy()
+    for m in rec.moves[:turn]:
+        apply_move(st, m)
+    return to_position(st, ruleset=cfg.rules)

@@ -1,0 +1,238 @@
+"""`sim analyze` and `sim.analyze`: every legal move valued by playouts in worlds re-dealt from
+what the seat to move may know (R26), with common random numbers, exact interval labels and
+clear errors."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import numba
+import pytest
+
+from sim.analysis import NORMAL, WILSON, analyze
+from tests.positions import pos
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
+
+def forced():
+    """Seat 0 holds 5 and K on a 4 (count 1), nothing on the table, the stock empty; seat 1
+    holds one 9. K wins: 9 cannot follow it, seat 1 picks up and seat 0 goes out with the 5
+    (R9, R10, R18). The 5 or a pick-up lose: seat 1 goes out with its 9."""
+    return pos(players=2, current=0, hands=[["5", "K"], ["9"]], pile=["4"], count=1)
+
+
+def test_a_forced_win_ranks_first_and_forced_losses_last():
+    import sim
+
+    df = sim.analyze(forced(), rollouts=60, seed=3)            # the package's export
+    assert list(df["move"]) == ["K", "5", "pickup"]          # ties keep the legal order
+    assert df["estimate"].tolist() == [1.0, 0.0, 0.0]
+    assert df["n"].tolist() == [60] * 3
+    assert df.attrs["interval"] == WILSON and df.attrs["n"] == 60
+    assert df.iloc[0]["low"] > 0.9 and df.iloc[1]["high"] < 0.1      # Wilson, n = 60
+    assert df.iloc[0]["json"] == {"play": ["K"]}
+    assert df.attrs["paired"]["difference"] == 1.0
+
+
+def test_going_out_now_beats_picking_up():
+    """R18: a player whose last card is a legal play goes out and wins at once."""
+    p = pos(players=3, current=1, hands=[["3", "3", "3"], ["8"], ["4", "4", "4"]],
+            face_down=[["J"], [], ["Q"]], pile=["6"], count=1)
+    df = analyze(p, rollouts=40, seed=1)
+    assert df.iloc[0]["move"] == "8" and df.iloc[0]["estimate"] == 1.0
+    assert df.iloc[-1]["move"] == "pickup" and df.iloc[-1]["estimate"] < 1.0
+
+
+def test_V2_estimates_the_finishing_place_lower_first():
+    p = forced()
+    p["ruleset"] = {"base": "seed", "last_player_loses": True}
+    df = analyze(p, rollouts=30, seed=2)
+    assert df.attrs["interval"] == NORMAL
+    assert list(df["move"]) == ["K", "5", "pickup"]
+    assert df["estimate"].tolist() == [1.0, 2.0, 2.0]          # first out, or the Shithead
+    assert df["first"].tolist() == [1.0, 0.0, 0.0] and df["shithead"].tolist() == [0, 1, 1]
+
+
+def _midgame():
+    return json.loads((EXAMPLES / "midgame-seed-4p.json").read_text())
+
+
+def _exchange(p, a, b):
+    """Swap the first card of list ``a`` with the first of ``b`` (each (key, seat or None))."""
+    def ref(where):
+        key, seat = where
+        return p[key] if seat is None else p[key][seat]
+    la, lb = ref(a), ref(b)
+    la[0], lb[0] = lb[0], la[0]
+
+
+def test_answers_do_not_depend_on_hidden_cards_R26():
+    """Same seed: moving hidden cards around (a face-down card with a stock card, another
+    seat's hand card with a face-down card) or writing them as '?' changes nothing."""
+    p = _midgame()
+    me = p["current"]
+    q = copy.deepcopy(p)
+    _exchange(q, ("face_down", me), ("stock", None))
+    _exchange(q, ("hands", (me + 1) % 4), ("face_down", (me + 2) % 4))
+    assert q != p
+    view = copy.deepcopy(p)
+    for s in range(4):
+        view["face_down"][s] = ["?"] * len(p["face_down"][s])
+        if s != me:
+            view["hands"][s] = ["?"] * len(p["hands"][s])
+    view["stock"] = ["?"] * len(p["stock"])
+    a, b, c = (analyze(x, rollouts=50, seed=9).drop(columns="json") for x in (p, q, view))
+    assert a.equals(b) and a.equals(c)
+    assert a.attrs["hidden"] == {"other_hands": 12, "face_down": 12, "stock": 6, "total": 30}
+
+
+def _two_unknown(hand, down):
+    """Seat 0 holds 5 and K on a 4; seat 1 holds one card and one face-down card: 9 and A in
+    some order, all else burned. K wins outright when seat 1's hand card is the 9 (it cannot
+    follow, picks up, and seat 0 goes out with the 5); when it is the A, seat 1 follows with
+    it, seat 0 must pick up and seat 1 goes out on a blind lead (R9, R10, R14, R18)."""
+    return pos(players=2, current=0, hands=[["5", "K"], [hand]], face_down=[[], [down]],
+               pile=["4"], count=1)
+
+
+def test_omniscient_uses_the_hidden_cards_and_sampling_does_not():
+    nine, ace = _two_unknown("9", "A"), _two_unknown("A", "9")
+    sampled = [analyze(p, rollouts=80, seed=4).set_index("move")["estimate"] for p in (nine, ace)]
+    assert sampled[0].equals(sampled[1])               # seen from seat 0, the same position
+    assert 0.0 < sampled[0]["K"] < 1.0                 # a mix of both deals
+    known = [analyze(p, rollouts=20, seed=4, omniscient=True).set_index("move")["estimate"]
+             for p in (nine, ace)]
+    assert known[0]["K"] == 1.0 and known[1]["K"] == 0.0
+
+
+def test_known_cards_stay_in_their_hand_R26():
+    """A card known to be in a hand (picked up, R26) is dealt back to it in every world."""
+    for card, value in (("9", 1.0), ("A", 0.0)):
+        p = _two_unknown("9", "A")
+        p["hands"][1], p["face_down"][1] = [card], ["A" if card == "9" else "9"]
+        p["known"] = [[], [card]]
+        assert analyze(p, rollouts=20, seed=4).set_index("move")["estimate"]["K"] == value
+    bad = _two_unknown("9", "A")
+    bad["known"] = [[], ["A"]]
+    with pytest.raises(ValueError, match=r"known\[1\]"):
+        analyze(bad, rollouts=5)
+
+
+def test_results_do_not_depend_on_threads():
+    p = _midgame()
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = analyze(p, rollouts=40, seed=5)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = analyze(p, rollouts=40, seed=5)
+    finally:
+        numba.set_num_threads(before)
+    assert one.drop(columns="json").equals(two.drop(columns="json"))
+
+
+def test_until_clear_stops_when_the_best_move_separates():
+    from sim.analysis import run_analysis
+
+    a = run_analysis(forced(), rollouts=10, seed=1, until_clear=True, max_rollouts=100)
+    assert a.clear["stopped"] == "clear" and a.n == 10
+    assert a.clear["looks"] == 10 and a.clear["z"] > 2.5          # Bonferroni over 10 looks
+    tied = pos(players=2, current=0, hands=[["5", "6"], ["9"]], pile=["4"], count=1)
+    b = run_analysis(tied, rollouts=10, seed=1, until_clear=True, max_rollouts=30)
+    assert b.clear["stopped"] == "cap" and b.n == 30            # every move loses: no leader
+
+
+def test_the_positions_own_rules_decide():
+    p = forced()
+    assert len(analyze(p, rollouts=5, rules="seed")) == 3          # the same rules: fine
+    with pytest.raises(ValueError, match="position's own ruleset is seed"):
+        analyze(p, rollouts=5, rules="classic")
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda p: p["hands"][0].__setitem__(0, "?"), r"hands\[0\]: '\?' stands only"),
+    (lambda p: p["pile"].__setitem__(0, "?"), r"pile: '\?' stands only"),
+    (lambda p: p["hands"][1].append("?"), r"1 '\?' but 0 card"),
+    (lambda p: p.__setitem__("count", 0), "count"),
+])
+def test_bad_positions_are_refused(change, message):
+    p = forced()
+    change(p)
+    with pytest.raises(ValueError, match=message):
+        analyze(p, rollouts=5)
+
+
+def test_omniscient_needs_the_hidden_cards():
+    p = forced()
+    p["hands"][1] = ["?"]
+    assert len(analyze(p, rollouts=5)) == 3
+    with pytest.raises(ValueError, match="--omniscient"):
+        analyze(p, rollouts=5, omniscient=True)
+
+
+# -- the command line ------------------------------------------------------------------------
+def test_cli_prints_every_move_best_first_with_its_interval(cli, tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(forced()))
+    r = cli("analyze", f, "--rollouts", "50", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "95% Wilson score interval, n = 50 playouts per move" in out
+    assert "Hidden cards re-dealt in every world (R26): 1" in out
+    assert out.index("  1  K") < out.index("  2  5") < out.index("  3  pickup")
+    assert "other seats play counting" in out
+
+
+def test_cli_says_how_hidden_cards_were_given(cli):
+    r = cli("analyze", EXAMPLES / "view-seed-4p.json", "--rollouts", "5")
+    assert r.exit_code == 0, r.output
+    assert "(other hands' unknown cards 6, face-down 12, stock 2); the position writes them" \
+        in r.output
+    r = cli("analyze", EXAMPLES / "midgame-seed-4p.json", "--rollouts", "5", "--omniscient")
+    assert r.exit_code == 0 and "Omniscient (--omniscient)" in r.output
+
+
+def test_cli_json_reads_stdin(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "analyze", "-", "--json", "--rollouts",
+                        "20"], input=json.dumps(forced()), capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [m["move"] for m in out["moves"]] == ["K", "5", "pickup"]
+    assert out["interval"] == WILSON and out["n"] == 20 and out["moves"][0]["n"] == 20
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{not json", "not valid JSON"),
+    (json.dumps({"players": 2}), "error: "),
+    (json.dumps([1, 2]), "JSON object"),
+])
+def test_cli_bad_input_is_one_error_line(cli, tmp_path, content, message):
+    f = tmp_path / "p.json"
+    f.write_text(content)
+    r = cli("analyze", f, "--rollouts", "5")
+    assert r.exit_code == 2
+    assert r.output.startswith("error: ") and message in r.output
+    assert r.output.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_cli_refuses_rules_that_differ_from_the_positions(cli, tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(forced()))
+    r = cli("analyze", f, "--rollouts", "5", "--rule", "ten_anywhere=true")
+    assert r.exit_code == 2 and "position's own ruleset is seed" in r.output
+    assert cli("analyze", f, "--rollouts", "5", "--rules", "seed").exit_code == 0
+    assert cli("analyze", tmp_path / "missing.json").exit_code == 2
+
+
+@pytest.mark.parametrize("name", ["midgame-seed-4p", "late-classic-3p", "view-seed-4p"])
+def test_the_documented_examples_analyse(name):
+    p = json.loads((EXAMPLES / f"{name}.json").read_text())
+    df = analyze(p, rollouts=20, seed=1)
+    assert len(df) >= 3 and (df["low"] <= df["estimate"]).all()
+    assert (df["estimate"] <= df["high"]).all()
