@@ -3,6 +3,7 @@ PYTHON ?= python3
 GAMES ?= 1e6
 PLAYERS ?= 4
 SEED ?= 7
+BENCH_ARGS ?=
 
 .PHONY: install run test bench clean
 
@@ -17,7 +18,7 @@ test: install
 	$(PYTHON) -m pytest -q
 
 bench: install
-	$(PYTHON) benchmarks/bench.py
+	$(PYTHON) benchmarks/bench.py $(BENCH_ARGS)
 
 clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

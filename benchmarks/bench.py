@@ -1,7 +1,10 @@
 """Games per second of the batch core: 2, 4 and 6 players x random/lowest x 1 and 2 threads
 under ``seed``, the other presets at 4 players, and the reference kernel side by side.
 
-Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``).
+Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``);
+``--no-cycle-stop`` (``make bench BENCH_ARGS=--no-cycle-stop``) plays endless games of
+``lowest`` to the turn limit instead of stopping them when a position repeats (sim.cycle), to
+time the core on the same turns as before that existed.
 Each cell is the median of several timed runs of about ``--seconds`` each, after a warm-up,
 in this one process, so the cells can be compared with each other. The bare-bones kernel of
 ``../shared/reference/`` (seed rules, policy hard-wired) is timed in the same process, and the
@@ -29,8 +32,9 @@ from sim.runner import RunConfig, play_batch
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 
 
-def measure(players, strategy, threads, seconds, repeats, rules="seed"):
-    cfg = RunConfig(games=1, players=players, seed=1, strategies=[strategy], rules=rules)
+def measure(players, strategy, threads, seconds, repeats, rules="seed", cycle_stop=True):
+    cfg = RunConfig(games=1, players=players, seed=1, strategies=[strategy], rules=rules,
+                    cycle_stop=cycle_stop)
     b = play_batch(cfg, 0, 2000, threads)                     # warm-up and pilot
     t0 = time.perf_counter()
     b = play_batch(cfg, 0, 2000, threads)
@@ -79,10 +83,10 @@ def startup():
     return float(out[0]), int(out[1]) / 1024
 
 
-def end_to_end(games="1e6"):
+def end_to_end(games="1e6", cycle_stop=True):
     """Wall time of the whole command a user types (warm cache), and its peak memory."""
     cmd = [sys.executable, "-m", "sim.cli", "run", "--games", games, "--players", "4",
-           "--strategy", "lowest", "--quiet"]
+           "--strategy", "lowest", "--quiet"] + ([] if cycle_stop else ["--no-cycle-stop"])
     t0 = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)          # this child's own peak memory
@@ -98,11 +102,14 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--no-cycle-stop", dest="cycle_stop", action="store_false",
+                    help="play games proven endless to the turn limit (sim.cycle)")
     args = ap.parse_args()
     print("command: python benchmarks/bench.py " + " ".join(sys.argv[1:]))
     print(f"machine: {platform.processor() or platform.machine()}, "
           f"{numba.config.NUMBA_NUM_THREADS} cores, python {platform.python_version()}, "
-          f"numba {numba.__version__}; median of {args.repeats} runs of ~{args.seconds:.1f} s")
+          f"numba {numba.__version__}; median of {args.repeats} runs of ~{args.seconds:.1f} s; "
+          f"endless games {'stopped' if args.cycle_stop else 'played to the limit'}")
     print(f"{'rules':>19} {'players':>7} {'strategy':>8} {'threads':>7} {'games':>9} "
           f"{'games/s':>10} {'ns/turn':>8} {'turns/game':>10}")
     cells = [("seed", players, strategy, threads) for players in (2, 4, 6)
@@ -113,7 +120,7 @@ def main():
     ours = {}
     for rules, players, strategy, threads in cells:
         n, rate, ns, turns = measure(players, strategy, threads, args.seconds, args.repeats,
-                                     rules)
+                                     rules, args.cycle_stop)
         ours[rules, players, strategy, threads] = rate, ns
         print(f"{rules:>19} {players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
               f"{ns:>8.1f} {turns:>10.1f}", flush=True)
@@ -133,7 +140,7 @@ def main():
     t, rss = startup()
     print(f"start-up (fresh process, warm cache, import to the first games played): {t:.2f} s;"
           f" peak memory {rss:.0f} MiB")
-    cmd, wall, rss = end_to_end()
+    cmd, wall, rss = end_to_end(cycle_stop=args.cycle_stop)
     print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache), peak memory {rss:.0f} MiB")
     print(f"this process peak memory: "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

@@ -11,6 +11,15 @@ def _pct(x):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}%"
 
 
+def unfinished_text(d: dict, cap=None) -> str:
+    """Why games were unfinished (R25): "12 at the limit of 10000 turns, 30 proven endless"."""
+    limit = f"the limit of {cap} turns" if cap else "the turn limit"
+    if "unfinished_cycle" not in d:
+        return f"limit {cap} turns, R25" if cap else "R25"
+    return (f"{d['unfinished_cap']:,} at {limit}, R25; {d['unfinished_cycle']:,} stopped as "
+            f"endless: a position repeated")
+
+
 def print_summary(tally, seconds: float, console: Console | None = None) -> None:
     import sys
 
@@ -19,9 +28,11 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
     cfg = tally.cfg
     ov = tally.overall()
     console.print(f"[bold]{ov['games']:,} games[/], {cfg.players} players, rules "
-                  f"{cfg.rules}, seed {cfg.seed}: {ov['unfinished']:,} unfinished (limit "
-                  f"{cfg.max_turns} turns, R25), {ov['mean_turns']:.1f} turns per finished "
-                  f"game, {seconds:.2f} s ({ov['games'] / max(seconds, 1e-9):,.0f} games/s)")
+                  f"{cfg.rules}, seed {cfg.seed}: {ov['unfinished']:,} unfinished "
+                  f"({unfinished_text(ov, cfg.max_turns)}), {ov['mean_turns']:.1f} turns per "
+                  f"finished game, {seconds:.2f} s "
+                  f"({ov['games'] / max(seconds, 1e-9):,.0f} games/s)")
+    console.print(f"Stopping endless games: {ov['cycle_stop']}.")
     v2 = cfg.options["last_player_loses"]
     for title, df, key in (("By seat", tally.by_seat(), "seat"),
                            ("By strategy (over the seats it holds)", tally.by_strategy(),
@@ -59,7 +70,10 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     level = "95% CS" if anytime else "95% CI"
     console.print(f"[bold]{d['games']:,} games[/] ({d['deals']:,} {design} x "
                   f"{len(d['strategies'])} seat rotations), {d['players']} players, seed "
-                  f"{info['seed']}: {d['unfinished']:,} unfinished, {seconds:.1f} s")
+                  f"{info['seed']}: {d['unfinished']:,} unfinished "
+                  f"({unfinished_text(d)}), {seconds:.1f} s")
+    if info.get("cycle_stop"):
+        console.print(f"Stopping endless games: {info['cycle_stop']}.")
     if anytime:
         looks = f"{info['looks']} look" + ("s" if info["looks"] != 1 else "")
         console.print("Stopped: " + (f"{info['leader']} is ahead of every other strategy"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sim import core
+from sim import core, cycle
 from sim.config import RunConfig, RunError
 from sim.layout import MAXP
 from sim.rules import to_position
@@ -30,6 +30,8 @@ class Batch:
     errors: np.ndarray
     triples: np.ndarray = None   # (n, 6): each seat's face-up triple after the swap
     hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
+    end: np.ndarray = None       # why each game ended: sim.cycle.END_* (finished, cap, cycle)
+    cycle_turns: np.ndarray = None   # the length in turns of the cycle that stopped it, or 0
 
 
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
@@ -37,7 +39,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
               np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
-              np.zeros((n, MAXP), np.int16))
+              np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32))
     moves, swaps, kinds, params = cfg.kernel_args()
     numba.set_num_threads(threads)
     blocks = threads * 4 if threads > 1 else 1
@@ -45,7 +47,8 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
         core.run_games(cfg.seed, first, n, cfg.players, cfg.ruleset.vector(), cfg.max_turns,
                        moves, swaps,
                        kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
-                       b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors)
+                       b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors,
+                       cfg.cycle_detect, b.end, b.cycle_turns)
     except (IndexError, SystemError) as e:
         # Strategies are compiled with bounds checking: one indexed past its observation or
         # hand, i.e. tried to read what its player may not see (R26). From the parallel core
@@ -81,6 +84,8 @@ class GameRecord:
     moves: np.ndarray   # move ids in order
     status: int
     error: np.ndarray
+    end: int = cycle.END_FINISHED   # why it ended (sim.cycle.END_*)
+    cycle_turns: int = 0            # the length in turns of the cycle that stopped it, or 0
 
 
 def record_game(cfg: RunConfig, game: int) -> GameRecord:
@@ -103,11 +108,17 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
         return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
+    seen = np.zeros(cycle.SIZE if cfg.cycle_detect else 0, np.int32)
     if core.opening(st, log):                       # H16
         status = core.FINISHED
     else:
-        status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err)
-    return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err)
+        status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)
+    end, period = cycle.END_FINISHED, 0
+    if status == core.UNFINISHED:
+        end = cycle.END_CAP
+        if seen.size and seen[cycle.PERIOD] > 0:
+            end, period = cycle.END_CYCLE, int(seen[cycle.PERIOD])
+    return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, end, period)
 
 
 def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:

@@ -60,13 +60,14 @@ def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
 
 
 def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
-            max_turns, threads, batch=100_000, rule=None):
+            max_turns, threads, batch=100_000, rule=None, cycle_stop=True):
     from sim.runner import RunConfig
 
     return RunConfig(games=parse_count(games), players=players, seed=seed,
                      strategies=strategy or ["lowest"], swaps=swap or [None],
                      rules=ruleset(rules, rule, choose_face_ups, last_player_loses),
-                     max_turns=max_turns, threads=threads, batch=batch)
+                     max_turns=max_turns, threads=threads, batch=batch,
+                     cycle_stop=cycle_stop)
 
 
 # Options shared by run and replay.
@@ -85,6 +86,11 @@ V1 = typer.Option(False, "--choose-face-ups", "--v1", help="Variant V1: choose 3
 V2 = typer.Option(False, "--last-player-loses", "--v2",
                   help="Variant V2: play to the last; the result is the finishing order.")
 CAP = typer.Option(10_000, "--max-turns", help="Turns after which a game is unfinished (R25).")
+CYCLE_STOP = typer.Option(True, "--cycle-stop/--no-cycle-stop", help="Stop a game as soon as "
+                          "a position repeats, which proves it endless: recorded as unfinished "
+                          "(reason cycle, not cap). Only when every seat's strategy is pure "
+                          "(`sim strategies`); never changes a result, only the turns of "
+                          "unfinished games.")
 THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all cores). The "
                        "results do not depend on it.")
 
@@ -94,6 +100,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
         rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
         last_player_loses: bool = V2, max_turns: int = CAP, threads: Optional[int] = THREADS,
+        cycle_stop: bool = CYCLE_STOP,
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for per-game "
                                            "records (Parquet), manifest and summary."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
@@ -112,7 +119,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     try:
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
                       last_player_loses, max_turns, threads, parse_count(batch, "--batch"),
-                      rule)
+                      rule, cycle_stop)
         engine = _backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()
         if not quiet and not as_json and sys.stderr.isatty():
@@ -198,7 +205,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                                              "rotations)."),
             seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
             choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
-            threads: Optional[int] = THREADS,
+            threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
             until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
                                              "until the leader is ahead of every other "
                                              "strategy (anytime-valid confidence sequences "
@@ -229,7 +236,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             t, info = play(list(strategies), players=players, games=total, seed=seed,
                            rules=cfg.rules, max_turns=max_turns, threads=threads,
                            independent=independent, until_clear=until_clear, max_games=cap,
-                           progress=progress, out=out)
+                           progress=progress, out=out, cycle_stop=cycle_stop)
         seconds = time.perf_counter() - t0
         result = t.to_dict()
         result["info"] = info
@@ -237,7 +244,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             save(out, t, info, {"strategies": list(strategies), "players": players,
                                 "games": total, "seed": seed, "rules": cfg.rules,
                                 "until_clear": until_clear, "max_games": cap,
-                                "independent": independent, "max_turns": max_turns}, result)
+                                "independent": independent, "max_turns": max_turns,
+                                "cycle_stop": cycle_stop}, result)
     except (RunError, ValueError) as e:
         _fail(str(e))
     except KeyboardInterrupt:
@@ -305,7 +313,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
            games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
            strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
            rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
-           last_player_loses: bool = V2, max_turns: int = CAP,
+           last_player_loses: bool = V2, max_turns: int = CAP, cycle_stop: bool = CYCLE_STOP,
            file: Optional[Path] = typer.Option(None, "--file", help="Show a game saved by "
                                                "sim play instead.")):
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
@@ -326,7 +334,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
             raise RunError("--game: give the index of a game of the run (or --file PATH for a "
                            "game saved by sim play)")
         cfg = _config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                      last_player_loses, max_turns, None, rule=rule)
+                      last_player_loses, max_turns, None, rule=rule, cycle_stop=cycle_stop)
         if game < 0:
             raise RunError(f"--game: expected a game index of 0 or more, got {game}")
         cfg.games = max(cfg.games, game + 1)
@@ -378,10 +386,14 @@ def strategies():
 
     typer.echo("Strategies (--strategy NAME, NAME(key=value), FILE.py:function):")
     for s in all_moves().values():
-        typer.echo(f"  {s.name:<14} {s.description} [default swap: {s.swap}]{params(s)}")
+        pure = "; pure" if s.pure else ""
+        typer.echo(f"  {s.name:<14} {s.description} [default swap: {s.swap}{pure}]{params(s)}")
     typer.echo("Swap policies (--swap):")
     for s in all_swaps().values():
         typer.echo(f"  {s.name:<14} {s.description}{params(s)}")
+    typer.echo("pure: a function of the position alone (no turn counter, no random draws); "
+               "when every seat is pure, a game whose position repeats is stopped as endless "
+               "(--no-cycle-stop to play it to --max-turns).")
     typer.echo("Writing your own: docs/strategies.md")
 
 

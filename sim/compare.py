@@ -23,7 +23,9 @@ Statistics (:mod:`sim.stats`), all over deals, the independent unit of the desig
   V2: the whole order) with a stated Gaussian prior, see :func:`sim.stats.ratings`.
 
 An unfinished game (turn cap, R25) counts in every denominator as a game won by nobody: it
-adds 0 to every strategy's and seat's result, and it is reported next to every table.
+adds 0 to every strategy's and seat's result, and it is reported next to every table. When
+every strategy is pure, a game proven endless (a position came back, :mod:`sim.cycle`) is
+stopped at once; it is unfinished all the same, counted apart (``unfinished_cycle``).
 
 ``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
 strategy by anytime-valid confidence sequences (:func:`sim.stats.confidence_sequence`):
@@ -38,6 +40,7 @@ import numpy as np
 
 from sim import stats
 from sim.core import UNFINISHED
+from sim.cycle import END_CYCLE
 from sim.runner import RunConfig, RunError, play_batch
 
 ALPHA = 0.05
@@ -60,6 +63,7 @@ class Tournament:
     starters: list = field(default_factory=list)      # per block: (deals, k) starting seat
     games: int = 0
     unfinished: int = 0
+    cycles: int = 0                                   # of them, stopped as endless
     turns: int = 0
 
     @property
@@ -87,6 +91,8 @@ class Tournament:
         for b, ok in zip(batches_by_rotation, done.T):
             self.games += b.status.size
             self.unfinished += int((~ok).sum())
+            if b.end is not None:
+                self.cycles += int((b.end == END_CYCLE).sum())
             self.turns += int(b.turns[ok].sum())
         self.orders.append(order)
         self.finished.append(done)
@@ -311,6 +317,8 @@ class Tournament:
         return {"strategies": self.strategies, "players": self.players,
                 "games": self.games, "deals": int(sum(len(p) for p in self.per_deal)),
                 "unfinished": self.unfinished,
+                "unfinished_cap": self.unfinished - self.cycles,
+                "unfinished_cycle": self.cycles,
                 "mean_turns": self.turns / finished if finished else None,
                 "intervals": ("anytime-valid (confidence sequences)" if self.sequential
                               else "fixed-sample, over deals"),
@@ -395,7 +403,7 @@ class _Records:
 
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
-            max_games=None, swaps=None, progress=None, out=None):
+            max_games=None, swaps=None, progress=None, out=None, cycle_stop=True):
     """Play a duplicate-deal tournament; return (Tournament, info).
 
     ``games`` counts every game played (deals x rotations). ``independent`` replays no deal:
@@ -416,7 +424,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         sw = None if swaps is None else [swaps[(s + r) % k] for s in range(players)]
         configs.append(RunConfig(games=1, players=players, seed=seed, strategies=seats,
                                  swaps=sw or [None], rules=rules, max_turns=max_turns,
-                                 threads=threads))
+                                 threads=threads, cycle_stop=cycle_stop))
     opts = configs[0].options
     total = max_games if until_clear else games
     if total is None or total < k:
@@ -447,7 +455,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                        f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
             if until_clear else None,
             "independent": independent, "seed": seed, "rules": rules, "options": opts,
-            "block": block}
+            "block": block, "cycle_stop": configs[0].cycle_note()}
     return t, info
 
 
@@ -471,6 +479,9 @@ def save(path, t: Tournament, info: dict, config: dict, result: dict | None = No
     manifest = {"kind": "compare", "options": config, "versions": versions()}
     summary = {"config": config, "overall": {"games": t.games, "finished": t.games - t.unfinished,
                                              "unfinished": t.unfinished,
+                                             "unfinished_cap": t.unfinished - t.cycles,
+                                             "unfinished_cycle": t.cycles,
+                                             "cycle_stop": info.get("cycle_stop"),
                                              "mean_turns": d["mean_turns"]},
                "by_seat": d["seat_effect"], "by_strategy": []}
     for name, data in (("compare.json", d), ("summary.json", summary),

@@ -63,6 +63,7 @@ class RunConfig:
     max_turns: int = DEFAULT_CAP
     threads: int | None = None
     batch: int = 100_000
+    cycle_stop: bool = True   # stop games proven endless (sim.cycle), when every seat is pure
     preset_rows: list | None = field(default=None, repr=False)  # set by from_spec
 
     def __post_init__(self):
@@ -107,6 +108,22 @@ class RunConfig:
             except (OSError, ValueError) as e:
                 raise RunError(str(e)) from None
 
+    @property
+    def cycle_detect(self) -> bool:
+        """Are games proven endless stopped (:mod:`sim.cycle`)? Only when asked
+        (``cycle_stop``) and every seat's strategy is pure: a function of the position."""
+        return bool(self.cycle_stop) and all(s.pure for s in self.move_objs)
+
+    def cycle_note(self) -> str:
+        """Why games proven endless are stopped or not, in words."""
+        if not self.cycle_stop:
+            return "off (--no-cycle-stop)"
+        impure = sorted({s.name for s in self.move_objs if not s.pure})
+        if impure:
+            return (f"off: {', '.join(impure)} {'is' if len(impure) == 1 else 'are'} not "
+                    f"declared pure (a function of the position only)")
+        return "on: every seat's strategy is pure"
+
     def _per_seat(self, names, option):
         names = list(names)
         if len(names) == 1:
@@ -133,7 +150,8 @@ class RunConfig:
     def describe(self) -> dict:
         return {"games": self.games, "players": self.players, "seed": self.seed,
                 "strategies": self.strategies, "swaps": self.swaps, "rules": self.rules,
-                "options": self.options, "max_turns": self.max_turns}
+                "options": self.options, "max_turns": self.max_turns,
+                "cycle_stop": self.cycle_stop}
 
     def identities(self) -> list[dict]:
         """Per seat: strategy and swap names, with a hash of the source of a user's file."""
@@ -169,6 +187,7 @@ class RunConfig:
                   strategies=[rename.get(n, n) for n in spec["strategies"]],
                   swaps=[rename.get(n, n) for n in spec["swaps"]], rules=spec["rules"],
                   max_turns=spec["max_turns"], threads=None, batch=spec["batch"],
+                  cycle_stop=spec.get("cycle_stop", True),
                   preset_rows=spec["rows"])   # the driver's: a worker needs no table file
         cfg.strategies, cfg.swaps = list(spec["strategies"]), list(spec["swaps"])
         return cfg

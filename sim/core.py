@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from sim import cycle
 from sim._jit import jit
 from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
@@ -17,7 +18,7 @@ from sim.engine import (
 )
 from sim.fastpath import LOWEST, choose_move, choose_swap, only_lowest, same_builtin
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, FIRST, FU, HANDS, HTRIPLES, MAXP, NR, OUTORDER, PICKUPS,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FU, HANDS, HTRIPLES, MAXP, NR, OUTORDER, PICKUPS,
     PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal
@@ -100,18 +101,25 @@ def opening(st, log):
 
 
 @jit
-def play_out(st, rng, cap, move_fns, kinds, params, log, err):
+def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     """The referee loop: ask the seat to move, check its answer (R24), apply it, until the game
     is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
     long. On an illegal answer ``err`` gets (seat, answer, turn).
 
+    ``seen`` (int32, :data:`sim.cycle.SIZE` long, or empty for no detection): the game also
+    stops, UNFINISHED, as soon as a position after a pick-up comes back, which proves it
+    endless when every seat's strategy is pure (:mod:`sim.cycle`); ``seen[cycle.PERIOD]`` then
+    holds the cycle's length in turns, else 0.
+
     A table where every seat plays ``lowest`` gets a copy of the loop compiled for it alone,
     with the rules inlined (:func:`sim.fastpath.same_builtin`): no dispatch at each turn.
     """
+    cycle.reset(seen)
     if same_builtin(st, kinds) == LOWEST:
         return _referee(st, rng, cap, only_lowest, _apply_inline, move_fns, kinds, params, log,
-                        err)
-    return _referee(st, rng, cap, choose_move, apply_with, move_fns, kinds, params, log, err)
+                        err, seen)
+    return _referee(st, rng, cap, choose_move, apply_with, move_fns, kinds, params, log, err,
+                    seen)
 
 
 # apply_with inlined (same source): 84 against 125 ns a turn for a table of lowest, measured
@@ -121,9 +129,10 @@ _apply_inline = jit(inline="always")(apply_with.py_func)
 
 
 @jit(inline="always")
-def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err):
+def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, seen):
     """:func:`play_out`'s loop, compiled once for each ``choose`` and ``apply``. The ruleset's
-    scalars are read once a game (:func:`sim.engine.rules_of`)."""
+    scalars are read once a game (:func:`sim.engine.rules_of`). Cycle detection costs a
+    test on pick-up turns only, and a call when it is on (:func:`sim.cycle.seen_again`)."""
     obs = st[:PUB]
     rz = rules_of(st)
     while st[TURN] < cap:
@@ -135,28 +144,37 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err):
             return BAD_MOVE
         if st[TURN] < log.shape[0]:
             log[st[TURN]] = m
-        if apply(st, m, rz) & EV_GAME_OVER:
+        ev = apply(st, m, rz)
+        if ev & EV_GAME_OVER:
             return FINISHED
+        if ev & EV_PICKUP and seen.shape[0] > 0 and cycle.seen_again(st, seen):
+            return UNFINISHED
     return UNFINISHED
 
 
 @jit
 def play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
-              cards, log, err):
-    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status."""
+              cards, log, err, seen):
+    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status
+    (``seen``: :func:`play_out`)."""
+    cycle.reset(seen)
     deal_game(st, rng, players, rules)
     if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return BAD_SWAP
     if opening(st, log):
         return FINISHED
-    return play_out(st, rng, cap, move_fns, kinds, params, log, err)
+    return play_out(st, rng, cap, move_fns, kinds, params, log, err, seen)
 
 
 @jit(parallel=True)
 def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, params,
               blocks, status, turns, order, pickups, burns, starter, dealer, triples, htriples,
-              errs):
-    """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
+              errs, detect, ends, periods):
+    """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads).
+
+    ``detect``: stop games proven endless (:mod:`sim.cycle`; only when every seat's strategy
+    is pure). ``ends`` gets why each game ended (``cycle.END_*``), ``periods`` the length in
+    turns of the cycle that stopped it (0 for the others)."""
     for b in prange(blocks):
         st = np.zeros(STATE_SIZE, np.int32)
         rng = np.zeros(4, np.uint64)
@@ -164,10 +182,18 @@ def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, pa
         cards = np.zeros(SWAP_CARDS, np.int32)
         log = np.zeros(1, np.int32)
         err = np.zeros(3, np.int64)
+        seen = np.zeros(cycle.SIZE if detect else 0, np.int32)
         for g in range(b * n // blocks, (b + 1) * n // blocks):
             seed_game(rng, seed, first + g)
             status[g] = play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds,
-                                  params, swaps, cards, log[:0], err)
+                                  params, swaps, cards, log[:0], err, seen)
+            ends[g] = cycle.END_FINISHED
+            periods[g] = 0
+            if status[g] == UNFINISHED:
+                ends[g] = cycle.END_CAP
+                if detect and seen[cycle.PERIOD] > 0:
+                    ends[g] = cycle.END_CYCLE
+                    periods[g] = seen[cycle.PERIOD]
             turns[g] = st[TURN]
             burns[g] = st[BURNS]
             starter[g] = st[FIRST]

@@ -87,6 +87,12 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
             lines.append(f"Finishing order (V2): {order}; seat {loser} is the Shithead.")
         else:
             lines.append(f"Seat {order[0]} wins after {len(rec.moves)} turns (R18, R25).")
+    elif rec.status == 1 and rec.cycle_turns:
+        n = len(rec.moves)
+        lines.append(f"Unfinished: proven endless after {n} turns, the position after turn "
+                     f"{n} (a pick-up) is the one after turn {n - rec.cycle_turns}: a cycle "
+                     f"of {rec.cycle_turns} turns that would repeat forever (R25; "
+                     f"--no-cycle-stop plays it to the limit of {cfg.max_turns} turns).")
     elif rec.status == 1:
         lines.append(f"Unfinished: stopped at the limit of {cfg.max_turns} turns (R25).")
     else:

@@ -22,9 +22,11 @@ import numpy as np
 
 from sim.batch import Batch
 from sim.core import UNFINISHED
+from sim.cycle import END_FINISHED, END_NAMES
 from sim.layout import MAXP
 
-FORMAT = 1
+# 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.cycle)
+FORMAT = 2
 # What must match for --resume to continue a run (everything that changes a game's result).
 _SAME = ("format", "options", "batch", "code", "strategies")
 
@@ -121,9 +123,14 @@ class Store:
         pickups = np.stack([df[f"pickups_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         triples = np.stack([df[f"faceup_{s}"].to_numpy() for s in range(MAXP)], axis=1)
         hand = np.stack([df[f"hand_{s}"].to_numpy() for s in range(MAXP)], axis=1)
+        by = df["unfinished_by"].astype(object).to_numpy()
+        end = np.zeros(len(df), np.int8)                    # null: finished
+        for code, name in enumerate(END_NAMES):
+            end[by == name] = code
         return Batch(int(df["game"].iloc[0]), df["status"].to_numpy(), df["turns"].to_numpy(),
                      order, pickups, df["burns"].to_numpy(), df["starter"].to_numpy(),
-                     df["dealer"].to_numpy(), np.zeros((len(df), 3), np.int64), triples, hand)
+                     df["dealer"].to_numpy(), np.zeros((len(df), 3), np.int64), triples, hand,
+                     end, df["cycle_turns"].to_numpy())
 
     def finish(self, summary: dict) -> None:
         self._write_json("summary.json", summary)
@@ -134,8 +141,16 @@ def records(cfg, b):
     import pandas as pd
 
     n = b.status.size
+    end = b.end if b.end is not None else np.where(b.status == UNFINISHED, 1, 0)
+    # why an unfinished game stopped: "cap" (the turn limit, R25) or "cycle" (proven endless,
+    # sim.cycle); null for a finished game
+    unfinished_by = pd.Categorical.from_codes(end.astype(np.int8) - (END_FINISHED + 1),
+                                              list(END_NAMES[1:]))
     cols = {"game": np.arange(b.first, b.first + n, dtype=np.int64), "status": b.status,
-            "unfinished": b.status == UNFINISHED, "winner": b.order[:, 0], "turns": b.turns,
+            "unfinished": b.status == UNFINISHED, "unfinished_by": unfinished_by,
+            "cycle_turns": (b.cycle_turns if b.cycle_turns is not None
+                            else np.zeros(n, np.int32)),
+            "winner": b.order[:, 0], "turns": b.turns,
             "burns": b.burns, "starter": b.starter, "dealer": b.dealer}
     for s in range(MAXP):
         cols[f"order_{s}"] = b.order[:, s]

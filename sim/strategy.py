@@ -12,6 +12,13 @@ A **move strategy** is a plain function, compiled eagerly for :data:`MOVE_SIG`::
 
 It returns a legal move id; anything else stops the run as an error of that strategy (R24).
 
+A move strategy may declare itself **pure** (``@move_strategy(pure=True)``): its move is a
+function of the position it sees alone (``obs`` without its counters ``TURN`` and
+``PICKUPS``, ``hand``, ``legal``, ``params``), and it never draws from ``rng``. When every
+seat is pure, a game whose position comes back is endless and is stopped at once
+(:mod:`sim.cycle`); a strategy that declares it wrongly could have a game stopped that was
+not endless.
+
 A **swap policy** (R5, V1) is compiled for :data:`SWAP_SIG`::
 
     swap(cards, obs, rng, params) -> bit mask of the 3 of the 6 ``cards`` to put face up
@@ -62,6 +69,7 @@ class Strategy:
     params: dict = field(default_factory=dict)
     values: tuple = ()
     prepare: object = field(default=None, repr=False)
+    pure: bool = False        # a function of the position only: no counters, no rng
 
     def row(self) -> np.ndarray:
         """The float64 parameter row the compiled function receives."""
@@ -156,23 +164,29 @@ def _split_args(text: str) -> list[str]:
     return items
 
 
-def _registrar(registry, signature, name, description, swap, params, prepare):
+def _registrar(registry, signature, name, description, swap, params, prepare, pure=False):
+    if not isinstance(pure, bool):
+        raise TypeError(f"pure: expected True or False, got {pure!r}")
+
     def register(py_fn):
         compiled = jit_sig(signature, boundscheck=True)(py_fn)
         key = _key(registry, name, py_fn)
         decl = _declare(params)
         registry[key] = Strategy(key, compiled, description or _first_line(py_fn), swap, decl,
-                                 _defaults(decl), prepare)
+                                 _defaults(decl), prepare, pure)
         return compiled
     return register
 
 
 def move_strategy(name: str | None = None, description: str = "", swap: str = "none",
-                  params: dict | None = None, prepare=None):
+                  params: dict | None = None, prepare=None, pure: bool = False):
     """Mark a function as a move strategy: compile it for :data:`MOVE_SIG` and register it
     under ``name`` (default: the function's name). ``swap`` is its default swap policy;
-    ``params`` declares its parameters, ``{name: (default, low, high)}``."""
-    return _registrar(MOVES, MOVE_SIG, name, description, swap, params, prepare)
+    ``params`` declares its parameters, ``{name: (default, low, high)}``. ``pure=True``
+    declares that its move depends on the position alone: not on ``obs[TURN]``,
+    ``obs[PICKUPS + s]`` nor ``rng`` (see the module's docstring); then games that repeat a
+    position are stopped as endless (:mod:`sim.cycle`)."""
+    return _registrar(MOVES, MOVE_SIG, name, description, swap, params, prepare, pure)
 
 
 def swap_policy(name: str | None = None, description: str = "", params: dict | None = None,

@@ -6,13 +6,16 @@
 
 Every win rate comes with its sample size and a 95% Wilson score interval (scipy's
 ``binomtest``); unfinished games (R25) are counted in every denominator and shown in their
-own column, never hidden.
+own column, never hidden, split by why they stopped: at the turn limit (``cap``) or proven
+endless (``cycle``, :mod:`sim.cycle`). Turns and pick-ups per game are over finished games:
+an unfinished game's depend only on where it was stopped.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sim.core import UNFINISHED
+from sim.cycle import END_CYCLE
 from sim.layout import MAXP
 
 
@@ -27,18 +30,21 @@ def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
 
 
 class Tally:
-    """Running totals of a run: per seat wins, places and pick-ups; turns, burns, unfinished."""
+    """Running totals of a run: per seat wins, places and pick-ups; turns, burns, unfinished
+    (and of those, how many were stopped as endless, ``cycles``)."""
 
     def __init__(self, cfg):
         self.cfg = cfg
         self.games = 0
         self.unfinished = 0
+        self.cycles = 0          # unfinished games stopped as proven endless (sim.cycle)
         self.turns = 0           # over finished games
+        self.played = 0          # turns played in all, unfinished games included
         self.burns = 0
         self.wins = np.zeros(MAXP, np.int64)
         self.last = np.zeros(MAXP, np.int64)        # V2: the Shithead
         self.place_sum = np.zeros(MAXP, np.int64)   # V2: 1 = first out
-        self.pickups = np.zeros(MAXP, np.int64)
+        self.pickups = np.zeros(MAXP, np.int64)     # over finished games
         self.started = np.zeros(MAXP, np.int64)
 
     def add(self, b) -> None:
@@ -46,9 +52,12 @@ class Tally:
         done = b.status != UNFINISHED
         self.games += b.status.size
         self.unfinished += int((~done).sum())
+        if b.end is not None:
+            self.cycles += int((b.end == END_CYCLE).sum())
         self.turns += int(b.turns[done].sum())
+        self.played += int(b.turns.sum())
         self.burns += int(b.burns.sum())
-        self.pickups += b.pickups.sum(axis=0)
+        self.pickups += b.pickups[done].sum(axis=0)
         self.started += np.bincount(b.starter, minlength=MAXP)[:MAXP]
         first = b.order[done, 0]
         self.wins += np.bincount(first, minlength=MAXP)[:MAXP]
@@ -82,7 +91,8 @@ class Tally:
             row = self._row("seat", self.cfg.strategies[s], self.cfg.swaps[s], self.games,
                             int(self.wins[s]), s)
             row["started"] = int(self.started[s])
-            row["pickups_per_game"] = self.pickups[s] / self.games
+            row["pickups_per_game"] = (self.pickups[s] / self.finished if self.finished
+                                       else float("nan"))   # per finished game
             if v2:
                 row["shithead"] = int(self.last[s])
                 row["mean_place"] = (self.place_sum[s] / self.finished if self.finished
@@ -107,7 +117,11 @@ class Tally:
             "games": self.games,
             "finished": self.finished,
             "unfinished": self.unfinished,
+            "unfinished_cap": self.unfinished - self.cycles,      # at the turn limit (R25)
+            "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.cycle)
+            "cycle_stop": self.cfg.cycle_note(),
             "mean_turns": self.turns / self.finished if self.finished else float("nan"),
+            "turns_played": self.played,          # every game's turns, unfinished included
             "burns_per_game": self.burns / self.games if self.games else float("nan"),
         }
 

@@ -14,6 +14,7 @@ lowest = move_strategy(
     "plays the lowest legal rank (3 up to A, then 2, then joker), all copies when leading; "
     "picks up only when nothing is legal",
     swap="highest-up",
+    pure=True,
 )(baseline.lowest)
 keep = swap_policy("none", "keeps the face-ups as dealt (under V1: the lowest half of the "
                    "cards)")(baseline.keep)

@@ -76,6 +76,7 @@ def _lowest_rank(bits):
     "plays the highest legal rank (3 up to A, then 2, then joker), all copies when leading; "
     "picks up only when nothing is legal",
     swap="highest-up",
+    pure=True,
 )
 def highest(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
@@ -92,6 +93,7 @@ def highest(obs, hand, legal, rng, params):
     "more with a 10",
     swap="highest-up",
     params={"burn_pile": (6, 1, 52)},
+    pure=True,
 )
 def save_specials(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)

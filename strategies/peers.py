@@ -99,6 +99,7 @@ def _no_play(obs, legal, params):
     swap="none",
     params={"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13)},
     prepare=_prepare_cheapest,
+    pure=True,
 )
 def cheapest(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
@@ -117,6 +118,7 @@ def cheapest(obs, hand, legal, rng, params):
     swap="none",
     params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
     prepare=_prepare_simple,
+    pure=True,
 )
 def simple(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)

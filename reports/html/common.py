@@ -241,8 +241,14 @@ def _run_section(page: Page, run: Loaded) -> None:
     if unf is not None:
         share = _pct(unf / games) if games else "–"
         cap = cfg.pop("max_turns", None)
-        rows.append(("unfinished", f"{_int(unf)} ({share}"
-                     + (f"; limit {_int(cap)} turns, R25)" if cap else ")")))
+        text = f"{_int(unf)} ({share}" + (f"; limit {_int(cap)} turns, R25)" if cap else ")")
+        if ov.get("unfinished_cycle") is not None:
+            text += (f": {_int(ov.get('unfinished_cap'))} at the turn limit, "
+                     f"{_int(ov['unfinished_cycle'])} stopped as endless (a position repeated)")
+        rows.append(("unfinished", text))
+    stop = cfg.pop("cycle_stop", None)
+    if ov.get("cycle_stop") or stop is not None:
+        rows.append(("stop endless games", ov.get("cycle_stop") or ("on" if stop else "off")))
     if ov.get("mean_turns") is not None:
         rows.append(("mean turns per finished game", f"{_nan(ov['mean_turns']):.1f}"))
     if ov.get("burns_per_game") is not None:

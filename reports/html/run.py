@@ -36,14 +36,20 @@ def build(page: Page, run: Loaded) -> list[str]:
 def _game_stats(run: Loaded) -> dict:
     p = run.players
     cols = ["turns", "unfinished", "winner", "starter"] + [f"pickups_{s}" for s in range(p)]
+    if run.parts:
+        import pyarrow.parquet as pq
+        if "unfinished_by" in pq.read_schema(run.parts[0]).names:   # since store format 2
+            cols.append("unfinished_by")
     turns = np.zeros(1, np.int64)
     pick = np.zeros((p, 1), np.int64)
-    games = unfinished = starter_wins = 0
+    games = unfinished = cycles = starter_wins = 0
     offset_wins = np.zeros(p, np.int64)
     for df in run.iter_parts(cols):
         done = ~df["unfinished"].to_numpy(bool)
         games += len(df)
         unfinished += int((~done).sum())
+        if "unfinished_by" in df:
+            cycles += int((df["unfinished_by"].astype(object) == "cycle").sum())
         t = df["turns"].to_numpy(np.int64)
         c = np.bincount(t[done], minlength=turns.size)
         turns = np.pad(turns, (0, c.size - turns.size)) + c
@@ -53,11 +59,14 @@ def _game_stats(run: Loaded) -> dict:
         offset_wins += np.bincount(off, minlength=p)[:p]
         starter_wins += int((off == 0).sum())
         for s in range(p):
-            c = np.bincount(df[f"pickups_{s}"].to_numpy(np.int64), minlength=pick.shape[1])
+            # finished games only: an unfinished game's pick-ups depend on where it stopped
+            c = np.bincount(df[f"pickups_{s}"].to_numpy(np.int64)[done],
+                            minlength=pick.shape[1])
             if c.size > pick.shape[1]:
                 pick = np.pad(pick, ((0, 0), (0, c.size - pick.shape[1])))
             pick[s, :c.size] += c
-    return {"games": games, "unfinished": unfinished, "turns": turns, "pickups": pick,
+    return {"games": games, "unfinished": unfinished, "cycles": cycles, "turns": turns,
+            "pickups": pick,
             "starter_wins": starter_wins, "offset_wins": offset_wins}
 
 
@@ -174,9 +183,13 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         cap = run.config.get("max_turns")
         blocks.append({"kind": "text", "text": (
             f"{stats['unfinished']:,} of {stats['games']:,} games "
-            f"({_pct(stats['unfinished'] / stats['games'])}) were unfinished: still going "
-            f"after {_int(cap)} turns (R25). They are left out of the game-length histogram "
-            f"and counted as not won in every win rate.")})
+            f"({_pct(stats['unfinished'] / stats['games'])}) were unfinished"
+            + (f": {stats['unfinished'] - stats['cycles']:,} still going after {_int(cap)} "
+               f"turns (R25), {stats['cycles']:,} stopped as endless when a position "
+               f"repeated" if stats["cycles"] else f": still going after {_int(cap)} turns "
+               f"(R25)")
+            + ". They are left out of the game-length and pick-up histograms and counted as "
+              "not won in every win rate.")})
     turns = stats["turns"]
     finished = int(turns.sum())
     if finished:
@@ -239,7 +252,9 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.set_ylabel("share of player-games (%)")
         ax.legend(fontsize=8)
         ax.grid(axis="y", alpha=0.3)
-        _title(fig, f"Pick-ups per player per game (n = {total:,} player-games)")
+        _title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
+                    + (f"; {stats['unfinished']:,} unfinished games excluded)"
+                       if stats["unfinished"] else ")"))
         blocks.append(page.figure("pickups_histogram", fig, "How often a player picked up "
-                                  "the pile in a game (R16), by strategy."))
+                                  "the pile in a finished game (R10), by strategy."))
         _csv(page, "pickups_counts", pd.DataFrame(rows))
