@@ -91,7 +91,7 @@ class Tournament:
         for b, ok in zip(batches_by_rotation, done.T):
             self.games += b.status.size
             self.unfinished += int((~ok).sum())
-            if b.end is not None:
+            if getattr(b, "end", None) is not None:   # records without the reason: all cap
                 self.cycles += int((b.end == END_CYCLE).sum())
             self.turns += int(b.turns[ok].sum())
         self.orders.append(order)

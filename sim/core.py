@@ -2,8 +2,9 @@
 
 :func:`play_out` is the referee, short enough to read in one screen; :func:`run_games` plays
 a range of game indices (in parallel blocks) and writes one record per game into
-preallocated arrays. A game's random stream comes from (seed, game index) only
-(:mod:`sim.rng`), so results do not depend on threads or batch sizes.
+preallocated arrays. Games proven endless stop early when asked (:mod:`sim.cycle`). A
+game's random stream comes from (seed, game index) only (:mod:`sim.rng`), so results do not
+depend on threads or batch sizes.
 """
 from __future__ import annotations
 
