@@ -108,9 +108,9 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     long. On an illegal answer ``err`` gets (seat, answer, turn).
 
     ``seen`` (int32, :data:`sim.cycle.SIZE` long, or empty for no detection): the game also
-    stops, UNFINISHED, as soon as a position after a pick-up comes back, which proves it
-    endless when every seat's strategy is pure (:mod:`sim.cycle`); ``seen[cycle.PERIOD]`` then
-    holds the cycle's length in turns, else 0.
+    stops, UNFINISHED, as soon as a position after a pick-up (from turn ``cycle.START`` on)
+    comes back, which proves it endless when every seat's strategy is pure
+    (:mod:`sim.cycle`); ``seen[cycle.PERIOD]`` then holds the cycle's length in turns, else 0.
 
     A table where every seat plays ``lowest`` gets a copy of the loop compiled for it alone,
     with the rules inlined (:func:`sim.fastpath.same_builtin`): no dispatch at each turn.
@@ -132,10 +132,12 @@ _apply_inline = jit(inline="always")(apply_with.py_func)
 @jit(inline="always")
 def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, seen):
     """:func:`play_out`'s loop, compiled once for each ``choose`` and ``apply``. The ruleset's
-    scalars are read once a game (:func:`sim.engine.rules_of`). Cycle detection costs a
-    test on pick-up turns only, and a call when it is on (:func:`sim.cycle.seen_again`)."""
+    scalars are read once a game (:func:`sim.engine.rules_of`). Cycle detection costs one
+    well-predicted test a turn, and a call on pick-up turns from turn ``cycle.START`` on
+    (:func:`sim.cycle.seen_again`)."""
     obs = st[:PUB]
     rz = rules_of(st)
+    start = cycle.START if seen.shape[0] > 0 else cap + 1
     while st[TURN] < cap:
         legal = legal_from(st, rz)
         p = st[CURRENT]
@@ -148,7 +150,7 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
         ev = apply(st, m, rz)
         if ev & EV_GAME_OVER:
             return FINISHED
-        if ev & EV_PICKUP and seen.shape[0] > 0 and cycle.seen_again(st, seen):
+        if st[TURN] >= start and ev & EV_PICKUP and cycle.seen_again(st, seen):
             return UNFINISHED
     return UNFINISHED
 
