@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim._jit import jit
+from sim._jit import borrow, jit
 from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -157,17 +157,21 @@ def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, pa
               blocks, status, turns, order, pickups, burns, starter, dealer, triples, htriples,
               errs):
     """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads)."""
+    # Not reference-counted views (sim._jit.borrow): the arrays handed on at every turn.
+    rules_, kinds_, params_ = borrow(rules), borrow(kinds), borrow(params)
     for b in prange(blocks):
-        st = np.zeros(STATE_SIZE, np.int32)
-        rng = np.zeros(4, np.uint64)
-        swaps = np.zeros(6, np.int64)
-        cards = np.zeros(SWAP_CARDS, np.int32)
-        log = np.zeros(1, np.int32)
-        err = np.zeros(3, np.int64)
+        own_st = np.zeros(STATE_SIZE, np.int32)
+        own_rng = np.zeros(4, np.uint64)
+        own_swaps = np.zeros(6, np.int64)
+        own_cards = np.zeros(SWAP_CARDS, np.int32)
+        own_err = np.zeros(3, np.int64)
+        st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
+        cards, err = borrow(own_cards), borrow(own_err)
+        log = borrow(np.zeros(0, np.int32))     # never written: its memory may go
         for g in range(b * n // blocks, (b + 1) * n // blocks):
             seed_game(rng, seed, first + g)
-            status[g] = play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds,
-                                  params, swaps, cards, log[:0], err)
+            status[g] = play_game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_,
+                                  params_, swaps, cards, log, err)
             turns[g] = st[TURN]
             burns[g] = st[BURNS]
             starter[g] = st[FIRST]
@@ -178,3 +182,5 @@ def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, pa
                 triples[g, s] = st[TRIPLES + s]
                 htriples[g, s] = st[HTRIPLES + s]
             errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
+        # The owners are used here, after the views: Numba frees an array after its last use.
+        own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = 0
