@@ -239,15 +239,19 @@ def _plain_effect(obs, r):
 
 @jit(inline="always")
 def _score(obs, hand, p, from_hand, r, m, block, params):
-    """The value of play ``m`` (rank ``r``): cards shed, less the cost of the rank and of
-    breaking a pair; plus ``block``, the value of the next seat not answering it (the caller
-    gives 0 unless :func:`_plain_effect`), unless it burns four of a kind (R22, H3).
+    """The value of play ``m`` (rank ``r``): cards shed (H1 off: one rank, whatever the
+    cards), less the cost of the rank and of breaking a pair; plus ``block``, the value of
+    the next seat not answering it (the caller gives 0 unless :func:`_plain_effect`),
+    unless it burns four of a kind (R22, H3).
     ``params``: counting's row (weights from index 1 on, else the module's constants).
     """
     c = m // NR + 1
     ctwo = _knob(params, 4, _COST_TWO)
     wildish = r == obs[R_TRANS] or (r == TEN and obs[R_TEN])     # H5, H2: kept like a 2
-    score = _knob(params, 1, _SHED) * c - (
+    # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
+    # as it holds ranks, however many cards: a play sheds one rank, not c cards
+    shed = c if obs[R_COUNT] else 1
+    score = _knob(params, 1, _SHED) * shed - (
         ctwo if wildish else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
                                      _knob(params, 5, _COST_JOKER)))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
