@@ -8,7 +8,12 @@ so that they cost little more than ``lowest`` in the batch core.
 tuning found, for whoever changes them:
 
 - shedding more cards per play (``_SHED``) and not breaking up a pair or triple to follow
-  (``_BREAK``) are worth most;
+  (``_BREAK``) are worth most -- under the count rule (R9). With H1 off (``count_rule``
+  false: classic, masters-of-shithead, boothj5) every copy of a rank may go in any play, so
+  a hand takes as many plays as it holds ranks and a pair is never stuck: a play then sheds
+  one rank whatever its cards, and counting plays its cheapest rank, all copies (a bonus per
+  card made it spend higher pairs over a lower single: 49.6% of places against lowest under
+  classic, 52.3% without it);
 - a 2 is worth about a Q: holding 2s over K and A lost about one point of win rate;
 - spending a high card to block the next player only pays when that player is close to
   going out (``_DANGER``, ``_NEAR``); blocking in general made no difference or lost;
@@ -323,8 +328,9 @@ def _pickup_move(obs, legal):
 @move_strategy(
     "counting",
     "counts the public cards (R26) to block the next seat when it is close to going out; "
-    "otherwise sheds the most cards for the lowest ranks without breaking pairs, keeping 2s "
-    "over 3..Q; picks up a pile of pickup_limit cards or fewer rather than spend a 2",
+    "otherwise sheds the most cards for the lowest ranks without breaking pairs (H1 off: "
+    "its cheapest rank, every copy), keeping 2s over 3..Q; picks up a pile of pickup_limit "
+    "cards or fewer rather than spend a 2",
     swap="highest-up",
     params={"pickup_limit": (3, 0, 52), "shed": (_SHED, 0.0, 10.0),
             "break_cost": (_BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),
