@@ -66,6 +66,45 @@ def jit_sig(signature, **extra):
     return lambda f: numba.njit(signature, **opts)(f)
 
 
+def jit_lazy(signature, **extra):
+    """Like :func:`jit_sig`, but compiled when first needed (:func:`ready`), not now.
+
+    Whatever uses it first, seating it (``ready``), a call from Python or a jitted function
+    that calls it, compiles it for ``signature`` alone: a first-class function must have
+    exactly one compiled signature, and a caller with other argument types (such as writable
+    arrays) gets them converted, as with an eager compile.
+    """
+    opts = {**_OPTIONS, **extra}
+
+    def wrap(f):
+        d = numba.njit(**opts)(f)
+        d._shithead_signature = signature
+        template = d.get_call_template
+
+        def get_call_template(args, kws):         # typing a call from jitted code
+            ready(d)
+            return template(args, kws)
+
+        def first_call(*args, **kws):             # a call from Python
+            ready(d)
+            return d(*args, **kws)
+
+        d.get_call_template, d._compile_for_args = get_call_template, first_call
+        return d
+    return wrap
+
+
+def ready(d):
+    """Compile a :func:`jit_lazy` function for its one signature (from the disk cache when
+    there) and close it to other signatures, which makes it a first-class function; return
+    it. Other functions are returned as they are."""
+    sig = getattr(d, "_shithead_signature", None)
+    if sig is not None and d._can_compile:
+        d.compile(sig.args)
+        d.disable_compile()
+    return d
+
+
 @intrinsic
 def borrow(typingctx, arr):
     """A view of the array ``arr`` that is not reference-counted (its meminfo is NULL).
