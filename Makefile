@@ -17,7 +17,7 @@ test: install
 	$(PYTHON) -m pytest -q
 
 bench: install
-	$(PYTHON) benchmarks/bench.py
+	$(PYTHON) benchmarks/bench.py --cold
 
 clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -6,8 +6,10 @@ Each cell is the median of several timed runs of about ``--seconds`` each, after
 in this one process, so the cells can be compared with each other. The bare-bones kernel of
 ``../shared/reference/`` (seed rules, policy hard-wired) is timed in the same process, and the
 ratio of our 4-player games/s to its is printed: a ratio travels between machines, a time
-does not. Also prints the start-up time of a fresh process (warm compile cache), and the wall
-time and peak memory of ``sim run --games 1e6 --players 4 --strategy lowest``.
+does not. Also prints the start-up time of a fresh process (warm compile cache), the wall
+time and peak memory of ``sim run --games 1e6 --players 4 --strategy lowest`` (on all cores,
+and on one thread against the core's one-thread games/s), of ``sim run --games 1000``, and
+with ``--cold`` of the first run on an empty compile cache.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -79,12 +82,13 @@ def startup():
     return float(out[0]), int(out[1]) / 1024
 
 
-def end_to_end(games="1e6"):
+def end_to_end(games="1e6", threads=None, env=None):
     """Wall time of the whole command a user types (warm cache), and its peak memory."""
     cmd = [sys.executable, "-m", "sim.cli", "run", "--games", games, "--players", "4",
-           "--strategy", "lowest", "--quiet"]
+           "--strategy", "lowest", "--quiet"] + (["--threads", str(threads)] if threads else [])
     t0 = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env)
     _, status, usage = os.wait4(child.pid, 0)          # this child's own peak memory
     wall = time.perf_counter() - t0
     if status != 0:
@@ -98,6 +102,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--cold", action="store_true",
+                    help="also time the first run with an empty compile cache (~20 s more)")
     args = ap.parse_args()
     print("command: python benchmarks/bench.py " + " ".join(sys.argv[1:]))
     print(f"machine: {platform.processor() or platform.machine()}, "
@@ -135,6 +141,16 @@ def main():
           f" peak memory {rss:.0f} MiB")
     cmd, wall, rss = end_to_end()
     print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache), peak memory {rss:.0f} MiB")
+    cmd, wall, rss = end_to_end(threads=1)
+    kernel = ours["seed", 4, "lowest", 1][0]
+    print(f"end to end: `{cmd}` {wall:.2f} s wall, {1e6 / wall:,.0f} games/s = "
+          f"{1e6 / wall / kernel:.2f} of the core's one-thread games/s above")
+    cmd, wall, rss = end_to_end("1000")
+    print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache)")
+    if args.cold:
+        with tempfile.TemporaryDirectory() as cache:
+            cmd, wall, rss = end_to_end(env={**os.environ, "SHITHEAD_CACHE_DIR": cache})
+        print(f"first run: `{cmd}` {wall:.2f} s wall with an empty compile cache")
     print(f"this process peak memory: "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
