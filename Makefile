@@ -18,7 +18,7 @@ test: install
 	$(PYTHON) -m pytest -q
 
 bench: install
-	$(PYTHON) benchmarks/bench.py $(BENCH_ARGS)
+	$(PYTHON) benchmarks/bench.py --cold $(BENCH_ARGS)
 
 clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -9,8 +9,10 @@ Each cell is the median of several timed runs of about ``--seconds`` each, after
 in this one process, so the cells can be compared with each other. The bare-bones kernel of
 ``../shared/reference/`` (seed rules, policy hard-wired) is timed in the same process, and the
 ratio of our 4-player games/s to its is printed: a ratio travels between machines, a time
-does not. Also prints the start-up time of a fresh process (warm compile cache), and the wall
-time and peak memory of ``sim run --games 1e6 --players 4 --strategy lowest``.
+does not. Also prints the start-up time of a fresh process (warm compile cache), the wall
+time and peak memory of ``sim run --games 1e6 --players 4 --strategy lowest`` (on all cores,
+and on one thread against the core's one-thread games/s), of ``sim run --games 1000``, and
+with ``--cold`` of the first run on an empty compile cache.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,12 +86,14 @@ def startup():
     return float(out[0]), int(out[1]) / 1024
 
 
-def end_to_end(games="1e6", cycle_stop=True):
+def end_to_end(games="1e6", threads=None, env=None, cycle_stop=True):
     """Wall time of the whole command a user types (warm cache), and its peak memory."""
     cmd = [sys.executable, "-m", "sim.cli", "run", "--games", games, "--players", "4",
-           "--strategy", "lowest", "--quiet"] + ([] if cycle_stop else ["--no-cycle-stop"])
+           "--strategy", "lowest", "--quiet"] + (["--threads", str(threads)] if threads else [])
+    cmd += [] if cycle_stop else ["--no-cycle-stop"]
     t0 = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env)
     _, status, usage = os.wait4(child.pid, 0)          # this child's own peak memory
     wall = time.perf_counter() - t0
     if status != 0:
@@ -104,6 +109,8 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--no-cycle-stop", dest="cycle_stop", action="store_false",
                     help="play games proven endless to the turn limit (sim.cycle)")
+    ap.add_argument("--cold", action="store_true",
+                    help="also time the first run with an empty compile cache (~20 s more)")
     args = ap.parse_args()
     print("command: python benchmarks/bench.py " + " ".join(sys.argv[1:]))
     print(f"machine: {platform.processor() or platform.machine()}, "
@@ -142,6 +149,17 @@ def main():
           f" peak memory {rss:.0f} MiB")
     cmd, wall, rss = end_to_end(cycle_stop=args.cycle_stop)
     print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache), peak memory {rss:.0f} MiB")
+    cmd, wall, rss = end_to_end(threads=1, cycle_stop=args.cycle_stop)
+    kernel = ours["seed", 4, "lowest", 1][0]
+    print(f"end to end: `{cmd}` {wall:.2f} s wall, {1e6 / wall:,.0f} games/s = "
+          f"{1e6 / wall / kernel:.2f} of the core's one-thread games/s above")
+    cmd, wall, rss = end_to_end("1000", cycle_stop=args.cycle_stop)
+    print(f"end to end: `{cmd}` {wall:.2f} s wall (warm cache)")
+    if args.cold:
+        with tempfile.TemporaryDirectory() as cache:
+            cmd, wall, rss = end_to_end(env={**os.environ, "SHITHEAD_CACHE_DIR": cache},
+                                        cycle_stop=args.cycle_stop)
+        print(f"first run: `{cmd}` {wall:.2f} s wall with an empty compile cache")
     print(f"this process peak memory: "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 

@@ -33,7 +33,7 @@ import numpy as np
 from numba import prange
 
 from sim import engine
-from sim._jit import jit
+from sim._jit import borrow, jit
 from sim.cards import NAMES, rank_code
 from sim.layout import (
     ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
@@ -124,8 +124,9 @@ def _playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, f
             for j in range(4):
                 x = splitmix64(x)
                 prng[j] = x
-            scores[w, i], status[w, i] = _play_on(st, moves[i], me, prng, max_turns, fns,
-                                                   params, bad[w])
+            # views without reference counts (sim._jit.borrow); st and prng live on
+            scores[w, i], status[w, i] = _play_on(borrow(st), moves[i], me, borrow(prng),
+                                                   max_turns, fns, params, bad[w])
 
 
 # -- moves as words --------------------------------------------------------------------------

@@ -4,13 +4,14 @@ strategy (R24, R26) as :class:`~sim.config.RunError` with the position to reprod
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from sim import core, cycle
 from sim.config import RunConfig, RunError
+from sim.fastpath import LOWEST
 from sim.layout import MAXP
 from sim.rules import to_position
 
@@ -41,21 +42,31 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
               np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32))
     moves, swaps, kinds, params = cfg.kernel_args()
-    numba.set_num_threads(threads)
-    blocks = threads * 4 if threads > 1 else 1
+    rules = cfg.ruleset.vector()
+    # The compiled referee for this table: a table of lowest has its own (sim.core).
+    run = core.run_lowest if (kinds[:cfg.players] == LOWEST).all() else core.run_games
+    records = (b.status, b.turns, b.order, b.pickups, b.burns, b.starter, b.dealer, b.triples,
+               b.hand_triples, b.errors, b.end, b.cycle_turns)
+    detect = cfg.cycle_detect                # stop games proven endless (sim.cycle)
+
+    def block(lo, hi):
+        run(cfg.seed, first + lo, cfg.players, rules, cfg.max_turns, moves, swaps, kinds,
+            params, detect, *(r[lo:hi] for r in records))
+
+    # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
+    # random stream comes from (seed, game index) alone, so the blocks change no result.
+    blocks = max(1, min(threads * 4 if threads > 1 else 1, n))
+    cuts = [n * i // blocks for i in range(blocks + 1)]
     try:
-        core.run_games(cfg.seed, first, n, cfg.players, cfg.ruleset.vector(), cfg.max_turns,
-                       moves, swaps,
-                       kinds, params, min(blocks, n), b.status, b.turns, b.order, b.pickups,
-                       b.burns, b.starter, b.dealer, b.triples, b.hand_triples, b.errors,
-                       cfg.cycle_detect, b.end, b.cycle_turns)
-    except (IndexError, SystemError) as e:
+        if blocks == 1:
+            block(0, n)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                for f in [pool.submit(block, lo, hi) for lo, hi in zip(cuts, cuts[1:])]:
+                    f.result()
+    except IndexError:
         # Strategies are compiled with bounds checking: one indexed past its observation or
-        # hand, i.e. tried to read what its player may not see (R26). From the parallel core
-        # the IndexError arrives wrapped in a SystemError.
-        if not isinstance(e, IndexError) and not isinstance(e.__cause__ or e.__context__,
-                                                            IndexError):
-            raise
+        # hand, i.e. tried to read what its player may not see (R26).
         raise RunError(f"a strategy or swap policy indexed past its observation or hand "
                        f"(R26: strategies see the public state and their own hand only), in "
                        f"games {first}..{first + n - 1} of seed {cfg.seed}; strategies: "

@@ -9,10 +9,9 @@ depend on threads or batch sizes.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from sim import cycle
-from sim._jit import jit
+from sim._jit import borrow, jit
 from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -117,10 +116,8 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     """
     cycle.reset(seen)
     if same_builtin(st, kinds) == LOWEST:
-        return _referee(st, rng, cap, only_lowest, _apply_inline, move_fns, kinds, params, log,
-                        err, seen)
-    return _referee(st, rng, cap, choose_move, apply_with, move_fns, kinds, params, log, err,
-                    seen)
+        return _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen)
+    return _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen)
 
 
 # apply_with inlined (same source): 84 against 125 ns a turn for a table of lowest, measured
@@ -155,55 +152,109 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
     return UNFINISHED
 
 
-@jit
-def play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
-              cards, log, err, seen):
-    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status
-    (``seen``: :func:`play_out`)."""
+@jit(inline="always")
+def _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps, cards, log,
+          err, seen, play):
+    """Play one game from a seeded ``rng`` with the referee ``play``: FINISHED, UNFINISHED or
+    an error status (``seen``: :func:`play_out`)."""
     cycle.reset(seen)
     deal_game(st, rng, players, rules)
     if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return BAD_SWAP
     if opening(st, log):
         return FINISHED
-    return play_out(st, rng, cap, move_fns, kinds, params, log, err, seen)
+    return play(st, rng, cap, move_fns, kinds, params, log, err, seen)
 
 
-@jit(parallel=True)
-def run_games(seed, first, n, players, rules, cap, move_fns, swap_fns, kinds, params,
-              blocks, status, turns, order, pickups, burns, starter, dealer, triples, htriples,
-              errs, detect, ends, periods):
-    """Play games ``first .. first + n - 1`` in ``blocks`` independent blocks (threads).
+@jit
+def play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
+              cards, log, err, seen):
+    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status
+    (``seen``: :func:`play_out`)."""
+    return _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
+                 cards, log, err, seen, play_out)
 
-    ``detect``: stop games proven endless (:mod:`sim.cycle`; only when every seat's strategy
-    is pure). ``ends`` gets why each game ended (``cycle.END_*``), ``periods`` the length in
-    turns of the cycle that stopped it (0 for the others)."""
-    for b in prange(blocks):
-        st = np.zeros(STATE_SIZE, np.int32)
-        rng = np.zeros(4, np.uint64)
-        swaps = np.zeros(6, np.int64)
-        cards = np.zeros(SWAP_CARDS, np.int32)
-        log = np.zeros(1, np.int32)
-        err = np.zeros(3, np.int64)
-        seen = np.zeros(cycle.SIZE if detect else 0, np.int32)
-        for g in range(b * n // blocks, (b + 1) * n // blocks):
-            seed_game(rng, seed, first + g)
-            status[g] = play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds,
-                                  params, swaps, cards, log[:0], err, seen)
-            ends[g] = cycle.END_FINISHED
-            periods[g] = 0
-            if status[g] == UNFINISHED:
-                ends[g] = cycle.END_CAP
-                if detect and seen[cycle.PERIOD] > 0:
-                    ends[g] = cycle.END_CYCLE
-                    periods[g] = seen[cycle.PERIOD]
-            turns[g] = st[TURN]
-            burns[g] = st[BURNS]
-            starter[g] = st[FIRST]
-            dealer[g] = st[DEALER]
-            for s in range(6):
-                order[g, s] = st[OUTORDER + s]
-                pickups[g, s] = st[PICKUPS + s]
-                triples[g, s] = st[TRIPLES + s]
-                htriples[g, s] = st[HTRIPLES + s]
-            errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
+
+@jit
+def _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen):
+    """:func:`play_out` for a table of ``lowest`` only: its inlined copy alone."""
+    return _referee(st, rng, cap, only_lowest, _apply_inline, move_fns, kinds, params, log,
+                    err, seen)
+
+
+@jit
+def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
+    """:func:`play_out` for any table: every seat's strategy called through ``choose_move``."""
+    return _referee(st, rng, cap, choose_move, apply_with, move_fns, kinds, params, log, err,
+                    seen)
+
+
+@jit(inline="always")
+def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
+           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends, periods,
+           play):
+    """Play games ``first .. first + len(status) - 1`` one after the other with the referee
+    ``play``, one record each. ``detect``: stop games proven endless (:mod:`sim.cycle`; only
+    when every seat's strategy is pure); ``ends`` gets why each game ended (``cycle.END_*``),
+    ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
+    # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
+    own_st = np.zeros(STATE_SIZE, np.int32)
+    own_rng = np.zeros(4, np.uint64)
+    own_swaps = np.zeros(6, np.int64)
+    own_cards = np.zeros(SWAP_CARDS, np.int32)
+    own_err = np.zeros(3, np.int64)
+    own_seen = np.zeros(cycle.SIZE if detect else 0, np.int32)
+    st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
+    cards, err, seen = borrow(own_cards), borrow(own_err), borrow(own_seen)
+    rules_, kinds_, params_ = borrow(rules), borrow(kinds), borrow(params)
+    log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
+    for g in range(status.shape[0]):
+        seed_game(rng, seed, first + g)
+        status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
+                          swaps, cards, log, err, seen, play)
+        ends[g] = cycle.END_FINISHED
+        periods[g] = 0
+        if status[g] == UNFINISHED:
+            ends[g] = cycle.END_CAP
+            if detect and seen[cycle.PERIOD] > 0:
+                ends[g] = cycle.END_CYCLE
+                periods[g] = seen[cycle.PERIOD]
+        turns[g] = st[TURN]
+        burns[g] = st[BURNS]
+        starter[g] = st[FIRST]
+        dealer[g] = st[DEALER]
+        for s in range(6):
+            order[g, s] = st[OUTORDER + s]
+            pickups[g, s] = st[PICKUPS + s]
+            triples[g, s] = st[TRIPLES + s]
+            htriples[g, s] = st[HTRIPLES + s]
+        errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
+    # The owners are used here, after their views: Numba frees an array after its last use.
+    own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = 0
+    if own_seen.shape[0] > 0:
+        own_seen[0] = 0
+
+
+# Two entry points, so that a command compiles only the referee its table needs: a table of
+# ``lowest`` (the default run, the bench) never compiles the dispatching copy, and the
+# reverse. Threads run blocks of games in parallel from Python (sim.batch): the functions
+# release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
+@jit
+def run_games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
+              status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
+              ends, periods):
+    """Play games ``first .. first + len(status) - 1``, any table; write their records
+    (``detect``, ``ends``, ``periods``: :func:`_games`)."""
+    _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
+           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
+           periods, _play_any)
+
+
+@jit
+def run_lowest(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
+               status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
+               ends, periods):
+    """:func:`run_games` for a table where every seat plays ``lowest``."""
+    _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
+           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
+           periods, _play_lowest)

@@ -1,6 +1,6 @@
 """Seats and strategies: the interface between the batch core and a way of playing.
 
-A **move strategy** is a plain function, compiled eagerly for :data:`MOVE_SIG`::
+A **move strategy** is a plain function, compiled for :data:`MOVE_SIG` when first seated::
 
     choose(obs, hand, legal, rng, params) -> move id
 
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numba import float64, int32, int64, types, uint64
 
-from sim._jit import jit_sig
+from sim._jit import jit_lazy, ready
 
 _RO_INT = types.Array(int32, 1, "A", readonly=True)
 _RO_FLOAT = types.Array(float64, 1, "A", readonly=True)
@@ -63,13 +63,20 @@ class Strategy:
     """
 
     name: str
-    fn: object = field(repr=False)
+    dispatcher: object = field(repr=False)   # lazy until first used: see :attr:`fn`
     description: str
     swap: str | None = None   # a move strategy's default swap policy
     params: dict = field(default_factory=dict)
     values: tuple = ()
     prepare: object = field(default=None, repr=False)
     pure: bool = False        # a function of the position only: no counters, no rng
+
+    @property
+    def fn(self):
+        """The compiled function, ready to be seated: compiled for its one signature on first
+        use (:func:`sim._jit.ready`), so that a command compiles only the strategies it
+        seats (a cold first run spent 27 s compiling every built-in at import)."""
+        return ready(self.dispatcher)
 
     def row(self) -> np.ndarray:
         """The float64 parameter row the compiled function receives."""
@@ -169,7 +176,9 @@ def _registrar(registry, signature, name, description, swap, params, prepare, pu
         raise TypeError(f"pure: expected True or False, got {pure!r}")
 
     def register(py_fn):
-        compiled = jit_sig(signature, boundscheck=True)(py_fn)
+        compiled = jit_lazy(signature, boundscheck=True)(py_fn)
+        if not py_fn.__module__.startswith(("strategies.", "sim.")):
+            ready(compiled)     # a user's strategy: a mistake in it shows when it is loaded
         key = _key(registry, name, py_fn)
         decl = _declare(params)
         registry[key] = Strategy(key, compiled, description or _first_line(py_fn), swap, decl,
@@ -199,7 +208,7 @@ def _key(registry, name, py_fn) -> str:
     """The registry name; a user's function never replaces a strategy of another module."""
     key = name or py_fn.__name__
     old = registry.get(key)
-    if old is not None and old.fn.py_func.__module__ != py_fn.__module__:
+    if old is not None and old.dispatcher.py_func.__module__ != py_fn.__module__:
         key = f"{py_fn.__module__}:{py_fn.__name__}"
     return key
 
@@ -250,7 +259,7 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
     if fn is None:
         raise ValueError(f"{kind} {spec!r}: {where} has no function {attr!r}")
     for s in registry.values():
-        if s.fn is fn:
+        if s.dispatcher is fn:
             return replace(s, name=spec)
     raise ValueError(f"{kind} {spec!r}: {attr!r} is not marked with @{decorator} "
                      f"(from sim.strategy import {decorator})")

@@ -8,7 +8,12 @@ so that they cost little more than ``lowest`` in the batch core.
 tuning found, for whoever changes them:
 
 - shedding more cards per play (``_SHED``) and not breaking up a pair or triple to follow
-  (``_BREAK``) are worth most;
+  (``_BREAK``) are worth most -- under the count rule (R9). With H1 off (``count_rule``
+  false: classic, masters-of-shithead, boothj5) every copy of a rank may go in any play, so
+  a hand takes as many plays as it holds ranks and a pair is never stuck: a play then sheds
+  one rank whatever its cards, and counting plays its cheapest rank, all copies (a bonus per
+  card made it spend higher pairs over a lower single: 49.6% of places against lowest under
+  classic, 52.3% without it);
 - a 2 is worth about a Q: holding 2s over K and A lost about one point of win rate;
 - spending a high card to block the next player only pays when that player is close to
   going out (``_DANGER``, ``_NEAR``); blocking in general made no difference or lost;
@@ -241,15 +246,19 @@ def _plain_effect(obs, r):
 
 @jit(inline="always")
 def _score(obs, hand, p, from_hand, r, m, block, params):
-    """The value of play ``m`` (rank ``r``): cards shed, less the cost of the rank and of
-    breaking a pair; plus ``block``, the value of the next seat not answering it (the caller
-    gives 0 unless :func:`_plain_effect`), unless it burns four of a kind (R22, H3).
+    """The value of play ``m`` (rank ``r``): cards shed (H1 off: one rank, whatever the
+    cards), less the cost of the rank and of breaking a pair; plus ``block``, the value of
+    the next seat not answering it (the caller gives 0 unless :func:`_plain_effect`),
+    unless it burns four of a kind (R22, H3).
     ``params``: counting's row (weights from index 1 on, else the module's constants).
     """
     c = m // NR + 1
     ctwo = _knob(params, 4, _COST_TWO)
     wildish = r == obs[R_TRANS] or (r == TEN and obs[R_TEN])     # H5, H2: kept like a 2
-    score = _knob(params, 1, _SHED) * c - (
+    # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
+    # as it holds ranks, however many cards: a play sheds one rank, not c cards
+    shed = c if obs[R_COUNT] else 1
+    score = _knob(params, 1, _SHED) * shed - (
         ctwo if wildish else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
                                      _knob(params, 5, _COST_JOKER)))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
@@ -321,8 +330,9 @@ def _pickup_move(obs, legal):
 @move_strategy(
     "counting",
     "counts the public cards (R26) to block the next seat when it is close to going out; "
-    "otherwise sheds the most cards for the lowest ranks without breaking pairs, keeping 2s "
-    "over 3..Q; picks up a pile of pickup_limit cards or fewer rather than spend a 2",
+    "otherwise sheds the most cards for the lowest ranks without breaking pairs (H1 off: "
+    "its cheapest rank, every copy), keeping 2s over 3..Q; picks up a pile of pickup_limit "
+    "cards or fewer rather than spend a 2",
     swap="highest-up",
     params={"pickup_limit": (3, 0, 52), "shed": (_SHED, 0.0, 10.0),
             "break_cost": (_BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
+from sim._jit import borrow, jit
 from sim.cards import NRANK, TWO
 from sim import baseline
 from sim.engine import apply_move, deck_jokers, derive_have, legal_word
@@ -277,6 +277,9 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     sc = np.zeros(k)
     assign = np.ones(MAXP, np.int64)
     worlds = max(1, rollouts // k)
+    # Views without reference counts for the playouts (sim._jit.borrow): a third faster. The
+    # owners stay in use below, after the loop.
+    stv, prngv, paramsv, assignv = borrow(st), borrow(prng), borrow(counting_params), borrow(assign)
     for _ in range(worlds):
         sample_world(obs, hand, rng, world, pool)
         if model == 4:
@@ -288,13 +291,13 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
             for j in range(4):
                 x = splitmix64(x)
                 prng[j] = x
-            sc[i] = _playout(st, cand[i], me, prng, horizon, noise, model, counting_params,
-                             assign)
+            sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv, assignv)
             total[i] += sc[i]
         for i in range(k):
             d = sc[i] - sc[ib]
             dsum[i] += d
             dsq[i] += d * d
+    st[0] = prng[0] = assign[0] = counting_params[0] = 0     # the owners outlive their views
     best = ib
     for i in range(k):
         if total[i] > total[best]:

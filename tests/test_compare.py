@@ -394,3 +394,17 @@ def test_compare_takes_the_options_of_run(cli):
         outs.append(json.loads(r.output))
     assert outs[0]["per_strategy"] == outs[1]["per_strategy"]
     assert outs[0]["info"]["seed"] == 9
+
+
+def test_wilson_closed_form_equals_scipys_wilson_interval():
+    """sim.tally.wilson is the closed form (no scipy import at start-up); SciPy's
+    binomtest(...).proportion_ci(method="wilson") is the independent reference."""
+    from scipy.stats import binomtest
+
+    from sim.tally import wilson
+    cases = [(0, 1), (1, 1), (3, 10), (250_055, 1_000_000), (7, 7), (0, 50_000), (12, 31)]
+    for wins, games in cases:
+        for level in (0.5, 0.9, 0.95, 0.99):
+            ci = binomtest(wins, games).proportion_ci(level, method="wilson")
+            lo, hi = wilson(wins, games, level)
+            assert abs(lo - ci.low) < 1e-12 and abs(hi - ci.high) < 1e-12, (wins, games, level)

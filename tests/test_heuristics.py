@@ -39,12 +39,12 @@ def choose(spec, position):
     return move_to_dict(m)
 
 
-def follow(hand, pile, stock=("9",)):
+def follow(hand, pile, stock=("9",), ruleset="seed"):
     """Seat 0 to move holding ``hand``, on ``pile`` (count 1) or leading when it is empty;
     seat 1, next to play, is far from going out (four cards face down)."""
     return pos(players=4, current=0, hands=[list(hand), [], [], []], pile=list(pile),
                count=1 if pile else 0, stock=list(stock),
-               face_down=[[], ["Q", "Q", "Q", "Q"], ["J"], ["J"]])
+               face_down=[[], ["Q", "Q", "Q", "Q"], ["J"], ["J"]], ruleset=ruleset)
 
 
 # -- (a) whole games ------------------------------------------------------------------------
@@ -130,6 +130,21 @@ def test_counting_keeps_its_pairs_and_sheds_more_cards():
     assert choose("counting", follow(["6", "6", "8"], ["5"])) == play("8")    # not one 6
     assert choose("counting", follow(["3", "5", "5"], [])) == play("5", "5")  # not the 3
     assert choose("lowest", follow(["3", "5", "5"], [])) == play("3")
+
+
+def test_counting_h1_off_sheds_the_lowest_rank_not_the_most_cards():
+    """H1 (count_rule) off, as under classic: every copy of a rank may go in any play, so a
+    pair is no more progress than a single card and is never stuck (R9's count is gone).
+    counting plays the lowest rank then; with the count rule (seed, above) it sheds more."""
+    def classic(hand, pile):
+        return follow(hand, pile, ruleset="classic")
+    assert choose("counting", classic(["3", "5", "5"], [])) == play("3")        # not the 5s
+    assert choose("counting", classic(["4", "6", "6"], ["3"])) == play("4")     # not the 6s
+    assert choose("counting", classic(["9", "K", "K", "K"], ["8"])) == play("9")
+    # it still plays every copy of the rank it chooses, and keeps its 10 and 2 (H2)
+    assert choose("counting", classic(["6", "6", "10", "2"], ["5"])) == play("6", "6")
+    # under the count rule the same hands still shed the pair (seed)
+    assert choose("counting", follow(["4", "6", "6"], [])) == play("6", "6")
 
 
 def test_counting_keeps_a_2_over_a_jack_but_not_over_an_ace():
