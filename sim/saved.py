@@ -36,8 +36,10 @@ class Loaded:
 
     @property
     def games(self) -> pd.DataFrame:
-        """Per-game records of all batches (columns game, status, unfinished, winner, turns,
-        burns, starter, dealer, order_*, pickups_*, faceup_*, hand_*, strategy_*, swap_*),
+        """Per-game records of all batches (columns game, status, unfinished, unfinished_by
+        ("cap" or "cycle", null when finished; runs saved since store format 2), cycle_turns,
+        winner, turns, burns, starter, dealer, order_*, pickups_*, faceup_*, hand_*,
+        strategy_*, swap_*),
         sorted by game; a swap study's add stage, seed and opponent and keep the order of
         its files (values stage first, then each head-to-head)."""
         if self._games is None:
