@@ -85,9 +85,8 @@ def jit_lazy(signature, **extra):
             ready(d)
             return template(args, kws)
 
-        def first_call(*args, **kws):             # a call from Python
-            ready(d)
-            return d(*args, **kws)
+        def first_call(*args, **kws):             # a call from Python: Numba calls what
+            return ready(d)                       # this returns with the arguments
 
         d.get_call_template, d._compile_for_args = get_call_template, first_call
         return d

@@ -1,0 +1,90 @@
+"""Compile only what a command uses (issue 11): strategies compile when first seated, a table
+of ``lowest`` compiles its own referee alone; and ``sim._jit.borrow``'s views write through."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from sim._jit import borrow, jit
+
+
+def _fresh(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter (the warm disk cache is shared); its JSON print."""
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_builtins_compile_when_seated_not_at_import():
+    got = _fresh(
+        "import json, strategies\n"
+        "from sim.strategy import get_move, MOVES\n"
+        "before = {k: len(s.dispatcher.signatures) for k, s in MOVES.items()}\n"
+        "s = get_move('counting')\n"
+        "fn = s.fn\n"
+        "print(json.dumps({'before': before, 'after': len(fn.signatures),\n"
+        "                  'closed': not fn._can_compile,\n"
+        "                  'others': len(MOVES['highest'].dispatcher.signatures)}))\n")
+    assert set(got["before"].values()) == {0}, got["before"]
+    assert got["after"] == 1 and got["closed"]        # one signature: a first-class function
+    assert got["others"] == 0                         # a strategy nobody seated
+
+
+def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
+    """montecarlo calls counting: compiling the caller must leave the callee with its one
+    signature (or it could no longer be seated as a first-class function); so must a call
+    from Python with other argument types. Fresh cache, tiny functions."""
+    (tmp_path / "lazymod.py").write_text(
+        "from numba import float64, int64\n"
+        "from sim._jit import jit_lazy\n"
+        "SIG = int64(int64)\n"
+        "@jit_lazy(SIG)\n"
+        "def callee(x):\n    return x + 1\n"
+        "@jit_lazy(SIG)\n"
+        "def caller(x):\n    return callee(x) * 2\n"
+        "@jit_lazy(float64(float64))\n"
+        "def other(x):\n    return x / 2\n")
+    code = ("import json, sys; sys.path.insert(0, %r)\n"
+            "import numpy as np\n"
+            "from sim._jit import ready\n"
+            "import lazymod as m\n"
+            "ready(m.caller)\n"
+            "r = m.other(3)\n"               # an int from Python: converted, not recompiled
+            "print(json.dumps({'callee': [len(m.callee.signatures), m.callee._can_compile],\n"
+            "                  'caller': m.caller(np.int32(4)), 'other': [r,\n"
+            "                  len(m.other.signatures)]}))\n" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env={**os.environ, "SHITHEAD_CACHE_DIR": str(tmp_path)})
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"callee": [1, False], "caller": 10, "other": [1.5, 1]}
+
+
+def test_a_table_of_lowest_compiles_only_its_own_referee():
+    got = _fresh(
+        "import json\n"
+        "from sim.runner import RunConfig, run\n"
+        "from sim import core\n"
+        "run(RunConfig(games=50, players=4, seed=1, strategies=['lowest'], threads=1))\n"
+        "print(json.dumps({'lowest': len(core.run_lowest.signatures),\n"
+        "                  'any': len(core.run_games.signatures)}))\n")
+    assert got == {"lowest": 1, "any": 0}
+
+
+@jit
+def _write_through(a):
+    v = borrow(a)
+    v[1] = 7
+    w = v[2:]                 # a view of the view
+    w[0] = 9
+    a[0] = a[0]               # the owner stays in use after its views
+    return v[1] + w[0]
+
+
+def test_borrow_is_a_view_of_the_same_memory():
+    a = np.zeros(4, np.int64)
+    assert _write_through(a) == 16
+    assert a.tolist() == [0, 7, 9, 0]
