@@ -120,10 +120,7 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
     seen = np.zeros(cycle.SIZE if cfg.cycle_detect else 0, np.int32)
-    if core.opening(st, log):                       # H16
-        status = core.FINISHED
-    else:
-        status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)
+    status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)  # H16 too
     end, period = cycle.END_FINISHED, 0
     if status == core.UNFINISHED:
         end = cycle.END_CAP

@@ -85,16 +85,25 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     return True
 
 
+@jit(inline="always")
+def opening_move(st):
+    """H16: the move the starter is made to open with, every hand card of the rank that made
+    them starter; -1 when there is none (no forced opening, no listed rank in any hand, or
+    the game has begun)."""
+    if not st[R_FORCED] or st[STARTRANK] < 0 or st[TURN] > 0:
+        return -1
+    r = st[STARTRANK]
+    return (st[HANDS + st[CURRENT] * NR + r] - 1) * NR + r
+
+
 @jit
 def opening(st, log):
-    """H16: the starter's first move is made for them, every hand card of the rank that made
-    them starter (none when no hand held a listed rank). Logged as turn 0. True when the
-    game is over after it (it cannot be, but the referee is told the truth)."""
-    if not st[R_FORCED] or st[STARTRANK] < 0:
+    """H16 on its own (``sim play`` asks which move it is): make the forced opening, logged as
+    turn 0. True when the game is over after it (it cannot be, but the caller is told the
+    truth). The referee makes it itself (:func:`_referee`)."""
+    m = opening_move(st)
+    if m < 0:
         return False
-    p = st[CURRENT]
-    r = st[STARTRANK]
-    m = (st[HANDS + p * NR + r] - 1) * NR + r
     if log.shape[0] > 0:
         log[0] = m
     return apply_move(st, m) & EV_GAME_OVER != 0
@@ -135,16 +144,21 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
     obs = st[:PUB]
     rz = rules_of(st)
     start = cycle.START if seen.shape[0] > 0 else cap + 1
+    # H16: the forced opening is made here, through the one call of ``apply`` (a second
+    # call, or apply_move, would compile the rules once more: 5 s of a cold first run).
+    m = opening_move(st)
     while st[TURN] < cap:
         legal = legal_from(st, rz)
         p = st[CURRENT]
-        m = choose(kinds[p], move_fns, st, obs, legal, rng, params, p)
-        if not is_legal(legal, m, obs):
-            err[0], err[1], err[2] = p, m, st[TURN]
-            return BAD_MOVE
+        if m < 0:
+            m = choose(kinds[p], move_fns, st, obs, legal, rng, params, p)
+            if not is_legal(legal, m, obs):
+                err[0], err[1], err[2] = p, m, st[TURN]
+                return BAD_MOVE
         if st[TURN] < log.shape[0]:
             log[st[TURN]] = m
         ev = apply(st, m, rz)
+        m = -1
         if ev & EV_GAME_OVER:
             return FINISHED
         if st[TURN] >= start and ev & EV_PICKUP and cycle.seen_again(st, seen):
@@ -161,9 +175,7 @@ def _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps
     deal_game(st, rng, players, rules)
     if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return BAD_SWAP
-    if opening(st, log):
-        return FINISHED
-    return play(st, rng, cap, move_fns, kinds, params, log, err, seen)
+    return play(st, rng, cap, move_fns, kinds, params, log, err, seen)   # H16 opening too
 
 
 @jit
