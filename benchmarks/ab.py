@@ -49,6 +49,9 @@ def main():
     ap.add_argument("--strategy", default="lowest")
     ap.add_argument("--games", type=int, default=40_000, help="games per batch")
     ap.add_argument("--reps", type=int, default=15, help="batches per version")
+    ap.add_argument("--cycle-stop", action=argparse.BooleanOptionalAction, default=False,
+                    help="stop games proven endless, in versions that can (default: off, "
+                         "so that every version plays the same turns)")
     args = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="shithead-ab-"))
     sys.path.insert(0, str(scratch))
@@ -59,8 +62,11 @@ def main():
         if not name.isidentifier() or not folder:
             ap.error(f"expected NAME=DIR, got {spec!r}")
         runners[name] = load(name, Path(folder).resolve(), scratch)
+        extra = {}
+        if "cycle_stop" in runners[name].RunConfig.__dataclass_fields__:
+            extra["cycle_stop"] = args.cycle_stop       # versions before it had none
         configs[name] = runners[name].RunConfig(games=1, players=args.players, seed=1,
-                                                strategies=[args.strategy])
+                                                strategies=[args.strategy], **extra)
     turns = {k: int(r.play_batch(configs[k], 0, 3000, 1).turns.sum()) for k, r in runners.items()}
     print(f"turns of games 0..2999 (equal when the games are the same): {turns}")
     times = {k: [] for k in runners}
