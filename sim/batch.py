@@ -121,12 +121,9 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
     log = np.zeros(cfg.max_turns, np.int32)
     seen = np.zeros(cycle.SIZE if cfg.cycle_detect else 0, np.int32)
     status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)  # H16 too
-    end, period = cycle.END_FINISHED, 0
-    if status == core.UNFINISHED:
-        end = cycle.END_CAP
-        if seen.size and seen[cycle.PERIOD] > 0:
-            end, period = cycle.END_CYCLE, int(seen[cycle.PERIOD])
-    return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, end, period)
+    end, period = cycle.end_of(status == core.UNFINISHED, seen)
+    return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, int(end),
+                      int(period))
 
 
 def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:

@@ -224,13 +224,7 @@ def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, 
         seed_game(rng, seed, first + g)
         status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
                           swaps, cards, log, err, seen, play)
-        ends[g] = cycle.END_FINISHED
-        periods[g] = 0
-        if status[g] == UNFINISHED:
-            ends[g] = cycle.END_CAP
-            if detect and seen[cycle.PERIOD] > 0:
-                ends[g] = cycle.END_CYCLE
-                periods[g] = seen[cycle.PERIOD]
+        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
         turns[g] = st[TURN]
         burns[g] = st[BURNS]
         starter[g] = st[FIRST]

@@ -63,6 +63,17 @@ START = 200                          # the first turn whose pick-up is looked at
 
 
 @jit(inline="always")
+def end_of(unfinished, seen):
+    """Why a game ended (``END_*``) and the length in turns of the cycle that stopped it (0
+    for the others), from whether it is unfinished and its ``seen`` after the game."""
+    if not unfinished:
+        return END_FINISHED, 0
+    if seen.shape[0] > 0 and seen[PERIOD] > 0:
+        return END_CYCLE, seen[PERIOD]
+    return END_CAP, 0
+
+
+@jit(inline="always")
 def reset(seen):
     """A new game: nothing saved yet, no cycle found."""
     if seen.shape[0] > 0:

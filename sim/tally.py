@@ -4,8 +4,8 @@
 (``sim.runner``, ``sim.compare``, ``sim.study``), so they live here, in ``sim``;
 ``reports.summary`` re-exports them for old imports.
 
-Every win rate comes with its sample size and a 95% Wilson score interval (scipy's
-``binomtest``); unfinished games (R25) are counted in every denominator and shown in their
+Every win rate comes with its sample size and a 95% Wilson score interval (:func:`wilson`,
+the closed form); unfinished games (R25) are counted in every denominator and shown in their
 own column, never hidden, split by why they stopped: at the turn limit (``cap``) or proven
 endless (``cycle``, :mod:`sim.cycle`). Turns and pick-ups per game are over finished games:
 an unfinished game's depend only on where it was stopped.

@@ -127,13 +127,8 @@ _LOOP_ODDS = 4
 
 @jit(inline="always")
 def _cost(r):
-    if r == TEN:
-        return _COST_TEN
-    if r == TWO:
-        return _COST_TWO
-    if r == JOKER:
-        return _COST_JOKER
-    return r * 1.0
+    """:func:`_cost_k` with the default costs."""
+    return _cost_k(r, _COST_TEN, _COST_TWO, _COST_JOKER)
 
 
 @jit(inline="always")

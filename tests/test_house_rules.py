@@ -12,7 +12,7 @@ import pytest
 
 from sim import rules
 from sim.ruleset import PRESETS, Ruleset
-from sim.runner import RunConfig, record_game
+from sim.runner import RunConfig, play_batch, record_game
 from tests.positions import pos
 
 PICKUP = {"pickup": True}
@@ -348,7 +348,9 @@ def test_H15_starter_order_decides_in_the_listed_order():
 
 # -- H16 forced opening ------------------------------------------------------------------------
 def test_H16_forced_opening_plays_every_card_of_the_starting_rank():
+    """The recorded game (sim replay) and the batch core make the opening alike."""
     cfg = RunConfig(games=20, players=4, seed=5, rules="boothj5")
+    batch = play_batch(cfg, 0, 20, 1)
     for game in range(20):
         rec = record_game(cfg, game)
         start = rules.to_position(rec.start, cfg.rules)
@@ -358,6 +360,7 @@ def test_H16_forced_opening_plays_every_card_of_the_starting_rank():
         assert rank in start["hands"][seat]
         first = rules.move_to_dict(int(rec.moves[0]))
         assert first == play(*[rank] * start["hands"][seat].count(rank))
+        assert (rec.status, len(rec.moves)) == (batch.status[game], batch.turns[game])
 
 
 def test_H16_replay_names_the_starting_rank_and_the_forced_opening(cli):
