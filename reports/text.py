@@ -34,9 +34,9 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
                   f"({ov['games'] / max(seconds, 1e-9):,.0f} games/s)")
     console.print(f"Stopping endless games: {ov['cycle_stop']}.")
     v2 = cfg.options["last_player_loses"]
-    for title, df, key in (("By seat", tally.by_seat(), "seat"),
-                           ("By strategy (over the seats it holds)", tally.by_strategy(),
-                            "seats")):
+    for title, rows, key in (("By seat", tally.seat_rows(), "seat"),
+                             ("By strategy (over the seats it holds)", tally.strategy_rows(),
+                              "seats")):
         t = Table(title=title + (" - win = first out (V2)" if v2 else ""), title_justify="left")
         cols = [key, "strategy", "swap", "games", "wins", "win rate", "95% CI", "unfinished",
                 "mean turns"]
@@ -44,7 +44,7 @@ def print_summary(tally, seconds: float, console: Console | None = None) -> None
             cols += ["shithead", "mean place"]
         for c in cols:
             t.add_column(c, justify="left" if c in ("strategy", "swap") else "right")
-        for r in df.to_dict(orient="records"):
+        for r in rows:
             row = [str(r[key]), r["strategy"], r["swap"], f"{r['games']:,}", f"{r['wins']:,}",
                    _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
                    f"{r['unfinished']:,}", f"{r['mean_turns']:.1f}"]

@@ -217,8 +217,15 @@ def _first_line(fn) -> str:
     return (fn.__doc__ or "").strip().split("\n")[0]
 
 
-def _load_builtins():
-    import strategies  # noqa: F401  (registers the built-ins)
+def _load_builtins(name: str | None = None, registry: dict | None = None) -> None:
+    """Register the built-ins; only :mod:`strategies.basic` when ``name`` is one of its own
+    (a user's file is always loaded after every built-in, so its names never depend on
+    which built-ins were loaded before it)."""
+    import strategies
+
+    strategies.load(first_only=True)
+    if name is None or name not in registry:
+        strategies.load()
 
 
 def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
@@ -266,8 +273,8 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
 
 
 def _get(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
-    _load_builtins()
     name, args = parse_call(spec)
+    _load_builtins(name, registry)
     if name in registry:
         found = registry[name]
     elif ":" in name:

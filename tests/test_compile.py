@@ -22,6 +22,7 @@ def _fresh(code: str) -> dict:
 def test_builtins_compile_when_seated_not_at_import():
     got = _fresh(
         "import json, strategies\n"
+        "strategies.load()\n"
         "from sim.strategy import get_move, MOVES\n"
         "before = {k: len(s.dispatcher.signatures) for k, s in MOVES.items()}\n"
         "s = get_move('counting')\n"
@@ -32,6 +33,20 @@ def test_builtins_compile_when_seated_not_at_import():
     assert set(got["before"].values()) == {0}, got["before"]
     assert got["after"] == 1 and got["closed"]        # one signature: a first-class function
     assert got["others"] == 0                         # a strategy nobody seated
+
+
+def test_a_table_of_basic_builtins_imports_basic_alone_and_others_load_all():
+    """``sim run`` with ``lowest`` imports strategies.basic only (25 ms of start-up); any
+    other name, and any user's file, first registers every built-in."""
+    got = _fresh(
+        "import json, sys\n"
+        "from sim.strategy import get_move, get_swap\n"
+        "mods = lambda: sorted(m for m in sys.modules if m.startswith('strategies.'))\n"
+        "get_move('lowest'); get_swap('highest-up'); basic = mods()\n"
+        "get_move('counting'); print(json.dumps({'basic': basic, 'all': mods()}))\n")
+    assert got["basic"] == ["strategies.basic"]
+    assert got["all"] == sorted(f"strategies.{m}" for m in
+                                ("basic", "swaps", "heuristics", "montecarlo", "peers"))
 
 
 def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
@@ -88,3 +103,31 @@ def test_borrow_is_a_view_of_the_same_memory():
     a = np.zeros(4, np.int64)
     assert _write_through(a) == 16
     assert a.tolist() == [0, 7, 9, 0]
+
+
+def test_the_blas_preload_spares_scipy_linalg_and_breaks_nothing():
+    """sim._jit loads scipy's cython_blas by itself so that Numba's BLAS check does not import
+    all of scipy.linalg (0.2 s of ``sim run``): a run leaves scipy.linalg unimported, a jitted
+    np.dot still works, and scipy.linalg imports as usual afterwards."""
+    got = _fresh(
+        "import json, sys\n"
+        "import numpy as np\n"
+        "from sim.runner import RunConfig, play_batch\n"
+        "play_batch(RunConfig(games=10), 0, 10, 1)\n"
+        "linalg = 'scipy.linalg' in sys.modules\n"
+        "import numba\n"
+        "dot = numba.njit(lambda a: np.dot(a, a))(np.arange(3.0))\n"
+        "import scipy.linalg\n"
+        "from scipy.linalg import cython_blas\n"
+        "x = scipy.linalg.solve(np.eye(2) * 2, np.ones(2)).tolist()\n"
+        "print(json.dumps({'linalg': linalg, 'dot': dot, 'solve': x,\n"
+        "                  'same': cython_blas is sys.modules['scipy.linalg.cython_blas']}))\n")
+    assert got == {"linalg": False, "dot": 5.0, "solve": [0.5, 0.5], "same": True}
+
+
+def test_the_console_script_prints_the_whole_summary():
+    """``sim`` (sim.cli.main, with its garbage-collector settings) prints everything."""
+    out = subprocess.run([sys.executable, "-m", "sim.cli", "run", "--games", "200", "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    d = json.loads(out)
+    assert d["overall"]["games"] == 200 and len(d["by_seat"]) == 4
