@@ -15,10 +15,12 @@ On one thread, duplicate deals, seats rotated (every deal played once under each
   strategies never changes, so each one always follows the same neighbour: following
   ``random`` (which hands out 2s and 10s) is worth much (without the bot, ``lowest`` in that
   seat wins 43% and ``counting``, two places on, 24%);
-- ``5p all``: the same table with the neighbours balanced: blocks of deals (``--orders`` of
-  them), each under its own random cyclic order of the eight strategies (every deal still
-  played under all eight rotations of its order), so that every strategy follows every other
-  equally often on average.
+- ``5p all``: the same table with the neighbours balanced: every deal under its own random
+  cyclic order of the eight strategies (every deal still played under all eight rotations of
+  its order), so that every strategy follows every other equally often on average. One order
+  per deal keeps the deals independent, which the interval over deals assumes: with blocks
+  of deals sharing an order (``--orders N``, the design until 2026-11-30) the neighbour
+  effect is shared within a block and the interval over deals is too narrow.
 
 Per matchup: the bot's win rate per seat-game with its 95% interval over deals, the best other
 strategy's, the paired per-deal difference bot - other with its interval (Bonferroni over the
@@ -55,8 +57,9 @@ def row(label, summary, bot):
 
 
 def compare_summary(names, players, deals, seed, rules, orders=1):
-    """``names[0]`` against the others in ``sim compare``'s design; with ``orders`` > 1 the
-    deals are split into that many blocks, each under a random cyclic order of ``names``."""
+    """``names[0]`` against the others in ``sim compare``'s design (``orders`` = 1); else
+    every deal (``orders`` = 0) or each of ``orders`` blocks of deals under a random cyclic
+    order of ``names``."""
     import numpy as np
 
     from sim import stats
@@ -64,7 +67,7 @@ def compare_summary(names, players, deals, seed, rules, orders=1):
     from sim.runner import RunConfig, play_batch
 
     t0, c0 = time.perf_counter(), time.process_time()
-    if orders <= 1:
+    if orders == 1:
         t, _ = compare(names, players=players, games=deals * len(names), seed=seed,
                        rules=rules, threads=1)
         per_deal, games = np.concatenate(t.per_deal), t.games
@@ -73,8 +76,9 @@ def compare_summary(names, players, deals, seed, rules, orders=1):
         gen = np.random.default_rng(seed)
         per_deal, games = [], 0
         k = len(names)
-        for b, first in enumerate(range(0, deals, -(-deals // orders))):
-            n = min(-(-deals // orders), deals - first)
+        size = 1 if orders <= 0 else -(-deals // orders)
+        for b, first in enumerate(range(0, deals, size)):
+            n = min(size, deals - first)
             order = [names[0]] + [names[1 + i] for i in gen.permutation(k - 1)]
             t = Tournament(order, players, False)
             cfgs = [RunConfig(games=1, players=players, seed=seed, rules=rules, threads=1,
@@ -113,7 +117,8 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--rules", default="seed")
     ap.add_argument("--only", default=None, help="comma-separated matchup labels")
-    ap.add_argument("--orders", type=int, default=40, help="random cyclic orders, 5p all")
+    ap.add_argument("--orders", type=int, default=0, help="random cyclic orders, 5p all "
+                    "(0: one per deal, the default; N: blocks of deals sharing one)")
     ap.add_argument("--mixed-deals", type=int, default=None, help="deals of the mixed and "
                     "5-player tables (default --deals)")
     ap.add_argument("--out", default=None)
