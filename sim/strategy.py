@@ -221,11 +221,11 @@ def _load_builtins(name: str | None = None, registry: dict | None = None) -> Non
     """Register the built-ins; only :mod:`strategies.basic` when ``name`` is one of its own
     (a user's file is always loaded after every built-in, so its names never depend on
     which built-ins were loaded before it)."""
-    import strategies
+    from strategies import load
 
-    strategies.load(first_only=True)
+    load(first_only=True)
     if name is None or name not in registry:
-        strategies.load()
+        load()
 
 
 def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:

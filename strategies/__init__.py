@@ -16,4 +16,4 @@ MODULES = ("basic", "swaps", "heuristics", "montecarlo", "peers")
 def load(first_only: bool = False) -> None:
     """Register the built-ins: every module, or with ``first_only`` just :mod:`strategies.basic`."""
     for name in MODULES[:1] if first_only else MODULES:
-        importlib.import_module(f"strategies.{name}")
+        importlib.import_module(f".{name}", __name__)
