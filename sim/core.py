@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import cycle
-from sim._jit import borrow, jit
+from sim._jit import borrow, ix, jit
 from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -38,9 +38,9 @@ def triple_code(st, base):
     (the swap study's key; -1 unless exactly 3 face-ups). Branch-free over the ranks."""
     code, k = np.int64(0), 0
     for r in range(NR):
-        c = min(st[base + r], 3)
+        c = min(st[ix(base + r)], 3)
         code = code * _POW[c] + r * _REP[c]
-        k += st[base + r]
+        k += st[ix(base + r)]
     return code if k == 3 else -1
 
 
@@ -64,8 +64,8 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     k = 2 * st[R_HAND]
     first, rank = starter(st)                              # R6: as dealt
     for s in range(MAXP):
-        st[TRIPLES + s] = -1
-        st[HTRIPLES + s] = -1
+        st[ix(TRIPLES + s)] = -1
+        st[ix(HTRIPLES + s)] = -1
     for s in range(players):
         swap_cards(st, s, cards, k * s)
     for s in range(players):
@@ -75,8 +75,8 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         if not apply_swap(st, s, cards[k * s:k * s + k], swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
-        st[TRIPLES + s] = triple_code(st, FU + s * NR)
-        st[HTRIPLES + s] = triple_code(st, HANDS + s * NR)
+        st[ix(TRIPLES + s)] = triple_code(st, FU + s * NR)
+        st[ix(HTRIPLES + s)] = triple_code(st, HANDS + s * NR)
     if st[V1] or st[R_STARTER]:
         first, rank = starter(st)                          # V1: chosen; H14: after the swap
     st[CURRENT] = first
@@ -93,7 +93,7 @@ def opening_move(st):
     if not st[R_FORCED] or st[STARTRANK] < 0 or st[TURN] > 0:
         return -1
     r = st[STARTRANK]
-    return (st[HANDS + st[CURRENT] * NR + r] - 1) * NR + r
+    return (st[ix(HANDS + st[CURRENT] * NR + r)] - 1) * NR + r
 
 
 @jit
@@ -230,10 +230,10 @@ def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, 
         starter[g] = st[FIRST]
         dealer[g] = st[DEALER]
         for s in range(6):
-            order[g, s] = st[OUTORDER + s]
-            pickups[g, s] = st[PICKUPS + s]
-            triples[g, s] = st[TRIPLES + s]
-            htriples[g, s] = st[HTRIPLES + s]
+            order[g, s] = st[ix(OUTORDER + s)]
+            pickups[g, s] = st[ix(PICKUPS + s)]
+            triples[g, s] = st[ix(TRIPLES + s)]
+            htriples[g, s] = st[ix(HTRIPLES + s)]
         errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
     # The owners are used here, after their views: Numba frees an array after its last use.
     own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = 0

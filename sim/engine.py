@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
+from sim._jit import ix, jit
 from sim.cards import JOKER, TEN, TWO
 from sim.layout import (
     ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
@@ -37,7 +37,7 @@ from sim.rng import randint
 def follow_mask(st):
     """H0: the 14-bit set of ranks that may follow the effective top (R9, R20, R23, H2, H4,
     H5): one lookup in the ruleset's table (:meth:`sim.ruleset.Ruleset.follow_mask`)."""
-    return np.int64(st[R_FOLLOW + 1 + st[TOP]])
+    return np.int64(st[ix(R_FOLLOW + 1 + st[TOP])])
 
 
 @jit(inline="always")
@@ -50,9 +50,9 @@ def playable(st, r):
 def play_source(st):
     """Where the seat to move plays from: 0 hand, 1 face-up cards, 2 blind (R11, R13, R14)."""
     p = st[CURRENT]
-    if st[HANDN + p] > 0:
+    if st[ix(HANDN + p)] > 0:
         return 0
-    if st[FUN + p] > 0:
+    if st[ix(FUN + p)] > 0:
         return 1
     return 2
 
@@ -109,19 +109,19 @@ def legal_from(st, rz):
     if source == 2:                             # R14, R16 (H10 "always": or pick up)
         return np.int64((rz[Z_PICKS] >> 12) & 7 if count > 0 else 2) << L_PICKUP
     w = HAVE + 4 * p + 2 * source
-    lead = np.int64(st[w]) | (np.int64(st[w + 1]) << (2 * NR))
+    lead = np.int64(st[ix(w)]) | (np.int64(st[ix(w + 1)]) << (2 * NR))
     if count == 0:                              # R7, H8: lead 1 card or several of one rank
         return lead
-    mask = np.int64(st[R_FOLLOW + 1 + st[TOP]])
+    mask = np.int64(st[ix(R_FOLLOW + 1 + st[TOP])])
     if rz[Z_COUNT]:                             # R9: exactly `count` cards
         g = count - 1
-        word = ((np.int64(st[w + (g >> 1)]) >> ((g & 1) * NR)) & mask) << (g * NR)
+        word = ((np.int64(st[ix(w + (g >> 1))]) >> ((g & 1) * NR)) & mask) << (g * NR)
     else:                                       # H1: any number of a legal rank
         word = lead & (mask * _GROUPS)
     i = 2 * source + (word == 0)
     word |= np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP
     if source == 1:                             # the lowest face-up rank, for an add (H11)
-        word |= _lowest_rank(np.int64(st[w]) & RANKS_MASK) << L_UPLOW
+        word |= _lowest_rank(np.int64(st[ix(w)]) & RANKS_MASK) << L_UPLOW
     return word
 
 
@@ -134,26 +134,26 @@ _HI = np.array([0, 0, 0, 1, _PAIR], np.int32)
 @jit(inline="always")
 def _word_set(st, w, r, c):
     """The have-words at ``w``, ``w + 1`` now say ``c`` cards of rank ``r``."""
-    st[w] = (st[w] & ~(_PAIR << r)) | (_LO[c] << r)
-    st[w + 1] = (st[w + 1] & ~(_PAIR << r)) | (_HI[c] << r)
+    st[ix(w)] = (st[ix(w)] & ~(_PAIR << r)) | (_LO[ix(c)] << r)
+    st[ix(w + 1)] = (st[ix(w + 1)] & ~(_PAIR << r)) | (_HI[ix(c)] << r)
 
 
 @jit(inline="always")
 def _set_count(st, block, k, s, r, c):
     """Seat ``s`` now holds ``c`` cards of rank ``r`` in ``block`` (HANDS or FU, whose
     have-words are ``HAVE + 4 * s + k``); keep its have-words."""
-    st[block + s * NR + r] = c
+    st[ix(block + s * NR + r)] = c
     _word_set(st, HAVE + 4 * s + k, r, c)
 
 
 @jit(inline="always")
 def _hand_add(st, s, r, d):
-    _set_count(st, HANDS, 0, s, r, st[HANDS + s * NR + r] + d)
+    _set_count(st, HANDS, 0, s, r, st[ix(HANDS + s * NR + r)] + d)
 
 
 @jit(inline="always")
 def _up_add(st, s, r, d):
-    _set_count(st, FU, 2, s, r, st[FU + s * NR + r] + d)
+    _set_count(st, FU, 2, s, r, st[ix(FU + s * NR + r)] + d)
 
 
 @jit(inline="always")
@@ -167,11 +167,11 @@ def _words(st, counts, w):
     """Recompute the have-words at ``w`` from the 14 counts at ``counts``."""
     lo, hi = 0, 0
     for r in range(NR):
-        c = st[counts + r]
-        lo |= _LO[c] << r
-        hi |= _HI[c] << r
-    st[w] = lo
-    st[w + 1] = hi
+        c = st[ix(counts + r)]
+        lo |= _LO[ix(c)] << r
+        hi |= _HI[ix(c)] << r
+    st[ix(w)] = lo
+    st[ix(w + 1)] = hi
 
 
 @jit(inline="always")
@@ -179,14 +179,14 @@ def _add_words(st, w, v):
     """The have-words at ``w`` += those at ``v``: per rank, the code of the sum of the two
     counts (at most 4), from the codes alone (a pick-up, R10, in O(1))."""
     m = (1 << NR) - 1
-    a1, a2, a3, a4 = st[w] & m, st[w] >> NR, st[w + 1] & m, st[w + 1] >> NR
-    b1, b2, b3, b4 = st[v] & m, st[v] >> NR, st[v + 1] & m, st[v + 1] >> NR
+    a1, a2, a3, a4 = st[ix(w)] & m, st[ix(w)] >> NR, st[ix(w + 1)] & m, st[ix(w + 1)] >> NR
+    b1, b2, b3, b4 = st[ix(v)] & m, st[ix(v)] >> NR, st[ix(v + 1)] & m, st[ix(v + 1)] >> NR
     s1 = a1 | b1                                       # at least k = i + j cards
     s2 = a2 | b2 | (a1 & b1)
     s3 = a3 | b3 | (a2 & b1) | (a1 & b2)
     s4 = a4 | b4 | (a3 & b1) | (a2 & b2) | (a1 & b3)
-    st[w] = s1 | (s2 << NR)
-    st[w + 1] = s3 | (s4 << NR)
+    st[ix(w)] = s1 | (s2 << NR)
+    st[ix(w + 1)] = s3 | (s4 << NR)
 
 
 @jit
@@ -210,7 +210,7 @@ def next_seat(st, s):
             s = 0
         elif s < 0:
             s = n - 1
-        if st[HANDN + s] + st[FUN + s] + st[FDN + s] > 0:
+        if st[ix(HANDN + s)] + st[ix(FUN + s)] + st[ix(FDN + s)] > 0:
             return s
     return s
 
@@ -220,10 +220,10 @@ def _push(st, r, n, trans):
     """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no effect.
     ``trans``: the transparent rank (H5), -1 for none."""
     for _ in range(n):
-        st[PILE + st[PILELEN]] = r
+        st[ix(PILE + st[PILELEN])] = r
         st[PILELEN] += 1
-    st[PILECNT + r] += n
-    _word_set(st, PILEHAVE, r, st[PILECNT + r])
+    st[ix(PILECNT + r)] += n
+    _word_set(st, PILEHAVE, r, st[ix(PILECNT + r)])
     # R22: the physical run on top (a joker or a transparent card breaks it, H5) ...
     st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
     st[TOPRANK] = r
@@ -235,9 +235,9 @@ def _push(st, r, n, trans):
 @jit(inline="always")
 def _clear_pile(st):
     for r in range(NR):
-        st[PILECNT + r] = 0
+        st[ix(PILECNT + r)] = 0
     st[PILEHAVE] = 0
-    st[PILEHAVE + 1] = 0
+    st[ix(PILEHAVE + 1)] = 0
     st[PILELEN] = 0
     st[TOP] = -1
     st[TOPRANK] = -1
@@ -254,7 +254,7 @@ def _play(st, r, n, rz):
         st[COUNT] = n                         # R7, R9: the lead sets the count
     if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
         for k in range(NR):
-            st[BURNED + k] += st[PILECNT + k]
+            st[ix(BURNED + k)] += st[ix(PILECNT + k)]
         _clear_pile(st)
         st[BURNS] += 1
         return EV_BURN
@@ -267,12 +267,12 @@ def _play(st, r, n, rz):
 def _pickup(st, p):
     """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""
     for r in range(NR):
-        c = st[PILECNT + r]
-        st[HANDS + p * NR + r] += c
-        st[KNOWN + p * NR + r] += c
+        c = st[ix(PILECNT + r)]
+        st[ix(HANDS + p * NR + r)] += c
+        st[ix(KNOWN + p * NR + r)] += c
     _add_words(st, HAVE + 4 * p, PILEHAVE)
-    st[HANDN + p] += st[PILELEN]
-    st[PICKUPS + p] += 1
+    st[ix(HANDN + p)] += st[PILELEN]
+    st[ix(PICKUPS + p)] += 1
     _clear_pile(st)
     return EV_PICKUP
 
@@ -280,10 +280,10 @@ def _pickup(st, p):
 @jit(inline="always")
 def _draw(st, p, hand_size):
     """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
-    while st[HANDN + p] < hand_size and st[STOCKLEN] > 0:
+    while st[ix(HANDN + p)] < hand_size and st[STOCKLEN] > 0:
         st[STOCKLEN] -= 1
-        _hand_add(st, p, st[STOCK + st[STOCKLEN]], 1)
-        st[HANDN + p] += 1
+        _hand_add(st, p, st[ix(STOCK + st[STOCKLEN])], 1)
+        st[ix(HANDN + p)] += 1
 
 
 @jit
@@ -291,22 +291,22 @@ def _blind(st, p, rz):
     """R14-R17: turn the top face-down cards (the count's worth; one under H1); keep them on
     the pile if legal, else pick up. Returns the rank played, or -1 after a failed turn."""
     k = max(st[COUNT], 1) if rz[Z_COUNT] else 1
-    left = st[FDN + p]
+    left = st[ix(FDN + p)]
     take = min(k, left)
     top = FD + p * DECK + left - 1            # R17: last dealt is turned first
-    r = st[top]
+    r = st[ix(top)]
     ok = take == k                            # R16: fewer than the count is illegal
     for i in range(take):
-        if st[top - i] != r:
+        if st[ix(top - i)] != r:
             ok = False                        # R15: one rank only
     if st[COUNT] > 0 and not playable(st, r):
         ok = False                            # a blind lead (count 0, H8) is always legal
-    st[FDN + p] = left - take
+    st[ix(FDN + p)] = left - take
     if ok:
         return r
     # R15: the turned cards go into the hand with the pile (seen by all: known, R26).
     for i in range(take):
-        _push(st, st[top - i], 1, rz[Z_TRANS])
+        _push(st, st[ix(top - i)], 1, rz[Z_TRANS])
     return -1
 
 
@@ -347,16 +347,16 @@ def apply_with(st, m, rz):
     if m < ADD:
         r = m % NR
         n = m // NR + 1
-        if st[HANDN + p] > 0:                 # R13: the hand first
+        if st[ix(HANDN + p)] > 0:                 # R13: the hand first
             _hand_add(st, p, r, -n)
-            st[HANDN + p] -= n
-            k = st[KNOWN + p * NR + r] - n    # what is still known to be there (R26)
-            st[KNOWN + p * NR + r] = k if k > 0 else 0
+            st[ix(HANDN + p)] -= n
+            k = st[ix(KNOWN + p * NR + r)] - n    # what is still known to be there (R26)
+            st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
             ev = _play(st, r, n, rz)
             _draw(st, p, rz[Z_HAND])          # R8, R21: after the play and any burn
         else:                                 # R11: face-up cards, no drawing (R8)
             _up_add(st, p, r, -n)
-            st[FUN + p] -= n
+            st[ix(FUN + p)] -= n
             ev = _play(st, r, n, rz)
     elif m == PICKUP:
         ev = _pickup(st, p)
@@ -369,17 +369,17 @@ def apply_with(st, m, rz):
             ev = _play(st, r, n, rz)
     else:
         a = m - ADD                           # R12, H11: adding is not a play
-        c = st[FU + p * NR + a] if rz[Z_FUPICK] == 2 else 1
+        c = st[ix(FU + p * NR + a)] if rz[Z_FUPICK] == 2 else 1
         _up_add(st, p, a, -c)
-        st[FUN + p] -= c
+        st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
     st[TURN] += 1
     st[LASTMOVER] = p
     effect = EFF_NONE
     if r >= 0 and (rz[Z_EFFECTS] >> r) & 1 and not ev & EV_BURN:   # H0a: a burn cancels
-        effect = st[R_EFFECT + r]
-    if effect != EFF_NONE or st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:
+        effect = st[ix(R_EFFECT + r)]
+    if effect != EFF_NONE or st[ix(HANDN + p)] + st[ix(FUN + p)] + st[ix(FDN + p)] == 0:
         return _after_special(st, p, n, effect, ev)
     if ev & EV_BURN:
         # R21, R22: the burner leads again; H9: the next seat leads
@@ -401,9 +401,9 @@ def _after_special(st, p, n, effect, ev):
     elif effect == EFF_SKIP or effect == EFF_SKIP_PER_CARD:
         skips = n if effect == EFF_SKIP_PER_CARD else 1   # H6
         ev |= EV_SKIP
-    if st[HANDN + p] + st[FUN + p] + st[FDN + p] == 0:   # R18: out
+    if st[ix(HANDN + p)] + st[ix(FUN + p)] + st[ix(FDN + p)] == 0:   # R18: out
         ev |= EV_OUT
-        st[OUTORDER + st[NOUT]] = p
+        st[ix(OUTORDER + st[NOUT])] = p
         st[NOUT] += 1
         if st[V2] == 0 or st[NOUT] >= st[PLAYERS] - 1:    # R25, V2
             ev |= EV_GAME_OVER
@@ -435,15 +435,15 @@ def starter(st):
     n = st[PLAYERS]
     d = st[DEALER]
     for i in range(st[R_NORDER]):
-        r = st[R_ORDER + i]
+        r = st[ix(R_ORDER + i)]
         if st[R_STARTER] == 0:
             for j in range(1, n + 1):
                 s = (d + j) % n
-                if st[FU + s * NR + r] > 0:
+                if st[ix(FU + s * NR + r)] > 0:
                     return s, r
         for j in range(1, n + 1):
             s = (d + j) % n
-            if st[HANDS + s * NR + r] > 0:
+            if st[ix(HANDS + s * NR + r)] > 0:
                 return s, r
     return (d + 1) % n, -1
 
@@ -467,24 +467,24 @@ def derive_pile(st):
     """Recompute TOP, TOPRANK, RUN and PILECNT from the pile order (R20, R22, R23, H5)."""
     n = st[PILELEN]
     for r in range(NR):
-        st[PILECNT + r] = 0
+        st[ix(PILECNT + r)] = 0
     for i in range(n):
-        st[PILECNT + st[PILE + i]] += 1
+        st[ix(PILECNT + st[ix(PILE + i)])] += 1
     st[TOP] = -1
     st[TOPRANK] = -1
     st[RUN] = 0
     if n == 0:
         return
-    tr = st[PILE + n - 1]
+    tr = st[ix(PILE + n - 1)]
     st[TOPRANK] = tr
     run = 0
     for i in range(n - 1, -1, -1):
-        if st[PILE + i] != tr:
+        if st[ix(PILE + i)] != tr:
             break
         run += 1
     st[RUN] = run
     for i in range(n - 1, -1, -1):            # R23, H5: look through jokers, transparent
-        r = st[PILE + i]
+        r = st[ix(PILE + i)]
         if r != JOKER and r != st[R_TRANS]:
             st[TOP] = -1 if r == TWO else r
             break
@@ -509,28 +509,28 @@ def deal(st, rng, players, dealer, rules):
     """
     # Loops, not slice assignments: the same code, and a second less to compile.
     for i in range(st.shape[0]):
-        st[i] = 0
+        st[ix(i)] = 0
     for i in range(NRULES):
-        st[RULES + i] = rules[i]
+        st[ix(RULES + i)] = rules[i]
     st[PLAYERS] = players
     size = 0                                  # the deck is shuffled where the stock lies
     for r in range(TWO + 1):
         for _ in range(4):
-            st[STOCK + size] = r
+            st[ix(STOCK + size)] = r
             size += 1
     for _ in range(deck_jokers(st)):
-        st[STOCK + size] = JOKER
+        st[ix(STOCK + size)] = JOKER
         size += 1
     for i in range(size - 1, 0, -1):          # Fisher-Yates
         j = randint(rng, i + 1)
-        st[STOCK + i], st[STOCK + j] = st[STOCK + j], st[STOCK + i]
+        st[ix(STOCK + i)], st[ix(STOCK + j)] = st[ix(STOCK + j)], st[ix(STOCK + i)]
     if st[R_REMOVE]:                          # H17: k cards off the top, aside all game
         spare = size - 17 * players
         if spare >= 2 * players:
             k = spare - (1 + randint(rng, 2 * players))
             for _ in range(k):
                 size -= 1
-                st[REMOVED + st[STOCK + size]] += 1
+                st[ix(REMOVED + st[ix(STOCK + size)])] += 1
             st[REMOVEDN] = k
     v1 = st[V1]
     hs = st[R_HAND]
@@ -541,24 +541,24 @@ def deal(st, rng, players, dealer, rules):
     st[TOPRANK] = -1
     st[STARTRANK] = -1
     for s in range(6):
-        st[OUTORDER + s] = -1
+        st[ix(OUTORDER + s)] = -1
     for packet in range(2 if v1 else 3):
         for i in range(1, players + 1):
             s = (dealer + i) % players
             for _ in range(2 * hs if (v1 and packet == 1) else hs):
                 size -= 1                     # dealt from the top: what stays is the stock
-                r = st[STOCK + size]
+                r = st[ix(STOCK + size)]
                 if packet == 0:
-                    st[FD + s * DECK + st[FDN + s]] = r
-                    st[FDN + s] += 1
+                    st[ix(FD + s * DECK + st[ix(FDN + s)])] = r
+                    st[ix(FDN + s)] += 1
                 elif packet == 1 and not v1:
                     _up_add(st, s, r, 1)
-                    st[FUN + s] += 1
+                    st[ix(FUN + s)] += 1
                 else:
                     _hand_add(st, s, r, 1)
-                    st[HANDN + s] += 1
+                    st[ix(HANDN + s)] += 1
     for i in range(size, DECK):
-        st[STOCK + i] = 0
+        st[ix(STOCK + i)] = 0
     st[STOCKLEN] = size
 
 
@@ -576,7 +576,7 @@ def swap_cards(st, s, cards, at=0):
     k = np.uint64(at)
     for base in (FU + s * NR, HANDS + s * NR):
         for r in range(NR):
-            c = st[base + r]
+            c = st[ix(base + r)]
             cards[k] = r
             cards[k + np.uint64(1)] = r
             cards[k + np.uint64(2)] = r
@@ -604,10 +604,10 @@ def apply_swap(st, s, cards, chosen):
     if bits != hs:
         return False
     for r in range(NR):
-        st[FU + s * NR + r] = 0
-        st[HANDS + s * NR + r] = 0
+        st[ix(FU + s * NR + r)] = 0
+        st[ix(HANDS + s * NR + r)] = 0
     for k in range(4):
-        st[HAVE + 4 * s + k] = 0
+        st[ix(HAVE + 4 * s + k)] = 0
     for i in range(2 * hs):
         r = cards[i]
         if (chosen >> i) & 1:
@@ -615,7 +615,7 @@ def apply_swap(st, s, cards, chosen):
         else:
             _hand_add(st, s, r, 1)
             if i < hs and st[V1] == 0:        # it was dealt face up: seen by all
-                st[KNOWN + s * NR + r] += 1
-    st[FUN + s] = hs
-    st[HANDN + s] = hs
+                st[ix(KNOWN + s * NR + r)] += 1
+    st[ix(FUN + s)] = hs
+    st[ix(HANDN + s)] = hs
     return True

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
+from sim._jit import ix, jit
 from sim.layout import (
     ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, L_UPLOW, NR, PICKUP, RANKS_MASK,
 )
@@ -101,7 +101,7 @@ def is_legal(legal, m, obs):
         return has(legal, L_PICKUP)
     if m == BLIND:
         return has(legal, L_BLIND)
-    return has(legal, L_ADD) and obs[FU + obs[CURRENT] * NR + m - ADD] > 0
+    return has(legal, L_ADD) and obs[ix(FU + obs[CURRENT] * NR + m - ADD)] > 0
 
 
 @jit(inline="always")
@@ -112,7 +112,7 @@ def _adds(legal, obs):
     p = obs[CURRENT]
     bits = 0
     for r in range(NR):
-        bits |= np.int64(obs[FU + p * NR + r] > 0) << r
+        bits |= np.int64(obs[ix(FU + p * NR + r)] > 0) << r
     return bits
 
 
@@ -155,7 +155,7 @@ def legal_list(legal, obs, out):
     if has(legal, L_ADD):
         p = obs[CURRENT]
         for r in range(NR):
-            if obs[FU + p * NR + r] > 0:
+            if obs[ix(FU + p * NR + r)] > 0:
                 out[k] = ADD + r
                 k += 1
     if has(legal, L_PICKUP):
