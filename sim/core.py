@@ -141,7 +141,7 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
     scalars are read once a game (:func:`sim.engine.rules_of`). Cycle detection costs one
     well-predicted test a turn, and a call on pick-up turns from turn ``cycle.START`` on
     (:func:`sim.cycle.seen_again`)."""
-    obs = st[:PUB]
+    obs = borrow(st[:PUB])
     rz = rules_of(st)
     start = cycle.START if seen.shape[0] > 0 else cap + 1
     # H16: the forced opening is made here, through the one call of ``apply`` (a second
