@@ -206,3 +206,36 @@ def test_study_saves_per_game_records(tmp_path):
     code = sum(CODE[c] * m for c, m in zip(best["triple"], (196, 14, 1)))
     assert (codes == code).sum() == best["games"] and won[codes == code].sum() == best["wins"]
     assert run.by_seat["swap"].tolist() == ["random"] * 3       # the values stage's summary
+
+
+def test_triple_codes_are_the_sorted_face_up_and_hand_ranks():
+    """The records' triple codes (sim.core.triple_code, read from the have-words) against the
+    counts per rank after the swap, for every seat of many deals; -1 under another hand size
+    (H12)."""
+    from sim import core
+    from sim.ruleset import Ruleset
+    from sim.layout import FU, HANDS, HTRIPLES, NR, STATE_SIZE, TRIPLES
+    from sim.rng import seed_game
+
+    def code(counts):
+        ranks = [r for r in range(NR) for _ in range(counts[r])]
+        return ranks[0] * NR * NR + ranks[1] * NR + ranks[2] if len(ranks) == 3 else -1
+
+    seen = set()
+    for players, swap, rule in ((4, "random", []), (2, "highest-up", []),
+                                (3, "random", ["hand_size=4"])):
+        cfg = RunConfig(games=1, players=players, seed=5, strategies=["lowest"], swaps=[swap],
+                        rules=Ruleset.build("seed", rule))
+        moves, swaps, kinds, params = cfg.kernel_args()
+        for game in range(200):
+            st, rng = np.zeros(STATE_SIZE, np.int32), np.zeros(4, np.uint64)
+            seed_game(rng, np.uint64(5), game)
+            core.deal_game(st, rng, players, cfg.ruleset.vector())
+            assert core.swap_phase(st, rng, swaps, kinds, params, np.zeros(6, np.int64),
+                                   np.zeros(core.SWAP_CARDS, np.int32), np.zeros(3, np.int64))
+            for s in range(players):
+                for block, at in ((FU, TRIPLES), (HANDS, HTRIPLES)):
+                    want = code(st[block + s * NR:block + s * NR + NR])
+                    assert st[at + s] == want
+                    seen.add(want >= 0)
+    assert seen == {True, False}
