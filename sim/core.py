@@ -66,7 +66,7 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     its twice as many cards.
     """
     players = st[PLAYERS]
-    obs = st[:PUB]
+    obs = borrow(st[:PUB])       # views without reference counts (sim._jit.borrow)
     k = 2 * st[R_HAND]
     first, rank = starter(st)                              # R6: as dealt
     for s in range(MAXP):
@@ -75,10 +75,10 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     for s in range(players):
         swap_cards(st, s, cards, k * s)
     for s in range(players):
-        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, cards[k * s:k * s + k], obs, rng,
-                               params, s)
+        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, borrow(cards[k * s:k * s + k]), obs,
+                               rng, params, s)
     for s in range(players):
-        if not apply_swap(st, s, cards[k * s:k * s + k], swaps[s]):
+        if not apply_swap(st, s, borrow(cards[k * s:k * s + k]), swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
         st[ix(TRIPLES + s)] = triple_code(st, HAVE + 4 * s + 2, st[ix(FUN + s)])
