@@ -51,12 +51,15 @@ _UP_VALUE = np.array([0, 1, 2, 3, 4, 5, 6, 12, 8, 9, 10, 11, 13, 14], np.int64)
 
 def highest_up(cards, obs, rng, params):
     """the best half of the cards face up, ranking 2s, 10s and jokers best"""
+    # Card i goes up when fewer than half the cards beat it: by value, and among equal
+    # values the earlier card first (the key's low bits: at most 16 cards, H12). Branch-free
+    # compares instead of picking the best card three times (4 seats: 0.18 -> 0.1 us a game).
     n = cards.shape[0]
     chosen = 0
-    for _ in range(n // 2):
-        best = -1
-        for i in range(n):
-            if not (chosen >> i) & 1 and (best < 0 or _UP_VALUE[cards[i]] > _UP_VALUE[cards[best]]):
-                best = i
-        chosen |= 1 << best
+    for i in range(n):
+        key = _UP_VALUE[cards[i]] * 16 + 15 - i
+        above = 0
+        for j in range(n):
+            above += _UP_VALUE[cards[j]] * 16 + 15 - j > key
+        chosen |= (1 << i) if above < n // 2 else 0
     return chosen
