@@ -10,17 +10,17 @@ On one thread, duplicate deals, seats rotated (every deal played once under each
 - ``mixed``: lowest, save-specials, counting, bot (``sim compare lowest save-specials counting
   montecarlo``);
 - ``5p fixed``: a 5-player table of every built-in, eight strategies rotated over five seats
-  (``sim compare montecarlo random lowest highest save-specials counting cheapest simple
-  --players 5``), through :func:`sim.compare.compare`. In that design the cyclic order of the
-  strategies never changes, so each one always follows the same neighbour: following
-  ``random`` (which hands out 2s and 10s) is worth much (without the bot, ``lowest`` in that
-  seat wins 43% and ``counting``, two places on, 24%);
-- ``5p all``: the same table with the neighbours balanced: every deal under its own random
-  cyclic order of the eight strategies (every deal still played under all eight rotations of
-  its order), so that every strategy follows every other equally often on average. One order
-  per deal keeps the deals independent, which the interval over deals assumes: with blocks
-  of deals sharing an order (``--orders N``, the design until 2026-11-30) the neighbour
-  effect is shared within a block and the interval over deals is too narrow.
+  in the order given (``sim compare montecarlo random lowest highest save-specials counting
+  cheapest simple --players 5 --seating fixed``). Each strategy then always follows the same
+  neighbour, and following ``random`` (which hands out 2s and 10s) is worth much: without the
+  bot, ``lowest`` in that seat wins 43% and ``counting``, two places on, 24%; a copy of
+  ``lowest`` after ``random`` wins twice as often as ``lowest`` itself (tests/test_compare.py);
+- ``5p all``: the same table with the neighbours balanced, ``sim compare``'s default
+  (``--seating balanced``): every deal under its own random cyclic order of the eight
+  strategies (still played under all eight rotations of it), so that every strategy follows
+  every other equally often on average and deals stay independent. Until 2026-11-30 this
+  table used blocks of 20 deals sharing one order, which correlated the deals of a block and
+  made the interval over deals too narrow (benchmarks/seating.py).
 
 Per matchup: the bot's win rate per seat-game with its 95% interval over deals, the best other
 strategy's, the paired per-deal difference bot - other with its interval (Bonferroni over the
@@ -56,40 +56,18 @@ def row(label, summary, bot):
             "clear": all(d["ci_low"] > 0 for d in summary["differences"])}
 
 
-def compare_summary(names, players, deals, seed, rules, orders=1):
-    """``names[0]`` against the others in ``sim compare``'s design (``orders`` = 1); else
-    every deal (``orders`` = 0) or each of ``orders`` blocks of deals under a random cyclic
-    order of ``names``."""
+def compare_summary(names, players, deals, seed, rules, seating="fixed"):
+    """``names[0]`` against the others in ``sim compare``'s design, the cyclic order of the
+    strategies ``fixed`` (as given) or ``balanced`` (sim.compare, "Seating")."""
     import numpy as np
 
     from sim import stats
     from sim.compare import compare
-    from sim.runner import RunConfig, play_batch
 
     t0, c0 = time.perf_counter(), time.process_time()
-    if orders == 1:
-        t, _ = compare(names, players=players, games=deals * len(names), seed=seed,
-                       rules=rules, threads=1)
-        per_deal, games = np.concatenate(t.per_deal), t.games
-    else:
-        from sim.compare import Tournament
-        gen = np.random.default_rng(seed)
-        per_deal, games = [], 0
-        k = len(names)
-        size = 1 if orders <= 0 else -(-deals // orders)
-        for b, first in enumerate(range(0, deals, size)):
-            n = min(size, deals - first)
-            order = [names[0]] + [names[1 + i] for i in gen.permutation(k - 1)]
-            t = Tournament(order, players, False)
-            cfgs = [RunConfig(games=1, players=players, seed=seed, rules=rules, threads=1,
-                              strategies=[order[(s + r) % k] for s in range(players)])
-                    for r in range(k)]
-            t.v2 = bool(cfgs[0].options["last_player_loses"])
-            t.add_block([play_batch(c, first, n, 1) for c in cfgs])
-            block = np.concatenate(t.per_deal)
-            per_deal.append(block[:, [order.index(x) for x in names]])
-            games += t.games
-        per_deal = np.concatenate(per_deal)
+    t, _ = compare(names, players=players, games=deals * len(names), seed=seed, rules=rules,
+                   threads=1, seating=seating)
+    per_deal, games = np.concatenate(t.per_deal), t.games
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     level = 0.05 / (len(names) - 1)
     diffs = []
@@ -117,8 +95,6 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--rules", default="seed")
     ap.add_argument("--only", default=None, help="comma-separated matchup labels")
-    ap.add_argument("--orders", type=int, default=0, help="random cyclic orders, 5p all "
-                    "(0: one per deal, the default; N: blocks of deals sharing one)")
     ap.add_argument("--mixed-deals", type=int, default=None, help="deals of the mixed and "
                     "5-player tables (default --deals)")
     ap.add_argument("--out", default=None)
@@ -141,7 +117,7 @@ def main():
                                                              "5p all") else a.deals
         if seats is None:
             s = compare_summary([bot] + OTHERS, 5, deals, a.seed, a.rules,
-                                a.orders if label == "5p all" else 1)
+                                "balanced" if label == "5p all" else "fixed")
         else:
             m = table_match(seats, deals, seed=a.seed, rules=a.rules, threads=1)
             s = summarize(m, target=m["names"].index(bot))

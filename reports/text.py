@@ -72,6 +72,8 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
                   f"{len(d['strategies'])} seat rotations), {d['players']} players, seed "
                   f"{info['seed']}: {d['unfinished']:,} unfinished "
                   f"({unfinished_text(d)}), {seconds:.1f} s")
+    if info.get("seating_note"):
+        console.print(f"Seating: {info['seating_note']}.")
     if info.get("cycle_stop"):
         console.print(f"Stopping endless games: {info['cycle_stop']}.")
     if anytime:

@@ -32,14 +32,30 @@ class Batch:
     hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
     end: np.ndarray = None       # why each game ended: sim.cycle.END_* (finished, cap, cycle)
     cycle_turns: np.ndarray = None   # the length in turns of the cycle that stopped it, or 0
+    numbers: np.ndarray = None   # the game numbers, when not first, first + 1, ...
+
+    @property
+    def games(self) -> np.ndarray:
+        """The game numbers of the batch (each game's cards come from the seed and this)."""
+        if self.numbers is not None:
+            return self.numbers
+        return self.first + np.arange(self.status.size, dtype=np.int64)
 
 
-def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
-    """Play games ``first .. first + n - 1`` with the jitted core."""
+def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
+               numbers: np.ndarray | None = None) -> Batch:
+    """Play games ``first .. first + n - 1`` with the jitted core; or, with ``numbers``, the
+    games numbered so (``first`` and ``n`` ignored: a tournament's deals under one seating,
+    sim.compare)."""
+    if numbers is not None:
+        numbers = np.ascontiguousarray(numbers, np.int64)
+        first, n = (int(numbers[0]) if numbers.size else 0), numbers.size
+    games = numbers if numbers is not None else np.arange(first, first + n, dtype=np.int64)
     b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
               np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
-              np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32))
+              np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32),
+              numbers)
     moves, swaps, kinds, params = cfg.kernel_args()
     rules = cfg.ruleset.vector()
     # The compiled referee for this table: a table of lowest has its own (sim.core).
@@ -49,12 +65,13 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
     detect = cfg.cycle_detect                # stop games proven endless (sim.cycle)
 
     def block(lo, hi):
-        run(cfg.seed, first + lo, cfg.players, rules, cfg.max_turns, moves, swaps, kinds,
+        run(cfg.seed, games[lo:hi], cfg.players, rules, cfg.max_turns, moves, swaps, kinds,
             params, detect, *(r[lo:hi] for r in records))
 
     # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the blocks change no result.
-    blocks = max(1, min(threads * 4 if threads > 1 else 1, n))
+    # A few hundred games are not worth a thread pool (its start costs a millisecond).
+    blocks = max(1, min(threads * 4 if threads > 1 else 1, n // 256))
     cuts = [n * i // blocks for i in range(blocks + 1)]
     try:
         if blocks == 1:
@@ -68,12 +85,12 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int) -> Batch:
         # hand, i.e. tried to read what its player may not see (R26).
         raise RunError(f"a strategy or swap policy indexed past its observation or hand "
                        f"(R26: strategies see the public state and their own hand only), in "
-                       f"games {first}..{first + n - 1} of seed {cfg.seed}; strategies: "
+                       f"games {games.min()}..{games.max()} of seed {cfg.seed}; strategies: "
                        f"{', '.join(sorted(set(cfg.strategies)))}; swap policies: "
                        f"{', '.join(sorted(set(cfg.swaps)))}") from None
     bad = np.flatnonzero(b.status >= core.BAD_MOVE)
     if bad.size:
-        raise strategy_error(cfg, first + int(bad[0]), b.status[bad[0]], b.errors[bad[0]])
+        raise strategy_error(cfg, int(games[bad[0]]), b.status[bad[0]], b.errors[bad[0]])
     return b
 
 

@@ -214,6 +214,11 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                                     "--until-clear (default: --games)."),
             independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
                                               "every rotation (no duplicate deals)."),
+            seating: str = typer.Option("balanced", "--seating", help="balanced: every deal "
+                                        "under one of many cyclic orders of the strategies, "
+                                        "so that each follows every other equally often; "
+                                        "fixed: the order given, each always after the "
+                                        "same neighbour (3+ strategies)."),
             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
                                                "per-game records (Parquet), compare.json, "
                                                "manifest and summary."),
@@ -236,7 +241,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             t, info = play(list(strategies), players=players, games=total, seed=seed,
                            rules=cfg.rules, max_turns=max_turns, threads=threads,
                            independent=independent, until_clear=until_clear, max_games=cap,
-                           progress=progress, out=out, cycle_stop=cycle_stop)
+                           progress=progress, out=out, cycle_stop=cycle_stop,
+                           seating=seating)
         seconds = time.perf_counter() - t0
         result = t.to_dict()
         result["info"] = info
@@ -245,7 +251,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                 "games": total, "seed": seed, "rules": cfg.rules,
                                 "until_clear": until_clear, "max_games": cap,
                                 "independent": independent, "max_turns": max_turns,
-                                "cycle_stop": cycle_stop}, result)
+                                "cycle_stop": cycle_stop, "seating": seating}, result)
     except (RunError, ValueError) as e:
         _fail(str(e))
     except KeyboardInterrupt:

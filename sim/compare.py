@@ -27,6 +27,20 @@ adds 0 to every strategy's and seat's result, and it is reported next to every t
 every strategy is pure, a game proven endless (a position came back, :mod:`sim.cycle`) is
 stopped at once; it is unfinished all the same, counted apart (``unfinished_cycle``).
 
+Seating (``seating``). With ``"fixed"`` the cyclic order of the strategies is the order given,
+so each always follows the same neighbour: with more than two strategies that neighbour is
+part of the result (a copy of ``lowest`` seated after ``random``, which hands out 2s and 10s,
+wins twice as often as ``lowest`` itself). With ``"balanced"`` (the default) every strategy
+follows every other equally often: up to six strategies, deal ``d`` is played under cyclic
+order ``d mod (k - 1)!`` of all of them (each order a fixed share of every block of deals:
+a stratified design, for which the interval over deals is valid, if anything conservative);
+with more, every deal gets its own order, drawn from (seed, deal) alone, so that deals stay
+independent. (A short list of random orders shared by many deals would not do: its own
+imbalance is a bias that the interval over deals does not see; benchmarks/seating.py.) Every
+deal is still played under every rotation of its order, so every strategy holds every seat
+once per deal. The deals of one order are played together and the results put back in the
+order of the deals, so nothing depends on threads or block sizes.
+
 ``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
 strategy by anytime-valid confidence sequences (:func:`sim.stats.confidence_sequence`):
 looking after every block costs no validity, whatever ``max_games``. After such a run every
@@ -34,6 +48,8 @@ interval reported is anytime-valid too (the tournament's ``sequential`` flag).
 """
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,6 +77,7 @@ class Tournament:
     orders: list = field(default_factory=list)        # per block: (deals, k, n) seats in order
     finished: list = field(default_factory=list)      # per block: (deals, k) bool
     starters: list = field(default_factory=list)      # per block: (deals, k) starting seat
+    seatings: list = field(default_factory=list)      # per block: (deals, k) cyclic orders
     games: int = 0
     unfinished: int = 0
     cycles: int = 0                                   # of them, stopped as endless
@@ -70,20 +87,22 @@ class Tournament:
     def k(self):
         return len(self.strategies)
 
-    def seats(self, r):
-        """Strategy index of each seat under rotation ``r``."""
-        return [(s + r) % self.k for s in range(self.players)]
+    def _strat(self, seating):
+        """(deals, k, n): the strategy index of each seat under each rotation, for deals played
+        under the cyclic orders ``seating`` (deals, k)."""
+        at = (np.arange(self.players)[None, :] + np.arange(self.k)[:, None]) % self.k
+        return seating.astype(np.int64)[:, at]
 
-    def _holds(self):
-        """(k rotations, k strategies): seats each strategy holds in each rotation."""
-        h = np.zeros((self.k, self.k), np.int64)
-        for r in range(self.k):
-            for i in self.seats(r):
-                h[r, i] += 1
-        return h
+    def seats(self, r, order=None):
+        """Strategy index of each seat under rotation ``r`` of the cyclic ``order`` (a tuple of
+        the k strategy indices; default: the order given)."""
+        order = range(self.k) if order is None else order
+        return [order[(s + r) % self.k] for s in range(self.players)]
 
-    def add_block(self, batches_by_rotation):
-        """Fold in one block of deals: one Batch per rotation, all over the same deals."""
+    def add_block(self, batches_by_rotation, seating=None):
+        """Fold in one block of deals: one Batch per rotation, all over the same deals, deal
+        ``d`` of the block played under rotations of the cyclic order ``seating[d]`` (k
+        strategy indices; default: the order given)."""
         n = self.players
         order = np.stack([b.order[:, :n] for b in batches_by_rotation], axis=1).astype(np.int8)
         done = np.stack([b.status != UNFINISHED for b in batches_by_rotation], axis=1)
@@ -94,10 +113,14 @@ class Tournament:
             if getattr(b, "end", None) is not None:   # records without the reason: all cap
                 self.cycles += int((b.end == END_CYCLE).sum())
             self.turns += int(b.turns[ok].sum())
+        seating = (np.tile(np.arange(self.k, dtype=np.int8), (done.shape[0], 1))
+                   if seating is None else np.asarray(seating, np.int8))
         self.orders.append(order)
         self.finished.append(done)
         self.starters.append(starter)
-        self.per_deal.append(self._results(self._places(order, done), done))
+        self.seatings.append(seating)
+        self.per_deal.append(self._results(self._places(order, done), done,
+                                           self._strat(seating)))
 
     # -- per-deal quantities ---------------------------------------------------------------
     def _places(self, order, done):
@@ -113,7 +136,7 @@ class Tournament:
             place[d[ok], r[ok], seat[ok]] = pos
         return place
 
-    def _results(self, place, done):
+    def _results(self, place, done, strat):
         """(deals, k): each strategy's result in the deal, in [0, 1]: the share of its seats
         (one per seat and rotation) that won, or under V2 the mean share of the other seats
         it finished ahead of. An unfinished game gives everyone 0 (won by nobody)."""
@@ -121,9 +144,10 @@ class Tournament:
         value = (n - 1 - place) / (n - 1) if self.v2 else (place == 0).astype(float)
         value = value * done[:, :, None]
         out = np.zeros((done.shape[0], self.k))
+        rows = np.arange(done.shape[0])
         for r in range(self.k):
-            for s, i in enumerate(self.seats(r)):
-                out[:, i] += value[:, r, s]
+            for s in range(n):
+                out[rows, strat[:, r, s]] += value[:, r, s]
         return out / n
 
     def _all(self):
@@ -157,8 +181,13 @@ class Tournament:
     def _unfinished_seat_games(self):
         if not self.finished:
             return [0] * self.k
-        lost = (~np.concatenate(self.finished)).sum(axis=0)          # per rotation
-        return [int(v) for v in lost @ self._holds()]
+        lost = np.zeros(self.k, np.int64)
+        for done, seating in zip(self.finished, self.seatings):
+            strat = self._strat(seating)
+            for r in range(self.k):
+                for s in range(self.players):
+                    lost += np.bincount(strat[~done[:, r], r, s], minlength=self.k)
+        return [int(v) for v in lost]
 
     def leader_comparisons(self, alpha=ALPHA):
         """The leader (highest result) against each other strategy: the mean paired per-deal
@@ -220,21 +249,38 @@ class Tournament:
     def _beats(self):
         """(deals, k, k): in each deal, how often a seat of i finished ahead of a seat of j
         (seed rules: i won a game j sat in), over the rotations; and the most possible."""
-        _, done, _, place = self._all()
         k, n = self.k, self.players
-        beats = np.zeros((done.shape[0], k, k), np.int32)
-        most = np.zeros((k, k), np.int64)
+        # The most meetings a deal can hold, for the ratio's anytime interval: over the
+        # rotations of the order given, the seat pairs of i and j depend only on how many
+        # places j sits after i (``ident[0, gap]``); so under any cyclic order each pair gets
+        # the count of its gap, and ``most`` is the largest over the orders played.
+        ident = np.zeros((k, k), np.int64)
         for r in range(k):
             strat = self.seats(r)
             for s in range(n):
                 for t in range(n):
-                    i, j = strat[s], strat[t]
-                    if i == j:
-                        continue
-                    most[i, j] += 1
-                    ahead = done[:, r] & (place[:, r, s] < place[:, r, t])
-                    beats[:, i, j] += ahead
-        return beats, most
+                    if strat[s] != strat[t]:
+                        ident[strat[s], strat[t]] += 1
+        most = np.zeros((k, k), np.int64)
+        used = np.unique(np.concatenate(self.seatings), axis=0) if self.seatings else \
+            np.arange(k)[None, :]
+        for gap in range(1, k):
+            np.maximum.at(most, (used.ravel(), np.roll(used, -gap, axis=1).ravel()),
+                          ident[0, gap])
+        blocks = []
+        for order, done, seating in zip(self.orders, self.finished, self.seatings):
+            place, strat = self._places(order, done), self._strat(seating)
+            beats = np.zeros((done.shape[0], k, k), np.int32)
+            rows = np.arange(done.shape[0])
+            for r in range(k):
+                for s in range(n):
+                    for t in range(n):
+                        i, j = strat[:, r, s], strat[:, r, t]
+                        ok = i != j                # two seats of one strategy: no meeting
+                        ahead = done[:, r] & (place[:, r, s] < place[:, r, t])
+                        beats[rows[ok], i[ok], j[ok]] += ahead[ok]
+            blocks.append(beats)
+        return np.concatenate(blocks), most
 
     def head_to_head(self):
         """Per ordered pair: the share of meetings (a seat of each in one game, one finishing
@@ -271,29 +317,34 @@ class Tournament:
                 "ci_high": min(1.0, a["ci_high"] / m["ci_low"]) if m["ci_low"] > 0 else 1.0}
 
     # -- ratings ---------------------------------------------------------------------------
-    def _choice_events(self, order, done):
+    def _choice_events(self, order, done, strat):
         """Plackett-Luce choice events per (deal, rotation, place): the chosen strategy and
         the strategies of the seats still in play. Seed rules: the winner among all seats;
         V2: each place in turn among the seats not out yet. Unfinished games give none."""
         k, n = self.k, self.players
         chosen, among, deal = [], [], []
         for r in range(k):
-            onehot = np.eye(k, dtype=np.int64)[self.seats(r)]         # (n, k)
             ok = np.flatnonzero(done[:, r])
+            held = strat[ok, r, :]                                     # (deals, n)
+            rows = np.arange(ok.size)
             left = np.ones((ok.size, n), bool)
             for pos in range(n - 1 if self.v2 else 1):
                 seat = order[ok, r, pos].astype(np.int64)
-                chosen.append(np.asarray(self.seats(r))[seat])
-                among.append(left.astype(np.int64) @ onehot)
+                chosen.append(held[rows, seat])
+                still = np.zeros((ok.size, k), np.int64)               # seats in play
+                for s in range(n):
+                    still[rows, held[:, s]] += left[:, s]
+                among.append(still)
                 deal.append(ok)
-                left[np.arange(ok.size), seat] = False
+                left[rows, seat] = False
         return (np.concatenate(chosen), np.concatenate(among).reshape(-1, k),
                 np.concatenate(deal))
 
     def ratings(self, alpha=ALPHA):
         """Plackett-Luce ratings (Elo scale, mean 0) with their intervals and separation
         bounds: see :func:`sim.stats.ratings`. Events are aggregated block by block."""
-        events = [self._choice_events(o, f) for o, f in zip(self.orders, self.finished)]
+        events = [self._choice_events(o, f, self._strat(c))
+                  for o, f, c in zip(self.orders, self.finished, self.seatings)]
         data = stats.Choices.concat([stats.Choices.merge(c, a, self.k) for c, a, _ in events],
                                     self.k)
 
@@ -355,6 +406,68 @@ def _blocks(deals, block, until_clear):
         first += n
 
 
+BALANCED_ALL = 120       # up to this many cyclic orders (k <= 6), every one is listed
+
+
+def seat_orders(k: int, seating: str, seed: int, deals: np.ndarray) -> np.ndarray:
+    """(deals, k): the cyclic order of the strategies each deal is played under (module
+    docstring, "Seating"). ``"fixed"``: the order given. ``"balanced"``: deal d gets order
+    d mod (k - 1)! of all the orders with strategy 0 first (k <= 6); with more strategies
+    an order drawn for the deal alone from (seed, d), so that deals stay independent."""
+    deals = np.asarray(deals, np.int64)
+    if seating not in ("fixed", "balanced"):
+        raise RunError(f"--seating: expected fixed or balanced, got {seating!r}")
+    if seating == "fixed" or k <= 2:
+        return np.tile(np.arange(k, dtype=np.int8), (deals.size, 1))
+    if math.factorial(k - 1) <= BALANCED_ALL:
+        every = np.array([(0,) + p for p in itertools.permutations(range(1, k))], np.int8)
+        return every[deals % len(every)]
+    # splitmix64 of (seed, deal, place): a key per place, the order is their ranking
+    with np.errstate(over="ignore"):
+        keys = _mix(_mix(np.uint64(seed) ^ np.uint64(0x5EA7))
+                    + deals.astype(np.uint64)[:, None] * np.uint64(k)
+                    + np.arange(1, k, dtype=np.uint64)[None, :])
+    return np.concatenate([np.zeros((deals.size, 1), np.int8),
+                           (np.argsort(keys, axis=1, kind="stable") + 1).astype(np.int8)],
+                          axis=1)
+
+
+def _mix(x):
+    """splitmix64's output function on uint64 arrays (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):                # wrapping is the point
+        x = np.asarray(x, np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def _by_order(orders):
+    """The deals (positions in ``orders``) played under each distinct cyclic order."""
+    uniq, inv = np.unique(orders, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    pos = np.argsort(inv, kind="stable")
+    cuts = np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1]
+    return list(zip(map(tuple, uniq.tolist()), np.split(pos, cuts)))
+
+
+def _in_deal_order(parts, first, n, k):
+    """A block's games per rotation in the order of its deals, whatever order they were
+    played in (so that no result depends on the block size): :meth:`Tournament.add_block`'s
+    batches. ``parts``: per cyclic order played, (configs, batches, deal numbers)."""
+    from types import SimpleNamespace
+
+    merged = []
+    for r in range(k):
+        cols = {}
+        for name in ("status", "order", "starter", "end", "turns"):
+            like = getattr(parts[0][1][r], name)
+            cols[name] = np.zeros((n,) + like.shape[1:], like.dtype)
+            for _, batches, deals in parts:
+                cols[name][deals - first] = getattr(batches[r], name)
+        merged.append(SimpleNamespace(**cols))
+    return merged
+
+
 class _Records:
     """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.store's
     columns, plus deal and rotation), written as the blocks finish."""
@@ -374,7 +487,9 @@ class _Records:
         except OSError as e:
             raise StoreError(f"--out: cannot write to {self.path}: {e.strerror or e}") from None
 
-    def write(self, index, configs, batches, first, k):
+    def write(self, index, parts, k):
+        """One file for a block: ``parts``, per cyclic order played, (configs per rotation,
+        batches per rotation, the deal numbers)."""
         import os
 
         import pandas as pd
@@ -384,13 +499,14 @@ class _Records:
         from sim.store import records
 
         frames = []
-        for r, (cfg, b) in enumerate(zip(configs, batches)):
-            df = records(cfg, b)
-            n = len(df)
-            df.insert(0, "rotation", np.full(n, r, np.int8))
-            df.insert(0, "deal", df.pop("game"))          # the game index: the deal's cards
-            df.insert(0, "game", (first + np.arange(n, dtype=np.int64)) * k + r)
-            frames.append(df)
+        for configs, batches, deals in parts:
+            for r, (cfg, b) in enumerate(zip(configs, batches)):
+                df = records(cfg, b)
+                df.insert(0, "rotation", np.full(len(df), r, np.int8))
+                df.pop("game")
+                df.insert(0, "deal", deals)                # the deal's cards: seed and deal
+                df.insert(0, "game", deals * k + r)
+                frames.append(df)
         df = pd.concat(frames, ignore_index=True).sort_values("game", kind="stable")
         for c in df.columns:
             if c.startswith(("strategy_", "swap_")):
@@ -403,12 +519,14 @@ class _Records:
 
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
-            max_games=None, swaps=None, progress=None, out=None, cycle_stop=True):
+            max_games=None, swaps=None, progress=None, out=None, cycle_stop=True,
+            seating="balanced"):
     """Play a duplicate-deal tournament; return (Tournament, info).
 
     ``games`` counts every game played (deals x rotations). ``independent`` replays no deal:
     each rotation gets its own game indices (to measure what duplicate deals gain). With
     ``out`` (a folder) the per-game records are written to ``out/games`` as blocks finish.
+    ``seating``: ``"balanced"`` or ``"fixed"`` cyclic orders (module docstring).
     """
     import numba
 
@@ -418,13 +536,25 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         raise RunError("compare: each strategy once (seats are rotated for you)")
     k = len(strategies)
     threads = threads or numba.config.NUMBA_NUM_THREADS
-    configs = []
-    for r in range(k):
-        seats = [strategies[(s + r) % k] for s in range(players)]
-        sw = None if swaps is None else [swaps[(s + r) % k] for s in range(players)]
-        configs.append(RunConfig(games=1, players=players, seed=seed, strategies=seats,
-                                 swaps=sw or [None], rules=rules, max_turns=max_turns,
-                                 threads=threads, cycle_stop=cycle_stop))
+    if seating not in ("fixed", "balanced"):
+        raise RunError(f"--seating: expected fixed or balanced, got {seating!r}")
+    made = {}
+
+    def config(seats):
+        """The RunConfig of one seating (a tuple of strategy indices per seat), made once."""
+        if seats not in made:
+            made[seats] = RunConfig(games=1, players=players, seed=seed,
+                                    strategies=[strategies[i] for i in seats],
+                                    swaps=None if swaps is None else [swaps[i] for i in seats],
+                                    rules=rules, max_turns=max_turns, threads=threads,
+                                    cycle_stop=cycle_stop)
+        return made[seats]
+
+    def configs_of(order):
+        """The RunConfig of every rotation of the cyclic ``order``."""
+        return [config(tuple(order[(s + r) % k] for s in range(players))) for r in range(k)]
+
+    configs = configs_of(tuple(range(k)))
     opts = configs[0].options
     total = max_games if until_clear else games
     if total is None or total < k:
@@ -435,11 +565,18 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
     for index, (first, n) in enumerate(_blocks(deals, block, until_clear)):
-        batches = [play_batch(cfg, first + (r * deals if independent else 0), n, threads)
-                   for r, cfg in enumerate(configs)]
-        t.add_block(batches)
+        orders = seat_orders(k, seating, seed, np.arange(first, first + n))
+        parts = []
+        for order, at in _by_order(orders):          # the deals of each cyclic order at once
+            cfgs = configs_of(order)
+            numbers = first + at
+            batches = [play_batch(cfg, 0, 0, threads,
+                                  numbers=numbers + (r * deals if independent else 0))
+                       for r, cfg in enumerate(cfgs)]
+            parts.append((cfgs, batches, numbers))
+        t.add_block(_in_deal_order(parts, first, n, k), orders)
         if store is not None:
-            store.write(index, configs, batches, first, k)
+            store.write(index, parts, k)
         if progress:
             progress(t.games)
         if until_clear:
@@ -455,8 +592,23 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                        f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
             if until_clear else None,
             "independent": independent, "seed": seed, "rules": rules, "options": opts,
-            "block": block, "cycle_stop": configs[0].cycle_note()}
+            "block": block, "cycle_stop": configs[0].cycle_note(),
+            "seating": seating if k > 2 else "fixed",
+            "seating_note": _seating_note(seating if k > 2 else "fixed", k)}
     return t, info
+
+
+def _seating_note(seating, k):
+    if seating == "fixed":
+        return ("fixed: the strategies sit in the cyclic order given, rotated; each always "
+                "follows the same neighbour" if k > 2 else
+                "two strategies: every rotation of their one cyclic order")
+    m = math.factorial(k - 1)
+    if m <= BALANCED_ALL:
+        return (f"balanced: deal d played under cyclic order d mod {m} (all {m} cyclic "
+                f"orders), rotated; each strategy follows every other equally often")
+    return (f"balanced: every deal played under its own random cyclic order (of {m:,}), "
+            f"rotated; each strategy follows every other equally often on average")
 
 
 def save(path, t: Tournament, info: dict, config: dict, result: dict | None = None) -> None:

@@ -208,11 +208,11 @@ def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
 
 @jit(inline="always")
-def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
-           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends, periods,
-           play):
-    """Play games ``first .. first + len(status) - 1`` one after the other with the referee
-    ``play``, one record each. ``detect``: stop games proven endless (:mod:`sim.cycle`; only
+def _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
+           status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
+           periods, play):
+    """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
+    number) one after the other with the referee ``play``, one record each. ``detect``: stop games proven endless (:mod:`sim.cycle`; only
     when every seat's strategy is pure); ``ends`` gets why each game ended (``cycle.END_*``),
     ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
     # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
@@ -227,7 +227,7 @@ def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, 
     rules_, kinds_, params_ = borrow(rules), borrow(kinds), borrow(params)
     log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
     for g in range(status.shape[0]):
-        seed_game(rng, seed, first + g)
+        seed_game(rng, seed, numbers[g])
         status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
                           swaps, cards, log, err, seen, play)
         ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
@@ -252,21 +252,21 @@ def _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, 
 # reverse. Threads run blocks of games in parallel from Python (sim.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 @jit
-def run_games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
+def run_games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
               status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
               ends, periods):
-    """Play games ``first .. first + len(status) - 1``, any table; write their records
-    (``detect``, ``ends``, ``periods``: :func:`_games`)."""
-    _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
+    """Play the games numbered ``numbers``, any table; write their records (``detect``,
+    ``ends``, ``periods``: :func:`_games`)."""
+    _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
            turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
            periods, _play_any)
 
 
 @jit
-def run_lowest(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
+def run_lowest(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
                status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
                ends, periods):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
-    _games(seed, first, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
+    _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
            turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
            periods, _play_lowest)

@@ -146,7 +146,7 @@ def records(cfg, b):
     # sim.cycle); null for a finished game
     unfinished_by = pd.Categorical.from_codes(end.astype(np.int8) - (END_FINISHED + 1),
                                               list(END_NAMES[1:]))
-    cols = {"game": np.arange(b.first, b.first + n, dtype=np.int64), "status": b.status,
+    cols = {"game": b.games, "status": b.status,
             "unfinished": b.status == UNFINISHED, "unfinished_by": unfinished_by,
             "cycle_turns": (b.cycle_turns if b.cycle_turns is not None
                             else np.zeros(n, np.int32)),

@@ -54,6 +54,11 @@ def _register_test_strategies():
     def wrapped_random(obs, hand, legal, rng, params):
         return random_move(obs, hand, legal, rng, params)
 
+    @move_strategy("test-wrapped-lowest", "lowest, under another name (tests)",
+                   swap="highest-up")
+    def wrapped_lowest(obs, hand, legal, rng, params):
+        return lowest(obs, hand, legal, rng, params)
+
     @move_strategy("test-lowest-random-swap", "lowest, with random swaps (tests)",
                    swap="random")
     def lowest_random_swap(obs, hand, legal, rng, params):

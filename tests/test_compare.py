@@ -12,6 +12,7 @@ import pytest
 from sim import stats
 from sim.compare import Tournament, compare
 from sim.compare import _blocks as c_blocks
+from sim.config import RunError
 from sim.core import UNFINISHED
 from sim.layout import MAXP
 from sim.runner import RunConfig, play_batch
@@ -72,9 +73,9 @@ def test_independent_design_uses_fresh_deals(monkeypatch):
     firsts = []
     real = c.play_batch
 
-    def spy(cfg, first, n, threads):
-        firsts.append(first)
-        return real(cfg, first, n, threads)
+    def spy(cfg, first, n, threads, numbers=None):
+        firsts.append(int(numbers[0]) if numbers is not None else first)
+        return real(cfg, first, n, threads, numbers)
     monkeypatch.setattr(c, "play_batch", spy)
     compare(["lowest", "test-lowest-random-swap"], players=4, games=400, threads=1, block=200)
     assert firsts == [0, 0]
@@ -408,3 +409,73 @@ def test_wilson_closed_form_equals_scipys_wilson_interval():
             ci = binomtest(wins, games).proportion_ci(level, method="wilson")
             lo, hi = wilson(wins, games, level)
             assert abs(lo - ci.low) < 1e-12 and abs(hi - ci.high) < 1e-12, (wins, games, level)
+
+
+# -- seating: fixed or balanced cyclic orders ----------------------------------------------
+def test_seat_orders_list_every_order_or_draw_one_per_deal():
+    from sim.compare import seat_orders
+
+    d = np.arange(1000)
+    assert (seat_orders(2, "balanced", 0, d) == [0, 1]).all()
+    assert (seat_orders(5, "fixed", 0, d) == np.arange(5)).all()
+    for k, m in ((3, 2), (4, 6), (5, 24), (6, 120)):
+        o = seat_orders(k, "balanced", 0, d)
+        assert len(np.unique(o, axis=0)) == m and (o[:, 0] == 0).all()
+        assert (o[:m] == o[m:2 * m]).all()                   # deal d: order d mod (k - 1)!
+        assert (np.sort(o, axis=1) == np.arange(k)).all()
+    big = seat_orders(8, "balanced", 3, d)
+    assert (big[:, 0] == 0).all() and (np.sort(big, axis=1) == np.arange(8)).all()
+    assert len(np.unique(big, axis=0)) > 900                 # about one order per deal
+    assert (big[500:] == seat_orders(8, "balanced", 3, d[500:])).all()   # per deal alone
+    assert (big != seat_orders(8, "balanced", 4, d)).any()
+    with pytest.raises(RunError, match="--seating"):
+        seat_orders(3, "shuffled", 0, d)
+
+
+@pytest.mark.parametrize("k", [3, 4, 5, 8])
+def test_balanced_orders_put_every_strategy_after_every_other_equally_often(k):
+    from sim.compare import seat_orders
+
+    orders = seat_orders(k, "balanced", 0, np.arange(20_000 if k == 8 else 120))
+    for distance in range(1, k):
+        follows = np.zeros((k, k))
+        np.add.at(follows, (np.roll(orders, -distance, axis=1).ravel(), orders.ravel()), 1)
+        off = follows[~np.eye(k, dtype=bool)] / len(orders)
+        assert np.trace(follows) == 0
+        if k == 8:                                           # on average: random orders
+            assert np.abs(off - 1 / (k - 1)).max() < 0.02
+        else:                                                # exactly
+            assert off.min() == off.max()
+
+
+def test_balanced_seating_removes_the_neighbour_effect():
+    """lowest and a copy of it under another name: in the fixed order the copy always follows
+    random (which hands out 2s and 10s) and wins twice as often; balanced, they are level."""
+    names = ["lowest", "random", "test-wrapped-lowest"]
+    fixed, info = compare(names, players=3, games=6000, seed=1, threads=1, seating="fixed")
+    assert info["seating"] == "fixed"
+    rate = {r["strategy"]: r["win_rate"] for r in fixed.estimates()}
+    assert rate["test-wrapped-lowest"] > rate["lowest"] + 0.25
+    fair, info = compare(names, players=3, games=6000, seed=1, threads=1)
+    assert info["seating"] == "balanced"
+    diff = {c["against"]: c for c in fair.leader_comparisons()["comparisons"]}
+    other = "lowest" if "lowest" in diff else "test-wrapped-lowest"
+    assert diff[other]["ci_low"] < 0 < diff[other]["ci_high"]
+
+
+def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
+    names = ["lowest", "random", "highest", "counting"]
+    a, _ = compare(names, players=4, games=2400, seed=2, threads=1, block=70)
+    b, _ = compare(names, players=4, games=2400, seed=2, threads=2,
+                   out=tmp_path / "run")
+    assert a.estimates() == b.estimates()
+    assert a.head_to_head() == b.head_to_head()
+    import pandas as pd
+    games = pd.read_parquet(tmp_path / "run" / "games")
+    assert len(games) == 2400 and sorted(games["game"]) == list(range(2400))
+    # each deal's four rotations sit the same cyclic order, deal d the order d mod 6
+    seats = games.sort_values("game")[[f"strategy_{s}" for s in range(4)]].to_numpy()
+    for d in (0, 1, 7, 599):
+        rows = seats[4 * d:4 * d + 4]
+        assert all(list(rows[r]) == list(np.roll(rows[0], -r)) for r in range(4))
+        assert (list(seats[4 * d]) == list(seats[4 * ((d + 6) % 600)]))
