@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from sim import fastpath
+from sim._jit import FnTuple
 from sim.layout import MAXP
 from sim.ruleset import Ruleset
 from sim.strategy import Strategy, get_move, get_swap
@@ -145,7 +146,7 @@ class RunConfig:
         for i, row in enumerate(rows):
             if row is not None:
                 params[i, :row.size] = row
-        return moves, swaps, fastpath.kinds(moves, swaps), params
+        return FnTuple(moves), FnTuple(swaps), fastpath.kinds(moves, swaps), params
 
     def describe(self) -> dict:
         return {"games": self.games, "players": self.players, "seed": self.seed,
