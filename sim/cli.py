@@ -277,7 +277,7 @@ def study_swap(players: int = PLAYERS,
                                                        "games/5)."),
                seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
                choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
-               threads: Optional[int] = THREADS,
+               threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
                strategy: str = typer.Option("lowest", "--strategy", "-s",
                                             help="Move strategy of every seat."),
                out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
@@ -300,7 +300,7 @@ def study_swap(players: int = PLAYERS,
         with _maybe_progress(not (as_json or quiet), n, "value games") as progress:
             study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
                                strategy=strategy, threads=threads, progress=progress,
-                               h2h_games=h2h, max_turns=max_turns)
+                               h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop)
         study["seconds"] = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))
@@ -556,7 +556,7 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
                                                    "(repeatable; default: every parameter "
                                                    "with a finite range)."),
          seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
-         max_turns: int = CAP, threads: Optional[int] = THREADS,
+         max_turns: int = CAP, threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
          out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for every "
                                             "trial (trials.jsonl), tune.json, manifest and "
                                             "summary."),
@@ -582,7 +582,8 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
             result = run_tune(strategy, field, players=players, trials=trials,
                               games_per_trial=per_trial, fresh_games=fresh, seed=seed,
                               rules=rs, threads=threads or 1, max_turns=max_turns,
-                              params=param, out=out, resume=resume, progress=progress)
+                              params=param, out=out, resume=resume, progress=progress,
+                              cycle_stop=cycle_stop)
         result["seconds"] = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         _fail(str(e))

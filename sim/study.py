@@ -137,7 +137,7 @@ class _Records:
 
 # -- 1. the values stage -------------------------------------------------------------------
 def values_stage(players, games, seed, rules, strategy, threads, progress=None, records=None,
-                 batch=100_000, max_turns=10_000):
+                 batch=100_000, max_turns=10_000, cycle_stop=True):
     """Play the values stage; return the cells and counts the model and tables need. The
     cells are kept apart for even and odd games (``cell_n[g % 2]``): one half chooses the
     model's penalty on the other."""
@@ -145,7 +145,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
 
     cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                     swaps=["random"], rules=rules, threads=threads, batch=batch,
-                    max_turns=max_turns)
+                    max_turns=max_turns, cycle_stop=cycle_stop)
     v2 = bool(cfg.options["last_player_loses"])
     v1 = bool(cfg.options["choose_face_ups"])
     tally = Tally(cfg)
@@ -525,12 +525,12 @@ def paired_test(diffs):
 
 
 def head_to_head(mine, other, players, games, seed, rules, strategy, threads, records=None,
-                 tag="", label=None, batch=100_000, max_turns=10_000):
+                 tag="", label=None, batch=100_000, max_turns=10_000, cycle_stop=True):
     """``mine`` against ``other`` on duplicate deals: per-deal paired differences."""
     patterns = [[mine if s % 2 == r else other for s in range(players)] for r in (0, 1)]
     cfgs = [RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                       swaps=p, rules=rules, threads=threads, batch=batch,
-                      max_turns=max_turns) for p in patterns]
+                      max_turns=max_turns, cycle_stop=cycle_stop) for p in patterns]
     v2 = bool(cfgs[0].options["last_player_loses"])
     diffs = []
     tw = ow = 0.0
@@ -601,7 +601,8 @@ def verdict(h2h, mine="split") -> str:
 
 # -- the whole study -----------------------------------------------------------------------
 def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lowest",
-               threads=None, h2h_games=None, progress=None, batch=100_000, max_turns=10_000):
+               threads=None, h2h_games=None, progress=None, batch=100_000, max_turns=10_000,
+               cycle_stop=True):
     """Run the study (module docstring); write study.json, split.csv, policy.csv,
     swap_values.csv, per-game records, summary.json and manifest.json into ``out``;
     return the study as a dict."""
@@ -622,7 +623,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
         (out / stale).unlink(missing_ok=True)
     records = _Records(out)
     stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
-                         batch, max_turns)
+                         batch, max_turns, cycle_stop)
     rows, shrink = triple_table(stage)
     model = fit_split_model(stage, players)
     split_file = write_split_file(out / "split.csv", model)
@@ -637,7 +638,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                                                                     BUILTIN_SWAPS]
     h2h = [head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules, strategy,
                         threads, records, tag=f"{i:02d}", label=label, batch=batch,
-                        max_turns=max_turns)
+                        max_turns=max_turns, cycle_stop=cycle_stop)
            for i, (label, spec) in enumerate(rivals)]
     for r, p in zip(h2h, _bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
@@ -677,6 +678,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     options = {k: study[k] for k in ("players", "games", "seed", "rules", "strategy")}
     options["h2h_games"] = h2h_games
     options["max_turns"] = max_turns
+    options["cycle_stop"] = cycle_stop
     manifest = {"kind": "swap-study", "options": options, "versions": versions(),
                 "batch": batch}
     summary = stage["tally"].to_dict()

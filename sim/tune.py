@@ -40,7 +40,7 @@ def lineup(target: str, field: list[str], players: int) -> list[str]:
 
 def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first: int = 0,
                 threads: int = 1, max_turns: int = 10_000, block: int | None = None,
-                progress=None) -> dict:
+                progress=None, cycle_stop: bool = True) -> dict:
     """Play deals ``first .. first + deals - 1`` under every rotation of ``seats`` (rotation
     ``r`` puts ``seats[(s + r) % n]`` at seat ``s``).
 
@@ -52,7 +52,8 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     n = len(seats)
     names = list(dict.fromkeys(seats))
     configs = [RunConfig(games=1, players=n, seed=seed, rules=rules, max_turns=max_turns,
-                         threads=threads, strategies=[seats[(s + r) % n] for s in range(n)])
+                         threads=threads, strategies=[seats[(s + r) % n] for s in range(n)],
+                         cycle_stop=cycle_stop)
                for r in range(n)]
     v2 = bool(configs[0].options["last_player_loses"])
     holds = np.zeros((n, len(names)))          # seats per strategy (same in every rotation)
@@ -194,11 +195,13 @@ def _round(value, is_int):
 
 
 def measure(spec: str, field: list[str], players: int, deals: int, seed: int, rules,
-            first: int = 0, threads: int = 1, max_turns: int = 10_000, progress=None):
+            first: int = 0, threads: int = 1, max_turns: int = 10_000, progress=None,
+            cycle_stop: bool = True):
     """``spec`` at one seat of a table with ``field`` (:func:`lineup`), rotated: its per-deal
     result, and the match."""
     m = table_match(lineup(spec, field, players), deals, seed=seed, rules=rules, first=first,
-                    threads=threads, max_turns=max_turns, progress=progress)
+                    threads=threads, max_turns=max_turns, progress=progress,
+                    cycle_stop=cycle_stop)
     return m["per_deal"][:, 0], m
 
 
@@ -217,7 +220,7 @@ def _check_resume(out: Path, options: dict) -> list[dict]:
     old = man.get("options", {})
     # more trials, or a larger final check, continue the same search
     differ = [k for k in options if k not in ("trials", "fresh_games")
-              and old.get(k) != options[k]]
+              and old.get(k, True if k == "cycle_stop" else None) != options[k]]
     if differ:
         raise TuneError(f"--resume: the tuning saved in {out} was started with other options "
                         f"({', '.join(differ)}); give the same options, or another --out")
@@ -236,7 +239,7 @@ def _check_resume(out: Path, options: dict) -> list[dict]:
 def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
          games_per_trial: int = 2000, fresh_games: int | None = None, seed: int = 0,
          rules="seed", threads: int = 1, max_turns: int = 10_000, params=None, out=None,
-         resume: bool = False, progress=None, log=None) -> dict:
+         resume: bool = False, progress=None, log=None, cycle_stop: bool = True) -> dict:
     """Tune ``strategy``'s parameters for the highest win rate (V2: place share) at one seat
     of a table with ``against`` (see :func:`lineup`).
 
@@ -261,11 +264,12 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         raise TuneError(f"--trials: expected at least 1, got {trials}")
     fresh_deals = max(1, (fresh_games or games_per_trial) // players)
     cfg = RunConfig(games=1, players=players, seed=seed, rules=rules, max_turns=max_turns,
-                    threads=threads, strategies=lineup(strategy, list(against), players))
+                    threads=threads, strategies=lineup(strategy, list(against), players),
+                    cycle_stop=cycle_stop)
     options = {"strategy": strategy, "against": list(against), "players": players,
                "trials": trials, "games_per_trial": deals * players,
                "fresh_games": fresh_deals * players, "seed": seed, "rules": cfg.rules,
-               "max_turns": max_turns,
+               "max_turns": max_turns, "cycle_stop": cycle_stop,
                "space": {k: [v[1], v[2], "int" if v[3] else "float"] for k, v in space.items()}}
     done: list[dict] = []
     if out is not None:
@@ -309,7 +313,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         spec = spec_of(strategy, values)
         t0 = time.perf_counter()
         x, m = measure(spec, against, players, deals, seed, rules, 0, threads, max_turns,
-                       tick(played))
+                       tick(played), cycle_stop)
         value = float(x.mean())
         study.tell(trial, value)
         ci = _interval(x)
@@ -327,12 +331,13 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     default_spec = spec_of(strategy, defaults)
     # the fresh-deal check: both on the same deals, that no trial played
     xb, mb = measure(best["spec"], against, players, fresh_deals, seed, rules, FRESH_OFFSET,
-                     threads, max_turns, tick(played))
+                     threads, max_turns, tick(played), cycle_stop)
     if best["spec"] == default_spec:                  # the same table: play it once
         xd, md = xb, mb
     else:
         xd, md = measure(default_spec, against, players, fresh_deals, seed, rules,
-                         FRESH_OFFSET, threads, max_turns, tick(played + fresh_deals * players))
+                         FRESH_OFFSET, threads, max_turns, tick(played + fresh_deals * players),
+                         cycle_stop)
     diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
     result = {
         "strategy": strategy, "against": list(against), "players": players,

@@ -344,3 +344,23 @@ def test_compare_counts_the_reasons():
     d2 = t2.to_dict()
     assert d2["unfinished_cycle"] == 0 and d2["unfinished"] == d["unfinished"]
     assert d2["per_strategy"] == d["per_strategy"]
+
+
+def test_study_swap_and_tune_take_no_cycle_stop(cli, tmp_path):
+    """--no-cycle-stop reaches the swap study's and sim tune's games (recorded in their
+    options); an old tuning saved without the option resumes as cycle_stop=True."""
+    r = cli("study", "swap", "--games", "400", "--h2h-games", "100", "--no-cycle-stop",
+            "--out", tmp_path / "s", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    man = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert man["options"]["cycle_stop"] is False
+    r = cli("tune", "save-specials", "--against", "lowest", "--trials", "2",
+            "--games-per-trial", "40", "--no-cycle-stop", "--out", tmp_path / "t", "--json",
+            "--quiet")
+    assert r.exit_code == 0, r.output
+    man = json.loads((tmp_path / "t" / "manifest.json").read_text())
+    assert man["options"]["cycle_stop"] is False
+    r = cli("tune", "save-specials", "--against", "lowest", "--trials", "3",
+            "--games-per-trial", "40", "--out", tmp_path / "t", "--resume", "--json",
+            "--quiet")
+    assert r.exit_code != 0 and "cycle_stop" in r.output
