@@ -161,3 +161,16 @@ def test_a_borrowed_view_emits_no_reference_counting():
         return x[1:].sum() + x[0]
 
     assert sliced(np.arange(5, dtype=np.int32)) == 10
+
+
+def test_a_seated_strategy_carries_its_wrapper_address():
+    """sim._jit.ready gives a one-signature strategy Numba's wrapper-address protocol (a core
+    call from Python then skips the lookup): the number Numba itself would find."""
+    from numba.core.typing import signature
+
+    from sim.strategy import MOVE_SIG, get_move
+
+    fn = get_move("lowest").fn
+    cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
+    want = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+    assert fn.__wrapper_address__() == want > 0
