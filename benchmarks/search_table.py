@@ -61,29 +61,16 @@ def compare_summary(names, players, deals, seed, rules, seating="fixed"):
     strategies ``fixed`` (as given) or ``balanced`` (sim.compare, "Seating")."""
     import numpy as np
 
-    from sim import stats
     from sim.compare import compare
+    from sim.tune import summarize
 
     t0, c0 = time.perf_counter(), time.process_time()
     t, _ = compare(names, players=players, games=deals * len(names), seed=seed, rules=rules,
                    threads=1, seating=seating)
-    per_deal, games = np.concatenate(t.per_deal), t.games
-    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    level = 0.05 / (len(names) - 1)
-    diffs = []
-    for j in range(1, len(names)):
-        ci = stats.mean_interval(per_deal[:, 0] - per_deal[:, j], alpha=level,
-                                 bounds=(-1.0, 1.0), null=0.0)
-        diffs.append({"against": names[j], "difference": ci["estimate"],
-                      "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "level": 1 - level})
-    rows = []
-    for i, name in enumerate(names):
-        ci = stats.mean_interval(per_deal[:, i])
-        rows.append({"strategy": name, "result": ci["estimate"], "ci_low": ci["ci_low"],
-                     "ci_high": ci["ci_high"]})
-    return {"rows": rows, "differences": diffs, "deals": int(per_deal.shape[0]),
-            "games": games, "games_per_second": games / seconds,
-            "games_per_cpu_second": games / cpu}
+    return summarize({"names": names, "per_deal": np.concatenate(t.per_deal),
+                      "games": t.games, "unfinished": t.unfinished,
+                      "seconds": time.perf_counter() - t0,
+                      "cpu_seconds": time.process_time() - c0})
 
 
 def main():

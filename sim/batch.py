@@ -47,10 +47,11 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     """Play games ``first .. first + n - 1`` with the jitted core; or, with ``numbers``, the
     games numbered so (``first`` and ``n`` ignored: a tournament's deals under one seating,
     sim.compare)."""
-    if numbers is not None:
-        numbers = np.ascontiguousarray(numbers, np.int64)
+    if numbers is None:
+        games = np.arange(first, first + n, dtype=np.int64)
+    else:
+        numbers = games = np.ascontiguousarray(numbers, np.int64)
         first, n = (int(numbers[0]) if numbers.size else 0), numbers.size
-    games = numbers if numbers is not None else np.arange(first, first + n, dtype=np.int64)
     b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
               np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),

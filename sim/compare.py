@@ -57,6 +57,7 @@ import numpy as np
 from sim import stats
 from sim.core import UNFINISHED
 from sim.cycle import END_CYCLE
+from sim.rng import splitmix64
 from sim.runner import RunConfig, RunError, play_batch
 
 ALPHA = 0.05
@@ -422,23 +423,16 @@ def seat_orders(k: int, seating: str, seed: int, deals: np.ndarray) -> np.ndarra
     if math.factorial(k - 1) <= BALANCED_ALL:
         every = np.array([(0,) + p for p in itertools.permutations(range(1, k))], np.int8)
         return every[deals % len(every)]
-    # splitmix64 of (seed, deal, place): a key per place, the order is their ranking
-    with np.errstate(over="ignore"):
-        keys = _mix(_mix(np.uint64(seed) ^ np.uint64(0x5EA7))
-                    + deals.astype(np.uint64)[:, None] * np.uint64(k)
-                    + np.arange(1, k, dtype=np.uint64)[None, :])
+    # splitmix64 (sim.rng's, here on numpy arrays) of (seed, deal, place): a key per place,
+    # and the order is their ranking
+    mix = splitmix64.py_func
+    with np.errstate(over="ignore"):                 # wrapping arithmetic is the point
+        keys = mix(mix(np.uint64(seed) ^ np.uint64(0x5EA7))
+                   + deals.astype(np.uint64)[:, None] * np.uint64(k)
+                   + np.arange(1, k, dtype=np.uint64)[None, :])
     return np.concatenate([np.zeros((deals.size, 1), np.int8),
                            (np.argsort(keys, axis=1, kind="stable") + 1).astype(np.int8)],
                           axis=1)
-
-
-def _mix(x):
-    """splitmix64's output function on uint64 arrays (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):                # wrapping is the point
-        x = np.asarray(x, np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
 
 
 def _by_order(orders):
@@ -536,8 +530,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         raise RunError("compare: each strategy once (seats are rotated for you)")
     k = len(strategies)
     threads = threads or numba.config.NUMBA_NUM_THREADS
-    if seating not in ("fixed", "balanced"):
-        raise RunError(f"--seating: expected fixed or balanced, got {seating!r}")
+    seat_orders(k, seating, seed, np.zeros(0))       # a wrong --seating fails before any play
     made = {}
 
     def config(seats):

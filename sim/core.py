@@ -1,8 +1,8 @@
 """The batch core: a referee loop that plays whole games between first-class strategies.
 
 :func:`play_out` is the referee, short enough to read in one screen; :func:`run_games` plays
-a range of game indices (in parallel blocks) and writes one record per game into
-preallocated arrays. Games proven endless stop early when asked (:mod:`sim.cycle`). A
+the games of an array of game numbers (threads run several calls at once, :mod:`sim.batch`)
+and writes one record per game into preallocated arrays. Games proven endless stop early when asked (:mod:`sim.cycle`). A
 game's random stream comes from (seed, game index) only (:mod:`sim.rng`), so results do not
 depend on threads or batch sizes.
 """
@@ -212,9 +212,10 @@ def _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params
            status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
            periods, play):
     """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
-    number) one after the other with the referee ``play``, one record each. ``detect``: stop games proven endless (:mod:`sim.cycle`; only
-    when every seat's strategy is pure); ``ends`` gets why each game ended (``cycle.END_*``),
-    ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
+    number) one after the other with the referee ``play``, one record each. ``detect``: stop
+    games proven endless (:mod:`sim.cycle`; only when every seat's strategy is pure);
+    ``ends`` gets why each game ended (``cycle.END_*``), ``periods`` the length in turns of
+    the cycle that stopped it (0 for the others)."""
     # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
     own_st = np.zeros(STATE_SIZE, np.int32)
     own_rng = np.zeros(4, np.uint64)

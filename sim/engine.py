@@ -30,6 +30,7 @@ from sim.layout import (
     R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
     TOP, TOPRANK, TURN, V1, V2,
 )
+from sim.moves import lowest_bit
 from sim.rng import randint
 
 
@@ -55,16 +56,6 @@ def play_source(st):
     if st[ix(FUN + p)] > 0:
         return 1
     return 2
-
-
-@jit(inline="always")
-def _lowest_rank(bits):
-    """The index of the lowest set bit of a positive int64 (branch-free)."""
-    x = np.uint64((bits & -bits) - 1)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 _GROUPS = np.int64(1 | (1 << NR) | (1 << (2 * NR)) | (1 << (3 * NR)))
@@ -121,7 +112,7 @@ def legal_from(st, rz):
     i = 2 * source + (word == 0)
     word |= np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP
     if source == 1:                             # the lowest face-up rank, for an add (H11)
-        word |= _lowest_rank(np.int64(st[ix(w)]) & RANKS_MASK) << L_UPLOW
+        word |= lowest_bit(np.int64(st[ix(w)]) & RANKS_MASK) << L_UPLOW
     return word
 
 
@@ -233,11 +224,21 @@ def _push(st, r, n, trans):
 
 
 @jit(inline="always")
-def _clear_pile(st, counts=True):
-    """The pile is empty now (``counts``: also zero its counts per rank)."""
-    if counts:
-        for r in range(NR):
-            st[ix(PILECNT + r)] = 0
+def _clear_pile(st, into, known):
+    """Empty the pile: its counts per rank go to the counts at ``into`` (BURNED, or a hand),
+    and also to those at ``known`` unless it is 0 (the hand's known cards, R26).
+
+    Over the ranks in the pile only (the set bits of its have-word): a pile holds a few
+    ranks, and a loop over all 14 took 7% of a turn in the pick-up alone."""
+    ranks = np.int64(st[PILEHAVE]) & RANKS_MASK
+    while ranks:
+        r = lowest_bit(ranks)
+        ranks &= ranks - 1
+        c = st[ix(PILECNT + r)]
+        st[ix(into + r)] += c
+        if known:
+            st[ix(known + r)] += c
+        st[ix(PILECNT + r)] = 0
     st[PILEHAVE] = 0
     st[ix(PILEHAVE + 1)] = 0
     st[PILELEN] = 0
@@ -255,13 +256,7 @@ def _play(st, r, n, rz):
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
     if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
-        ranks = np.int64(st[PILEHAVE]) & RANKS_MASK     # the ranks in the pile (_pickup)
-        while ranks:
-            k = _lowest_rank(ranks)
-            ranks &= ranks - 1
-            st[ix(BURNED + k)] += st[ix(PILECNT + k)]
-            st[ix(PILECNT + k)] = 0
-        _clear_pile(st, False)
+        _clear_pile(st, BURNED, 0)
         st[BURNS] += 1
         return EV_BURN
     return 0
@@ -271,22 +266,11 @@ def _play(st, r, n, rz):
 # code, which took 2.7 s off a cold compile for 1-2% of a turn (benchmarks/ab.py).
 @jit
 def _pickup(st, p):
-    """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26).
-
-    Rank by rank over the ranks in the pile only (the set bits of its have-word), which
-    also clears them: a pile holds a few ranks, and the loop over all 14 took 7% of a turn."""
-    ranks = np.int64(st[PILEHAVE]) & RANKS_MASK
-    while ranks:
-        r = _lowest_rank(ranks)
-        ranks &= ranks - 1
-        c = st[ix(PILECNT + r)]
-        st[ix(HANDS + p * NR + r)] += c
-        st[ix(KNOWN + p * NR + r)] += c
-        st[ix(PILECNT + r)] = 0
+    """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""
     _add_words(st, HAVE + 4 * p, PILEHAVE)
     st[ix(HANDN + p)] += st[PILELEN]
     st[ix(PICKUPS + p)] += 1
-    _clear_pile(st, False)
+    _clear_pile(st, HANDS + p * NR, KNOWN + p * NR)
     return EV_PICKUP
 
 

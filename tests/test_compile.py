@@ -174,3 +174,17 @@ def test_a_seated_strategy_carries_its_wrapper_address():
     cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
     want = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
     assert fn.__wrapper_address__() == want > 0
+
+
+def test_a_tuple_of_strategy_functions_is_typed_once():
+    """sim._jit.FnTuple: Numba types it as the plain tuple, and works it out only once."""
+    import numba
+
+    from sim._jit import _FN_TYPES, FnTuple
+    from sim.strategy import get_move
+
+    fns = (get_move("lowest").fn, get_move("random").fn)
+    before = len(_FN_TYPES)
+    assert numba.typeof(FnTuple(fns)) == numba.typeof(fns)
+    assert numba.typeof(FnTuple(fns)) == numba.typeof(fns)
+    assert len(_FN_TYPES) <= before + 1
