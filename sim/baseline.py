@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim._jit import jit
 from sim.moves import count_legal, forced, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.rng import randint
 
@@ -51,10 +52,23 @@ _UP_VALUE = np.array([0, 1, 2, 3, 4, 5, 6, 12, 8, 9, 10, 11, 13, 14], np.int64)
 
 def highest_up(cards, obs, rng, params):
     """the best half of the cards face up, ranking 2s, 10s and jokers best"""
+    # The hand sizes of H12 (3, 4) as constants: the loops unroll and each card's key stays
+    # in a register. 4 seats of 6 cards: 156 -> 64 ns (measured alone); a whole 4-player
+    # game of lowest: 4.38 -> 4.30 us (benchmarks/ab.py).
+    n = cards.shape[0]
+    if n == 6:
+        return _best_half(cards, 6)
+    if n == 8:
+        return _best_half(cards, 8)
+    return _best_half(cards, n)
+
+
+@jit(inline="always")
+def _best_half(cards, n):
+    """highest-up's choice among ``n`` cards."""
     # Card i goes up when fewer than half the cards beat it: by value, and among equal
     # values the earlier card first (the key's low bits: at most 16 cards, H12). Branch-free
-    # compares instead of picking the best card three times (4 seats: 0.18 -> 0.1 us a game).
-    n = cards.shape[0]
+    # compares instead of picking the best card three times.
     chosen = 0
     for i in range(n):
         key = _UP_VALUE[cards[i]] * 16 + 15 - i
