@@ -58,7 +58,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
               np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32),
               numbers)
     moves, swaps, kinds, params = cfg.kernel_args()
-    rules = cfg.ruleset.vector()
+    rules = cfg.rules_vector()
     # The compiled referee for this table: a table of lowest has its own (sim.core).
     run = core.run_lowest if (kinds[:cfg.players] == LOWEST).all() else core.run_games
     records = (b.status, b.turns, b.order, b.pickups, b.burns, b.starter, b.dealer, b.triples,
@@ -127,7 +127,7 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(cfg.seed), game)
-    core.deal_game(st, rng, cfg.players, cfg.ruleset.vector())
+    core.deal_game(st, rng, cfg.players, cfg.rules_vector())
     dealt = st.copy()
     choice = np.zeros(6, np.int64)
     err = np.zeros(3, np.int64)

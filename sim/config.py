@@ -136,8 +136,23 @@ class RunConfig:
 
     def kernel_args(self):
         """Strategy tuples (always 6 long, so one compiled core serves every table size), the
-        kinds of the built-ins the core inlines (:mod:`sim.fastpath`) and the parameter rows:
-        seat ``s``'s strategy in row ``s``, its swap policy in row ``MAXP + s``."""
+        kinds of the built-ins the core inlines (:mod:`sim.fastpath`) and the parameter rows
+        (seat ``s``'s strategy in row ``s``, its swap policy in row ``MAXP + s``). Made once
+        per config, as :meth:`rules_vector`: a tournament calls the core thousands of times
+        with the same ones. (Not flagged read-only: that would be another Numba type, and
+        another compile of the core; nothing writes to them.)"""
+        if getattr(self, "_kernel_args", None) is None:
+            self._kernel_args = self._make_kernel_args()
+        return self._kernel_args
+
+    def rules_vector(self) -> np.ndarray:
+        """The ruleset as the kernel reads it (:meth:`sim.ruleset.Ruleset.vector`), made once
+        (56 us each time)."""
+        if getattr(self, "_rules_vector", None) is None:
+            self._rules_vector = self.ruleset.vector()
+        return self._rules_vector
+
+    def _make_kernel_args(self):
         pad = MAXP - self.players
         moves = tuple(s.fn for s in self.move_objs) + (self.move_objs[0].fn,) * pad
         swaps = tuple(s.fn for s in self.swap_objs) + (self.swap_objs[0].fn,) * pad

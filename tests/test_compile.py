@@ -176,6 +176,25 @@ def test_a_seated_strategy_carries_its_wrapper_address():
     assert fn.__wrapper_address__() == want > 0
 
 
+def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
+    """sim._jit's replacement of Numba's _get_jit_address (looked up at every core call from
+    Python) gives, for a seated strategy, the number Numba's own lookup gives; anything else
+    still goes to Numba's."""
+    from numba.core.typing import signature
+    from numba.experimental import function_type
+
+    from sim import _jit
+    from sim.strategy import MOVE_SIG, get_move
+
+    fn = get_move("lowest").fn
+    sig = signature(MOVE_SIG.return_type, *MOVE_SIG.args)
+    assert function_type._get_jit_address is _jit._jit_address
+    want = _jit._numba_jit_address(fn, sig)
+    assert fn._shithead_jit_address == want > 0
+    assert function_type._get_jit_address(fn, sig) == want
+    assert function_type._get_jit_address(object(), sig) == 0      # Numba's answer: not jitted
+
+
 def test_a_tuple_of_strategy_functions_is_typed_once():
     """sim._jit.FnTuple: Numba types it as the plain tuple, and works it out only once."""
     import numba
