@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import core, cycle
-from sim.config import RunConfig, RunError
+from sim.config import SEATED, RunConfig, RunError
 from sim.fastpath import LOWEST
 from sim.layout import MAXP
 
@@ -34,6 +34,13 @@ class Batch:
     cycle_turns: np.ndarray = None   # the length in turns of the cycle that stopped it, or 0
     numbers: np.ndarray = None   # the game numbers, when not first, first + 1, ...
 
+    def take(self, index) -> "Batch":
+        """The games at ``index`` (a slice or an index array) as a batch of their own."""
+        numbers = self.games[index]
+        cut = {f: (None if getattr(self, f) is None else getattr(self, f)[index])
+               for f in _COLUMNS}
+        return Batch(int(numbers[0]) if numbers.size else self.first, numbers=numbers, **cut)
+
     @property
     def games(self) -> np.ndarray:
         """The game numbers of the batch (each game's cards come from the seed and this)."""
@@ -42,11 +49,32 @@ class Batch:
         return self.first + np.arange(self.status.size, dtype=np.int64)
 
 
+@dataclass
+class Seating:
+    """Other strategies than a config's, seated game by game (sim.compare's tournaments)."""
+
+    pool: tuple            # the core's pool of strategies (sim.fastpath.make_pool)
+    rows: np.ndarray       # int8 (games, 6): per game, the pool entry of each seat
+    config: object         # a row's first `players` entries (a tuple) -> that table's RunConfig
+
+    def configs(self, players) -> list:
+        """The RunConfig of every distinct table seated."""
+        return [self.config(tuple(r)) for r in np.unique(self.rows[:, :players], axis=0)]
+
+
+_COLUMNS = ("status", "turns", "order", "pickups", "burns", "starter", "dealer", "errors",
+            "triples", "hand_triples", "end", "cycle_turns")
+
+
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
-               numbers: np.ndarray | None = None) -> Batch:
+               numbers: np.ndarray | None = None, seating: Seating | None = None) -> Batch:
     """Play games ``first .. first + n - 1`` with the jitted core; or, with ``numbers``, the
-    games numbered so (``first`` and ``n`` ignored: a tournament's deals under one seating,
-    sim.compare)."""
+    games numbered so (``first`` and ``n`` ignored).
+
+    ``seating`` (:class:`Seating`) seats other strategies than ``cfg``'s, game by game (one
+    call for a tournament's many seatings); ``cfg`` then gives everything else (seed,
+    players, rules, the turn limit, ``cycle_stop``). The games are the same as those of the
+    seating's own configs."""
     if numbers is None:
         games = np.arange(first, first + n, dtype=np.int64)
     else:
@@ -57,17 +85,24 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
               np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
               np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32),
               numbers)
-    moves, swaps, kinds, params = cfg.kernel_args()
+    if seating is None:
+        pool, seat_rows = cfg.pool_args(), SEATED
+        # The compiled referee for this table: a table of lowest has its own (sim.core).
+        lowest = (cfg.kernel_args()[2][:cfg.players] == LOWEST).all()
+    else:
+        pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
+        if seat_rows.shape != (n, MAXP):
+            raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got {seat_rows.shape}")
+        lowest = False
+    run = core.run_lowest if lowest else core.run_games
     rules = cfg.rules_vector()
-    # The compiled referee for this table: a table of lowest has its own (sim.core).
-    run = core.run_lowest if (kinds[:cfg.players] == LOWEST).all() else core.run_games
     records = (b.status, b.turns, b.order, b.pickups, b.burns, b.starter, b.dealer, b.triples,
                b.hand_triples, b.errors, b.end, b.cycle_turns)
-    detect = cfg.cycle_detect                # stop games proven endless (sim.cycle)
 
     def block(lo, hi):
-        run(cfg.seed, games[lo:hi], cfg.players, rules, cfg.max_turns, moves, swaps, kinds,
-            params, detect, *(r[lo:hi] for r in records))
+        rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
+        run(cfg.seed, games[lo:hi], rows, cfg.players, rules, cfg.max_turns, *pool,
+            bool(cfg.cycle_stop), *(r[lo:hi] for r in records))
 
     # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the blocks change no result.
@@ -78,20 +113,24 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
         if blocks == 1:
             block(0, n)
         else:
-            with ThreadPoolExecutor(threads) as pool:
-                for f in [pool.submit(block, lo, hi) for lo, hi in zip(cuts, cuts[1:])]:
+            with ThreadPoolExecutor(threads) as pool_:
+                for f in [pool_.submit(block, lo, hi) for lo, hi in zip(cuts, cuts[1:])]:
                     f.result()
     except IndexError:
         # Strategies are compiled with bounds checking: one indexed past its observation or
         # hand, i.e. tried to read what its player may not see (R26).
+        tables = [cfg] if seating is None else seating.configs(cfg.players)
+        moves = sorted({m for c in tables for m in c.strategies})
+        swaps = sorted({w for c in tables for w in c.swaps})
         raise RunError(f"a strategy or swap policy indexed past its observation or hand "
                        f"(R26: strategies see the public state and their own hand only), in "
                        f"games {games.min()}..{games.max()} of seed {cfg.seed}; strategies: "
-                       f"{', '.join(sorted(set(cfg.strategies)))}; swap policies: "
-                       f"{', '.join(sorted(set(cfg.swaps)))}") from None
+                       f"{', '.join(moves)}; swap policies: {', '.join(swaps)}") from None
     bad = np.flatnonzero(b.status >= core.BAD_MOVE)
     if bad.size:
-        raise strategy_error(cfg, int(games[bad[0]]), b.status[bad[0]], b.errors[bad[0]])
+        i = bad[0]
+        table = cfg if seating is None else seating.config(tuple(seat_rows[i, :cfg.players]))
+        raise strategy_error(table, int(games[i]), b.status[i], b.errors[i])
     return b
 
 
@@ -118,11 +157,17 @@ class GameRecord:
 
 def record_game(cfg: RunConfig, game: int) -> GameRecord:
     """Replay game number ``game`` of ``cfg`` through the same kernel, keeping every move."""
+    if not 0 <= game < cfg.games:
+        raise RunError(f"--game: expected 0 to {cfg.games - 1} (the run has {cfg.games} games)")
+    return _record(cfg, game)
+
+
+def _record(cfg: RunConfig, game: int) -> GameRecord:
+    """:func:`record_game` of any game number: a tournament's deal is a game of a config
+    made for one game (sim.compare), which its errors replay."""
     from sim.layout import STATE_SIZE, TURN
     from sim.rng import seed_game
 
-    if not 0 <= game < cfg.games:
-        raise RunError(f"--game: expected 0 to {cfg.games - 1} (the run has {cfg.games} games)")
     moves, swaps, kinds, params = cfg.kernel_args()
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
@@ -158,7 +203,7 @@ def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:
         name = cfg.strategies[seat]
         what = (f"strategy {name!r} (seat {seat}) returned move id {value}, which is not a "
                 f"legal move (R24)")
-        rec = record_game(cfg, game)
+        rec = _record(cfg, game)
         position = _position_before(cfg, rec, turn)
     msg = f"{what} in game {game} of seed {cfg.seed}, turn {turn}."
     if position is not None:

@@ -38,8 +38,9 @@ with more, every deal gets its own order, drawn from (seed, deal) alone, so that
 independent. (A short list of random orders shared by many deals would not do: its own
 imbalance is a bias that the interval over deals does not see; benchmarks/seating.py.) Every
 deal is still played under every rotation of its order, so every strategy holds every seat
-once per deal. The deals of one order are played together and the results put back in the
-order of the deals, so nothing depends on threads or block sizes.
+once per deal. A block's games are played in one call of the core, which seats each game's
+strategies itself (:class:`sim.batch.Seating`), and the results are kept in the order of the
+deals, so nothing depends on threads or block sizes.
 
 ``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
 strategy by anytime-valid confidence sequences (:func:`sim.stats.confidence_sequence`):
@@ -58,6 +59,9 @@ from sim import stats
 from sim.core import UNFINISHED
 from sim.cycle import END_CYCLE
 from sim.rng import splitmix64
+from sim.batch import Seating
+from sim.fastpath import POOL, make_pool
+from sim.layout import MAXP
 from sim.runner import RunConfig, RunError, play_batch
 
 ALPHA = 0.05
@@ -435,31 +439,14 @@ def seat_orders(k: int, seating: str, seed: int, deals: np.ndarray) -> np.ndarra
                           axis=1)
 
 
-def _by_order(orders):
-    """The deals (positions in ``orders``) played under each distinct cyclic order."""
-    uniq, inv = np.unique(orders, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pos = np.argsort(inv, kind="stable")
-    cuts = np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1]
-    return list(zip(map(tuple, uniq.tolist()), np.split(pos, cuts)))
-
-
-def _in_deal_order(parts, first, n, k):
-    """A block's games per rotation in the order of its deals, whatever order they were
-    played in (so that no result depends on the block size): :meth:`Tournament.add_block`'s
-    batches. ``parts``: per cyclic order played, (configs, batches, deal numbers)."""
-    from types import SimpleNamespace
-
-    merged = []
-    for r in range(k):
-        cols = {}
-        for name in ("status", "order", "starter", "end", "turns"):
-            like = getattr(parts[0][1][r], name)
-            cols[name] = np.zeros((n,) + like.shape[1:], like.dtype)
-            for _, batches, deals in parts:
-                cols[name][deals - first] = getattr(batches[r], name)
-        merged.append(SimpleNamespace(**cols))
-    return merged
+def _seat_rows(orders, players):
+    """(k * deals, 6) int8: the pool entry of every seat of every game of a block, rotation
+    by rotation (game ``r * deals + i`` is deal ``i`` under rotation ``r`` of its cyclic order
+    ``orders[i]``); seats past ``players`` repeat seat 0, as a plain run pads them."""
+    deals, k = orders.shape
+    seat = np.array([s if s < players else 0 for s in range(MAXP)])
+    at = (seat[None, :] + np.arange(k)[:, None]) % k                 # (k, 6): rotation, seat
+    return orders[:, at].transpose(1, 0, 2).reshape(k * deals, MAXP).astype(np.int8)
 
 
 class _Records:
@@ -481,27 +468,28 @@ class _Records:
         except OSError as e:
             raise StoreError(f"--out: cannot write to {self.path}: {e.strerror or e}") from None
 
-    def write(self, index, parts, k):
-        """One file for a block: ``parts``, per cyclic order played, (configs per rotation,
-        batches per rotation, the deal numbers)."""
+    def write(self, index, cfg, batch, rows, deals, k, names, swaps):
+        """One file for a block: ``batch`` holds its games rotation by rotation (``rows``:
+        their seatings, pool entries per seat; ``deals``: the block's deal numbers), with
+        the names of the pool's strategies and of their swap policies."""
         import os
 
-        import pandas as pd
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         from sim.store import records
 
-        frames = []
-        for configs, batches, deals in parts:
-            for r, (cfg, b) in enumerate(zip(configs, batches)):
-                df = records(cfg, b)
-                df.insert(0, "rotation", np.full(len(df), r, np.int8))
-                df.pop("game")
-                df.insert(0, "deal", deals)                # the deal's cards: seed and deal
-                df.insert(0, "game", deals * k + r)
-                frames.append(df)
-        df = pd.concat(frames, ignore_index=True).sort_values("game", kind="stable")
+        df = records(cfg, batch)
+        n = len(deals)
+        rotation = np.repeat(np.arange(k, dtype=np.int8), n)
+        df.insert(0, "rotation", rotation)
+        df.pop("game")
+        df.insert(0, "deal", np.tile(deals, k))               # the deal's cards: seed and deal
+        df.insert(0, "game", np.tile(deals, k) * k + rotation)
+        for s in range(cfg.players):                           # who sat where, game by game
+            df[f"strategy_{s}"] = np.asarray(names, object)[rows[:, s]]
+            df[f"swap_{s}"] = np.asarray(swaps, object)[rows[:, s]]
+        df = df.sort_values("game", kind="stable").reset_index(drop=True)
         for c in df.columns:
             if c.startswith(("strategy_", "swap_")):
                 df[c] = df[c].astype(str).astype("category")
@@ -529,6 +517,8 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     if len(set(strategies)) != len(strategies):
         raise RunError("compare: each strategy once (seats are rotated for you)")
     k = len(strategies)
+    if k > POOL:
+        raise RunError(f"compare: at most {POOL} strategies in one tournament, got {k}")
     threads = threads or numba.config.NUMBA_NUM_THREADS
     seat_orders(k, seating, seed, np.zeros(0))       # a wrong --seating fails before any play
     made = {}
@@ -548,6 +538,8 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         return [config(tuple(order[(s + r) % k] for s in range(players))) for r in range(k)]
 
     configs = configs_of(tuple(range(k)))
+    # Strategy i of the pool: seat 0 of rotation i of the order given.
+    pool = make_pool([c.seat_entry(0) for c in configs])
     opts = configs[0].options
     total = max_games if until_clear else games
     if total is None or total < k:
@@ -559,17 +551,18 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     stopped, looks, leader = "games", 0, None
     for index, (first, n) in enumerate(_blocks(deals, block, until_clear)):
         orders = seat_orders(k, seating, seed, np.arange(first, first + n))
-        parts = []
-        for order, at in _by_order(orders):          # the deals of each cyclic order at once
-            cfgs = configs_of(order)
-            numbers = first + at
-            batches = [play_batch(cfg, 0, 0, threads,
-                                  numbers=numbers + (r * deals if independent else 0))
-                       for r, cfg in enumerate(cfgs)]
-            parts.append((cfgs, batches, numbers))
-        t.add_block(_in_deal_order(parts, first, n, k), orders)
+        # Every game of the block in one call of the core, each seated as its cyclic order
+        # and rotation say; the games are rotation by rotation, each in the order of its deals.
+        rows = _seat_rows(orders, players)
+        numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
+        if independent:
+            numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
+        b = play_batch(configs[0], 0, 0, threads, numbers=numbers,
+                       seating=Seating(pool, rows, config))
+        t.add_block([b.take(slice(r * n, (r + 1) * n)) for r in range(k)], orders)
         if store is not None:
-            store.write(index, parts, k)
+            store.write(index, configs[0], b, rows, first + np.arange(n), k,
+                        strategies, [c.swaps[0] for c in configs])
         if progress:
             progress(t.games)
         if until_clear:

@@ -49,6 +49,10 @@ def _materialize(spec: str, source: str) -> Path:
     return path
 
 
+# The seating of a plain run: seat s plays entry s of the pool (RunConfig.pool_args).
+SEATED = np.arange(MAXP, dtype=np.int8)[None, :]
+
+
 @dataclass
 class RunConfig:
     """What to simulate. ``strategies``/``swaps``: one name for every seat, or one per seat;
@@ -144,6 +148,19 @@ class RunConfig:
         if getattr(self, "_kernel_args", None) is None:
             self._kernel_args = self._make_kernel_args()
         return self._kernel_args
+
+    def seat_entry(self, s: int) -> tuple:
+        """Seat ``s``'s strategy as an entry of the core's pool
+        (:func:`sim.fastpath.make_pool`), as :meth:`kernel_args` seats it."""
+        moves, swaps, kinds, params = self.kernel_args()
+        pure = self.move_objs[s if s < self.players else 0].pure
+        return moves[s], swaps[s], kinds[s], kinds[MAXP + s], params[s], params[MAXP + s], pure
+
+    def pool_args(self) -> tuple:
+        """The core's pool for this table: seat ``s`` plays entry ``s`` (:data:`SEATED`)."""
+        if getattr(self, "_pool_args", None) is None:
+            self._pool_args = fastpath.make_pool([self.seat_entry(s) for s in range(MAXP)])
+        return self._pool_args
 
     def rules_vector(self) -> np.ndarray:
         """The ruleset as the kernel reads it (:meth:`sim.ruleset.Ruleset.vector`), made once

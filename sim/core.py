@@ -16,7 +16,7 @@ from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
 )
-from sim.fastpath import LOWEST, choose_move, choose_swap, only_lowest, same_builtin
+from sim.fastpath import LOWEST, POOL, choose_move, choose_swap, only_lowest, same_builtin
 from sim.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE, HTRIPLES, MAXP,
     NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER, RANKS_MASK, STARTRANK,
@@ -208,30 +208,74 @@ def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
 
 @jit(inline="always")
-def _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
-           status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
-           periods, play):
+def _seat(seat_rows, pool_moves, pool_swaps, pool_kinds, pool_params, pool_pure, row, players,
+          kinds, params):
+    """Seat the pool's strategies as row ``row`` of ``seat_rows`` says (seat ``s`` plays
+    strategy ``seat_rows[row, s]``): the per-seat function tuples the referee calls, and each
+    seat's kinds and parameter rows written into ``kinds`` and ``params``; also whether every
+    seated strategy is pure (:mod:`sim.cycle`)."""
+    m = seat_rows[row]
+    for s in range(MAXP):
+        q = m[s]
+        kinds[s] = pool_kinds[q]
+        kinds[MAXP + s] = pool_kinds[POOL + q]
+        for j in range(params.shape[1]):
+            params[s, j] = pool_params[q, j]
+            params[MAXP + s, j] = pool_params[POOL + q, j]
+    pure = True
+    for s in range(players):
+        pure = pure and pool_pure[m[s]] != 0
+    moves = (pool_moves[m[0]], pool_moves[m[1]], pool_moves[m[2]], pool_moves[m[3]],
+             pool_moves[m[4]], pool_moves[m[5]])
+    swaps = (pool_swaps[m[0]], pool_swaps[m[1]], pool_swaps[m[2]], pool_swaps[m[3]],
+             pool_swaps[m[4]], pool_swaps[m[5]])
+    return moves, swaps, pure
+
+
+@jit(inline="always")
+def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
+           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
+           dealer, triples, htriples, errs, ends, periods, play):
     """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
-    number) one after the other with the referee ``play``, one record each. ``detect``: stop
-    games proven endless (:mod:`sim.cycle`; only when every seat's strategy is pure);
-    ``ends`` gets why each game ended (``cycle.END_*``), ``periods`` the length in turns of
-    the cycle that stopped it (0 for the others)."""
+    number) one after the other with the referee ``play``, one record each.
+
+    Seat ``s`` of game ``g`` plays strategy ``seat_rows[g, s]`` of the pool (``POOL`` move
+    functions, swap functions, their kinds and parameter rows, moves then swaps, and
+    whether each is pure); one row of ``seat_rows`` serves every game. So a tournament with
+    balanced seating plays a block of games under many seatings in one call (sim.compare).
+    ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`), in a game whose seated
+    strategies are all pure; ``ends`` gets why each game ended (``cycle.END_*``),
+    ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
     # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
     own_st = np.zeros(STATE_SIZE, np.int32)
     own_rng = np.zeros(4, np.uint64)
     own_swaps = np.zeros(6, np.int64)
     own_cards = np.zeros(SWAP_CARDS, np.int32)
     own_err = np.zeros(3, np.int64)
-    own_seen = np.zeros(cycle.SIZE if detect else 0, np.int32)
+    own_seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
+    own_kinds = np.zeros(2 * MAXP, np.int64)
+    own_params = np.zeros((2 * MAXP, pool_params.shape[1]), np.float64)
     st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
     cards, err, seen = borrow(own_cards), borrow(own_err), borrow(own_seen)
-    rules_, kinds_, params_ = borrow(rules), borrow(kinds), borrow(params)
+    kinds_, params_, rules_ = borrow(own_kinds), borrow(own_params), borrow(rules)
+    no_seen = borrow(own_seen[:0])
     log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
+    move_fns, swap_fns, pure = _seat(seat_rows, pool_moves, pool_swaps, pool_kinds,
+                                     pool_params, pool_pure, 0, players, kinds_, params_)
     for g in range(status.shape[0]):
+        if g > 0 and seat_rows.shape[0] > 1:
+            differs = False
+            for s in range(MAXP):
+                differs = differs or seat_rows[g, s] != seat_rows[g - 1, s]
+            if differs:
+                move_fns, swap_fns, pure = _seat(seat_rows, pool_moves, pool_swaps,
+                                                 pool_kinds, pool_params, pool_pure, g,
+                                                 players, kinds_, params_)
+        watch = seen if pure else no_seen
         seed_game(rng, seed, numbers[g])
         status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
-                          swaps, cards, log, err, seen, play)
-        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
+                          swaps, cards, log, err, watch, play)
+        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, watch)
         turns[g] = st[TURN]
         burns[g] = st[BURNS]
         starter[g] = st[FIRST]
@@ -243,7 +287,8 @@ def _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params
             htriples[g, s] = st[ix(HTRIPLES + s)]
         errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
     # The owners are used here, after their views: Numba frees an array after its last use.
-    own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = 0
+    own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = own_kinds[0] = 0
+    own_params[0, 0] = 0
     if own_seen.shape[0] > 0:
         own_seen[0] = 0
 
@@ -253,21 +298,21 @@ def _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params
 # reverse. Threads run blocks of games in parallel from Python (sim.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 @jit
-def run_games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
-              status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
-              ends, periods):
-    """Play the games numbered ``numbers``, any table; write their records (``detect``,
-    ``ends``, ``periods``: :func:`_games`)."""
-    _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
-           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
-           periods, _play_any)
+def run_games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
+              pool_kinds, pool_params, pool_pure, cycle_stop, status, turns, order, pickups,
+              burns, starter, dealer, triples, htriples, errs, ends, periods):
+    """Play the games numbered ``numbers``, any table; write their records (the seating,
+    the pool and ``cycle_stop``: :func:`_games`)."""
+    _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
+           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
+           dealer, triples, htriples, errs, ends, periods, _play_any)
 
 
 @jit
-def run_lowest(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect,
-               status, turns, order, pickups, burns, starter, dealer, triples, htriples, errs,
-               ends, periods):
+def run_lowest(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
+               pool_kinds, pool_params, pool_pure, cycle_stop, status, turns, order, pickups,
+               burns, starter, dealer, triples, htriples, errs, ends, periods):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
-    _games(seed, numbers, players, rules, cap, move_fns, swap_fns, kinds, params, detect, status,
-           turns, order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
-           periods, _play_lowest)
+    _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
+           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
+           dealer, triples, htriples, errs, ends, periods, _play_lowest)

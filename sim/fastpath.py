@@ -14,10 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from sim import baseline
-from sim._jit import jit
+from sim._jit import FnTuple, jit
 from sim.layout import HANDS, MAXP, NR, PLAYERS
 
 _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
+# The strategies of one core call: up to this many, each once (a tournament's field, or a
+# plain run's seats), in tuples of this one length whatever the table, so one compile
+# serves every call; the core seats them game by game (sim.core._games).
+POOL = 16
 LOWEST = 1
 _SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
 
@@ -26,6 +30,25 @@ _random_move = jit(inline="always")(baseline.random_move)
 _keep = jit(inline="always")(baseline.keep)
 _random_swap = jit(inline="always")(baseline.random_swap)
 _highest_up = jit(inline="always")(baseline.highest_up)
+
+
+def make_pool(entries) -> tuple:
+    """The core's pool (:func:`sim.core.run_games`) of ``entries``, one per strategy (at most
+    :data:`POOL`): (move function, swap function, move kind, swap kind, move parameter row,
+    swap parameter row, pure). Padded with the first: (move functions, swap functions,
+    kinds (moves then swaps), parameter rows (moves then swaps), pure flags)."""
+    if not 1 <= len(entries) <= POOL:
+        raise ValueError(f"at most {POOL} strategies in one call of the core, got "
+                         f"{len(entries)}")
+    entries = list(entries) + [entries[0]] * (POOL - len(entries))
+    width = max([1] + [e[i].size for e in entries for i in (4, 5)])
+    params = np.zeros((2 * POOL, width))
+    for i, e in enumerate(entries):
+        params[i, :e[4].size] = e[4]
+        params[POOL + i, :e[5].size] = e[5]
+    return (FnTuple(e[0] for e in entries), FnTuple(e[1] for e in entries),
+            np.array([e[2] for e in entries] + [e[3] for e in entries], np.int64), params,
+            np.array([e[6] for e in entries], np.uint8))
 
 
 def kinds(move_fns, swap_fns) -> np.ndarray:

@@ -12,7 +12,7 @@ import pytest
 from sim import stats
 from sim.compare import Tournament, compare
 from sim.compare import _blocks as c_blocks
-from sim.config import RunError
+from sim.config import RunConfig, RunError
 from sim.core import UNFINISHED
 from sim.layout import MAXP
 from sim.runner import RunConfig, play_batch
@@ -68,21 +68,23 @@ def test_results_add_up_and_lowest_beats_random():
 
 
 def test_independent_design_uses_fresh_deals(monkeypatch):
-    """--independent gives every rotation its own game indices; the default replays them."""
+    """--independent gives every rotation its own game indices; the default replays them.
+    (A block is one call of the core, its games rotation by rotation.)"""
     import sim.compare as c
     firsts = []
     real = c.play_batch
 
-    def spy(cfg, first, n, threads, numbers=None):
-        firsts.append(int(numbers[0]) if numbers is not None else first)
-        return real(cfg, first, n, threads, numbers)
+    def spy(cfg, first, n, threads, numbers=None, seating=None):
+        half = len(numbers) // 2
+        firsts.append((int(numbers[0]), int(numbers[half])))
+        return real(cfg, first, n, threads, numbers, seating)
     monkeypatch.setattr(c, "play_batch", spy)
     compare(["lowest", "test-lowest-random-swap"], players=4, games=400, threads=1, block=200)
-    assert firsts == [0, 0]
+    assert firsts == [(0, 0)]
     firsts.clear()
     compare(["lowest", "test-lowest-random-swap"], players=4, games=400, threads=1, block=200,
             independent=True)
-    assert firsts == [0, 200]
+    assert firsts == [(0, 200)]
 
 
 def test_until_clear_stops_early_or_says_the_cap_was_reached(cli):
@@ -479,3 +481,77 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
         rows = seats[4 * d:4 * d + 4]
         assert all(list(rows[r]) == list(np.roll(rows[0], -r)) for r in range(4))
         assert (list(seats[4 * d]) == list(seats[4 * ((d + 6) % 600)]))
+
+
+def test_a_seated_batch_plays_each_game_as_its_own_table_would():
+    """sim.batch.Seating: one core call that seats the pool's strategies game by game gives
+    every game exactly the records of a run of that game's table (its cards, moves, and the
+    cycle stop only where every seated strategy is pure: lowest and highest are, random is
+    not)."""
+    from sim.batch import Seating, play_batch
+    from sim.fastpath import make_pool
+
+    names = ["lowest", "random", "highest"]
+    players = 3
+    made = {}
+
+    def config(seats):
+        if seats not in made:
+            made[seats] = RunConfig(games=1, players=players, seed=7,
+                                    strategies=[names[i] for i in seats])
+        return made[seats]
+
+    pool = make_pool([config((i,) * players).seat_entry(0) for i in range(3)])
+    rng = np.random.default_rng(5)
+    n = 240
+    rows = np.zeros((n, 6), np.int8)
+    rows[:, :players] = rng.integers(0, 3, (n, players))
+    rows[:, players:] = rows[:, :1]
+    rows[:40] = rows[0]                       # a run of one seating: seated once for them all
+    numbers = rng.permutation(5000)[:n].astype(np.int64)
+    b = play_batch(config((0, 1, 2)), 0, 0, 2, numbers=numbers,
+                   seating=Seating(pool, rows, config))
+    cycles = 0
+    for g in range(n):
+        one = play_batch(config(tuple(rows[g, :players])), 0, 0, 1, numbers=numbers[g:g + 1])
+        for f in ("status", "turns", "order", "pickups", "starter", "dealer", "triples",
+                  "end", "cycle_turns"):
+            assert (getattr(b, f)[g] == getattr(one, f)[0]).all(), (g, f)
+        cycles += int(b.cycle_turns[g] > 0)
+    assert cycles > 0                         # the per-game cycle stop was exercised
+
+
+def test_a_seated_batch_names_the_table_of_an_illegal_move():
+    """R24 in a seated batch: the error names the strategy and the seat of that game's table,
+    and its position replays that game."""
+    from sim.batch import Seating, play_batch
+    from sim.fastpath import make_pool
+
+    import tests.test_strategies_seats  # noqa: F401  (registers test-always-pickup)
+
+    names = ["lowest", "test-always-pickup"]
+
+    def config(seats):
+        return RunConfig(games=1, players=2, seed=4, strategies=[names[i] for i in seats])
+
+    pool = make_pool([config((i, i)).seat_entry(0) for i in range(2)])
+    rows = np.zeros((30, 6), np.int8)
+    rows[10:20:2, 1] = 1                      # the picker at seat 1 of games 10, 12, ...
+    rows[11:20:2, 0] = 1                      # ... and at seat 0 of games 11, 13, ...
+    with pytest.raises(RunError) as e:
+        play_batch(config((0, 0)), 0, 0, 1, numbers=np.arange(100, 130),
+                   seating=Seating(pool, rows, config))
+    msg = str(e.value)
+    game = int(msg.split(" in game ")[1].split()[0])
+    seat = int(msg.split("(seat ")[1].split(")")[0])
+    assert "strategy 'test-always-pickup'" in msg and 110 <= game < 120
+    assert rows[game - 100, seat] == 1 and rows[game - 100, 1 - seat] == 0
+    position = json.loads(msg.split("\n")[-1])
+    assert position["current"] == seat
+
+
+def test_compare_refuses_more_strategies_than_one_core_call_seats():
+    from sim.fastpath import POOL
+
+    with pytest.raises(RunError, match=f"at most {POOL} strategies"):
+        compare(["lowest"] + [f"x{i}" for i in range(POOL)], players=4, games=100)
