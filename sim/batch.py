@@ -181,7 +181,9 @@ def _record(cfg: RunConfig, game: int) -> GameRecord:
         return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
-    seen = np.zeros(cycle.SIZE if cfg.cycle_detect else 0, np.int32)
+    seen = np.zeros(cycle.SIZE if cfg.cycle_stop else 0, np.int32)
+    if cfg.cycle_stop:
+        seen[cycle.IMPURE] = cfg.impure_seats()       # as the batch core does (sim.core)
     status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)  # H16 too
     end, period = cycle.end_of(status == core.UNFINISHED, seen)
     return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, int(end),

@@ -119,14 +119,23 @@ class RunConfig:
         (``cycle_stop``) and every seat's strategy is pure: a function of the position."""
         return bool(self.cycle_stop) and all(s.pure for s in self.move_objs)
 
+    def impure_seats(self) -> int:
+        """The seats whose strategies are not pure, a bit each (:data:`sim.cycle.IMPURE`)."""
+        return sum(1 << s for s, m in enumerate(self.move_objs) if not m.pure)
+
     def cycle_note(self) -> str:
         """Why games proven endless are stopped or not, in words."""
         if not self.cycle_stop:
             return "off (--no-cycle-stop)"
         impure = sorted({s.name for s in self.move_objs if not s.pure})
         if impure:
-            return (f"off: {', '.join(impure)} {'is' if len(impure) == 1 else 'are'} not "
-                    f"declared pure (a function of the position only)")
+            are = "is" if len(impure) == 1 else "are"
+            note = (f"off: {', '.join(impure)} {are} not declared pure (a function of the "
+                    f"position only)")
+            if self.ruleset.last_player_loses and len(impure) < len(self.move_objs):
+                note += (f"; on once {'its seats are' if len(impure) == 1 else 'their seats are'}"
+                         f" out (V2: the seats still to move are then all pure)")
+            return note
         return "on: every seat's strategy is pure"
 
     def _per_seat(self, names, option):

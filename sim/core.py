@@ -123,8 +123,9 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
     ``seen`` (int32, :data:`sim.cycle.SIZE` long, or empty for no detection): the game also
     stops, UNFINISHED, as soon as a position after a pick-up (from turn ``cycle.START`` on)
-    comes back, which proves it endless when every seat's strategy is pure
-    (:mod:`sim.cycle`); ``seen[cycle.PERIOD]`` then holds the cycle's length in turns, else 0.
+    comes back, which proves it endless while every seat still to move has a pure strategy
+    (the others are the bits of ``seen[cycle.IMPURE]``; :mod:`sim.cycle`);
+    ``seen[cycle.PERIOD]`` then holds the cycle's length in turns, else 0.
 
     A table where every seat plays ``lowest`` gets a copy of the loop compiled for it alone,
     with the rules inlined (:func:`sim.fastpath.same_builtin`): no dispatch at each turn.
@@ -212,8 +213,8 @@ def _seat(seat_rows, pool_moves, pool_swaps, pool_kinds, pool_params, pool_pure,
           kinds, params):
     """Seat the pool's strategies as row ``row`` of ``seat_rows`` says (seat ``s`` plays
     strategy ``seat_rows[row, s]``): the per-seat function tuples the referee calls, and each
-    seat's kinds and parameter rows written into ``kinds`` and ``params``; also whether every
-    seated strategy is pure (:mod:`sim.cycle`)."""
+    seat's kinds and parameter rows written into ``kinds`` and ``params``; also the seats
+    whose strategies are not pure, a bit each (:data:`sim.cycle.IMPURE`)."""
     m = seat_rows[row]
     for s in range(MAXP):
         q = m[s]
@@ -222,14 +223,14 @@ def _seat(seat_rows, pool_moves, pool_swaps, pool_kinds, pool_params, pool_pure,
         for j in range(params.shape[1]):
             params[s, j] = pool_params[q, j]
             params[MAXP + s, j] = pool_params[POOL + q, j]
-    pure = True
+    impure = 0                     # the seats whose strategies are not pure (sim.cycle)
     for s in range(players):
-        pure = pure and pool_pure[m[s]] != 0
+        impure |= np.int32(pool_pure[m[s]] == 0) << s
     moves = (pool_moves[m[0]], pool_moves[m[1]], pool_moves[m[2]], pool_moves[m[3]],
              pool_moves[m[4]], pool_moves[m[5]])
     swaps = (pool_swaps[m[0]], pool_swaps[m[1]], pool_swaps[m[2]], pool_swaps[m[3]],
              pool_swaps[m[4]], pool_swaps[m[5]])
-    return moves, swaps, pure
+    return moves, swaps, impure
 
 
 @jit(inline="always")
@@ -243,8 +244,8 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
     functions, swap functions, their kinds and parameter rows, moves then swaps, and
     whether each is pure); one row of ``seat_rows`` serves every game. So a tournament with
     balanced seating plays a block of games under many seatings in one call (sim.compare).
-    ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`), in a game whose seated
-    strategies are all pure; ``ends`` gets why each game ended (``cycle.END_*``),
+    ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`: while every seat still to
+    move has a pure strategy); ``ends`` gets why each game ended (``cycle.END_*``),
     ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
     # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
     own_st = np.zeros(STATE_SIZE, np.int32)
@@ -258,9 +259,8 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
     st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
     cards, err, seen = borrow(own_cards), borrow(own_err), borrow(own_seen)
     kinds_, params_, rules_ = borrow(own_kinds), borrow(own_params), borrow(rules)
-    no_seen = borrow(own_seen[:0])
     log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
-    move_fns, swap_fns, pure = _seat(seat_rows, pool_moves, pool_swaps, pool_kinds,
+    move_fns, swap_fns, impure = _seat(seat_rows, pool_moves, pool_swaps, pool_kinds,
                                      pool_params, pool_pure, 0, players, kinds_, params_)
     for g in range(status.shape[0]):
         if g > 0 and seat_rows.shape[0] > 1:
@@ -268,14 +268,15 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
             for s in range(MAXP):
                 differs = differs or seat_rows[g, s] != seat_rows[g - 1, s]
             if differs:
-                move_fns, swap_fns, pure = _seat(seat_rows, pool_moves, pool_swaps,
+                move_fns, swap_fns, impure = _seat(seat_rows, pool_moves, pool_swaps,
                                                  pool_kinds, pool_params, pool_pure, g,
                                                  players, kinds_, params_)
-        watch = seen if pure else no_seen
+        if cycle_stop:
+            seen[cycle.IMPURE] = impure
         seed_game(rng, seed, numbers[g])
         status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
-                          swaps, cards, log, err, watch, play)
-        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, watch)
+                          swaps, cards, log, err, seen, play)
+        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
         turns[g] = st[TURN]
         burns[g] = st[BURNS]
         starter[g] = st[FIRST]

@@ -10,6 +10,12 @@ the turn limit has the reason ``cap``). The set of unfinished games, and with it
 rate, is the same as with the limit alone; only the turns (and pick-ups) played in an
 unfinished game differ.
 
+A seat whose strategy is not pure (``random``, a search bot) stops the detection only while
+it still holds cards: once such seats are all out (V2, where play goes on until one is
+left), the seats still to move are pure, and from there the game is again a function of the
+position (a search bot at a table of ``highest`` under ``classic`` goes out first, and the
+three ``highest`` seats then go round for ever).
+
 **Why the positions after pick-ups are enough.** Along a cycle nothing may change for good:
 cards burned (R21, R22) only grow, the stock (R8) and the face-down stacks (R14-R17) only
 shrink, face-up cards (R11, R12) only leave, seats out (R18, V2) only grow. So a cycle burns
@@ -47,15 +53,16 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.layout import HANDS, MAXP, NR, PICKUPS, RULES, TURN
+from sim.layout import FDN, FUN, HANDN, HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
 
 # Why a game ended (per-game records: sim.batch.Batch.end; the store's ``unfinished_by``).
 END_FINISHED, END_CAP, END_CYCLE = 0, 1, 2
 END_NAMES = ("finished", "cap", "cycle")
 
 # The scratch array ``seen`` (int32, :data:`SIZE` long; a zero-length array turns detection
-# off): Brent's counters, the cycle's length once found, then the saved position.
-POWER, LAM, PERIOD = 0, 1, 2
+# off): Brent's counters, the cycle's length once found, the seats whose strategies are not
+# pure (a bit each: no detection while any of them still holds cards), the saved position.
+POWER, LAM, PERIOD, IMPURE = 0, 1, 2, 3
 SAVED = 4                            # st[:RULES] as it was at the saved pick-up
 SAVED_HANDS = SAVED + RULES          # the hands, st[HANDS:HANDS + MAXP * NR]
 SIZE = SAVED_HANDS + MAXP * NR
@@ -87,7 +94,18 @@ def seen_again(st, seen):
     """One step of Brent's algorithm, called right after each pick-up: True when this
     position equals the saved one, which proves the game endless. Then ``seen[PERIOD]``
     holds the cycle's length in turns (the smallest: Brent's first match is at the cycle's
-    length once the saved position lies on the cycle)."""
+    length once the saved position lies on the cycle).
+
+    While a seat in ``seen[IMPURE]`` still holds cards it says False and saves nothing; once
+    they are all out (V2: play goes on without them), every seat still to move is pure and
+    the detection starts afresh."""
+    if seen[IMPURE]:
+        for s in range(st[PLAYERS]):
+            if (seen[IMPURE] >> s) & 1 and st[HANDN + s] + st[FUN + s] + st[FDN + s] > 0:
+                return False
+        seen[IMPURE] = 0
+        seen[POWER] = 1
+        seen[LAM] = -1
     lam = seen[LAM] + 1
     if lam > 0:
         if _differ(st, seen) == 0 and _same(st, seen):

@@ -167,6 +167,34 @@ def test_results_are_the_same_with_and_without_detection(rules, players, strateg
     assert t_on.cycles == int((on.end == END_CYCLE).sum())
 
 
+def test_detection_starts_once_the_impure_seats_are_out():
+    """V2 (classic): a seat that is not pure (random) stops the detection only while it holds
+    cards; once it is out, three highest seats go round for ever and are stopped. The
+    results are those of the turn limit alone; a replay ends the same way; under seed rules
+    (the game ends at the first out) nothing changes."""
+    from sim.batch import record_game
+
+    on = _config("classic", 4, ["random", "highest", "highest", "highest"], True)
+    off = _config("classic", 4, ["random", "highest", "highest", "highest"], False)
+    assert not on.cycle_detect and "on once its seats are out" in on.cycle_note()
+    a, b = play_batch(on, 0, 200, 2), play_batch(off, 0, 200, 1)
+    _same_results(a, b, on)
+    stopped = np.flatnonzero(a.end == END_CYCLE)
+    assert stopped.size > 0 and a.turns.sum() < b.turns.sum() / 2
+    for g in stopped:                        # the random seat (0) was out when it stopped
+        assert 0 in a.order[g]
+    rec = record_game(on, int(stopped[0]))
+    assert rec.end == END_CYCLE and rec.cycle_turns == a.cycle_turns[stopped[0]]
+    assert len(rec.moves) == a.turns[stopped[0]]
+    for g in stopped[:5]:                    # the cycle really repeats (the game replayed)
+        _, keys = _replay_keys(on, int(g))
+        t, period = int(a.turns[g]), int(a.cycle_turns[g])
+        assert np.array_equal(keys[t], keys[t - period])
+    seed_rules = _config("seed", 4, ["random", "highest", "highest", "highest"], True)
+    assert "on once" not in seed_rules.cycle_note()
+    assert not (play_batch(seed_rules, 0, 200, 1).end == END_CYCLE).any()
+
+
 def test_threads_and_batches_do_not_change_what_is_detected():
     cfg = _config("seed", 3, ["lowest"])
     whole = play_batch(cfg, 0, 600, 2)
