@@ -12,7 +12,7 @@ import pytest
 from sim import stats
 from sim.compare import Tournament, compare
 from sim.compare import _blocks as c_blocks
-from sim.config import RunConfig, RunError
+from sim.config import RunError
 from sim.core import UNFINISHED
 from sim.layout import MAXP
 from sim.runner import RunConfig, play_batch
