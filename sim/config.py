@@ -159,14 +159,14 @@ class RunConfig:
         return self._kernel_args
 
     def seat_entry(self, s: int) -> tuple:
-        """Seat ``s``'s strategy as an entry of the core's pool
+        """Seat ``s``'s strategy as an entry of a pool of the core
         (:func:`sim.fastpath.make_pool`), as :meth:`kernel_args` seats it."""
         moves, swaps, kinds, params = self.kernel_args()
         pure = self.move_objs[s if s < self.players else 0].pure
         return moves[s], swaps[s], kinds[s], kinds[MAXP + s], params[s], params[MAXP + s], pure
 
     def pool_args(self) -> tuple:
-        """The core's pool for this table: seat ``s`` plays entry ``s`` (:data:`SEATED`)."""
+        """The core's pool for this table: entry ``s`` is seat ``s``'s (:data:`SEATED`)."""
         if getattr(self, "_pool_args", None) is None:
             self._pool_args = fastpath.make_pool([self.seat_entry(s) for s in range(MAXP)])
         return self._pool_args

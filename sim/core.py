@@ -16,7 +16,10 @@ from sim.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
 )
-from sim.fastpath import LOWEST, POOL, choose_move, choose_swap, only_lowest, same_builtin
+from sim.fastpath import (
+    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_ENTRY, SWAP_KIND, choose_move, choose_swap, only_lowest,
+    same_builtin,
+)
 from sim.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE, HTRIPLES, MAXP,
     NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER, RANKS_MASK, STARTRANK,
@@ -75,8 +78,8 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     for s in range(players):
         swap_cards(st, s, cards, k * s)
     for s in range(players):
-        swaps[s] = choose_swap(kinds[MAXP + s], swap_fns, borrow(cards[k * s:k * s + k]), obs,
-                               rng, params, s)
+        swaps[s] = choose_swap(kinds, swap_fns, borrow(cards[k * s:k * s + k]), obs, rng,
+                               params, s)
     for s in range(players):
         if not apply_swap(st, s, borrow(cards[k * s:k * s + k]), swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
@@ -158,7 +161,7 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
         legal = legal_from(st, rz)
         p = st[CURRENT]
         if m < 0:
-            m = choose(kinds[p], move_fns, st, obs, legal, rng, params, p)
+            m = choose(kinds, move_fns, st, obs, legal, rng, params, p)
             if not is_legal(legal, m, obs):
                 err[0], err[1], err[2] = p, m, st[TURN]
                 return BAD_MOVE
@@ -209,41 +212,36 @@ def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
 
 @jit(inline="always")
-def _seat(seat_rows, pool_moves, pool_swaps, pool_kinds, pool_params, pool_pure, row, players,
-          kinds, params):
-    """Seat the pool's strategies as row ``row`` of ``seat_rows`` says (seat ``s`` plays
-    strategy ``seat_rows[row, s]``): the per-seat function tuples the referee calls, and each
-    seat's kinds and parameter rows written into ``kinds`` and ``params``; also the seats
-    whose strategies are not pure, a bit each (:data:`sim.cycle.IMPURE`)."""
-    m = seat_rows[row]
+def _seat(seat_rows, row, players, pool_kinds, n, kinds):
+    """Write into the seat table ``kinds`` (:data:`sim.fastpath.SEAT_TABLE`) the seating of
+    row ``row`` of ``seat_rows`` (seat ``s`` plays entry ``seat_rows[row, s]`` of a pool of
+    ``n``); return the seats whose strategies are not pure, a bit each
+    (:data:`sim.cycle.IMPURE`), from ``pool_kinds``' last ``n`` values, the pure flags."""
+    impure = 0
     for s in range(MAXP):
-        q = m[s]
-        kinds[s] = pool_kinds[q]
-        kinds[MAXP + s] = pool_kinds[POOL + q]
-        for j in range(params.shape[1]):
-            params[s, j] = pool_params[q, j]
-            params[MAXP + s, j] = pool_params[POOL + q, j]
-    impure = 0                     # the seats whose strategies are not pure (sim.cycle)
-    for s in range(players):
-        impure |= np.int32(pool_pure[m[s]] == 0) << s
-    moves = (pool_moves[m[0]], pool_moves[m[1]], pool_moves[m[2]], pool_moves[m[3]],
-             pool_moves[m[4]], pool_moves[m[5]])
-    swaps = (pool_swaps[m[0]], pool_swaps[m[1]], pool_swaps[m[2]], pool_swaps[m[3]],
-             pool_swaps[m[4]], pool_swaps[m[5]])
-    return moves, swaps, impure
+        q = seat_rows[row, s]
+        kinds[KIND + s] = pool_kinds[q]
+        kinds[SWAP_KIND + s] = pool_kinds[n + q]
+        kinds[ENTRY + s] = q
+        kinds[SWAP_ENTRY + s] = q
+        if s < players and pool_kinds[2 * n + q] == 0:
+            impure |= 1 << s
+    return impure
 
 
 @jit(inline="always")
 def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
-           dealer, triples, htriples, errs, ends, periods, play):
+           pool_params, cycle_stop, status, turns, order, pickups, burns, starter, dealer,
+           triples, htriples, errs, ends, periods, play):
     """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
     number) one after the other with the referee ``play``, one record each.
 
-    Seat ``s`` of game ``g`` plays strategy ``seat_rows[g, s]`` of the pool (``POOL`` move
-    functions, swap functions, their kinds and parameter rows, moves then swaps, and
-    whether each is pure); one row of ``seat_rows`` serves every game. So a tournament with
-    balanced seating plays a block of games under many seatings in one call (sim.compare).
+    Seat ``s`` of game ``g`` plays entry ``seat_rows[g, s]`` of the pool
+    (:func:`sim.fastpath.make_pool`: ``n`` move functions, ``n`` swap functions, their kinds
+    and pure flags, their parameter rows); one row of ``seat_rows`` serves every game. So a
+    tournament with balanced seating plays a block of games under many seatings in one call
+    (sim.compare), through the seat table (:data:`sim.fastpath.SEAT_TABLE`), which is
+    rewritten when the seating changes.
     ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`: while every seat still to
     move has a pure strategy); ``ends`` gets why each game ended (``cycle.END_*``),
     ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
@@ -254,27 +252,24 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
     own_cards = np.zeros(SWAP_CARDS, np.int32)
     own_err = np.zeros(3, np.int64)
     own_seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
-    own_kinds = np.zeros(2 * MAXP, np.int64)
-    own_params = np.zeros((2 * MAXP, pool_params.shape[1]), np.float64)
+    own_kinds = np.zeros(SEAT_TABLE, np.int64)
     st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
     cards, err, seen = borrow(own_cards), borrow(own_err), borrow(own_seen)
-    kinds_, params_, rules_ = borrow(own_kinds), borrow(own_params), borrow(rules)
+    kinds, params, rules_ = borrow(own_kinds), borrow(pool_params), borrow(rules)
     log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
-    move_fns, swap_fns, impure = _seat(seat_rows, pool_moves, pool_swaps, pool_kinds,
-                                     pool_params, pool_pure, 0, players, kinds_, params_)
+    n = len(pool_moves)
+    impure = _seat(seat_rows, 0, players, pool_kinds, n, kinds)
     for g in range(status.shape[0]):
         if g > 0 and seat_rows.shape[0] > 1:
             differs = False
             for s in range(MAXP):
                 differs = differs or seat_rows[g, s] != seat_rows[g - 1, s]
             if differs:
-                move_fns, swap_fns, impure = _seat(seat_rows, pool_moves, pool_swaps,
-                                                 pool_kinds, pool_params, pool_pure, g,
-                                                 players, kinds_, params_)
+                impure = _seat(seat_rows, g, players, pool_kinds, n, kinds)
         if cycle_stop:
             seen[cycle.IMPURE] = impure
         seed_game(rng, seed, numbers[g])
-        status[g] = _game(st, rng, players, rules_, cap, move_fns, swap_fns, kinds_, params_,
+        status[g] = _game(st, rng, players, rules_, cap, pool_moves, pool_swaps, kinds, params,
                           swaps, cards, log, err, seen, play)
         ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
         turns[g] = st[TURN]
@@ -289,7 +284,6 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
         errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
     # The owners are used here, after their views: Numba frees an array after its last use.
     own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = own_kinds[0] = 0
-    own_params[0, 0] = 0
     if own_seen.shape[0] > 0:
         own_seen[0] = 0
 
@@ -300,20 +294,20 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 @jit
 def run_games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-              pool_kinds, pool_params, pool_pure, cycle_stop, status, turns, order, pickups,
+              pool_kinds, pool_params, cycle_stop, status, turns, order, pickups,
               burns, starter, dealer, triples, htriples, errs, ends, periods):
     """Play the games numbered ``numbers``, any table; write their records (the seating,
     the pool and ``cycle_stop``: :func:`_games`)."""
     _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
+           pool_params, cycle_stop, status, turns, order, pickups, burns, starter,
            dealer, triples, htriples, errs, ends, periods, _play_any)
 
 
 @jit
 def run_lowest(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-               pool_kinds, pool_params, pool_pure, cycle_stop, status, turns, order, pickups,
+               pool_kinds, pool_params, cycle_stop, status, turns, order, pickups,
                burns, starter, dealer, triples, htriples, errs, ends, periods):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
     _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, pool_pure, cycle_stop, status, turns, order, pickups, burns, starter,
+           pool_params, cycle_stop, status, turns, order, pickups, burns, starter,
            dealer, triples, htriples, errs, ends, periods, _play_lowest)

@@ -18,10 +18,12 @@ from sim._jit import FnTuple, jit
 from sim.layout import HANDS, MAXP, NR, PLAYERS
 
 _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
-# The strategies of one core call: up to this many, each once (a tournament's field, or a
-# plain run's seats), in tuples of this one length whatever the table, so one compile
-# serves every call; the core seats them game by game (sim.core._games).
-POOL = 16
+# The strategies of one core call (a plain run's seats, a tournament's field), each once:
+# tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
+# tournaments of 7 to 16 strategies only). The core seats them game by game through the
+# seat table (:func:`kinds`): no tuple is rebuilt, no parameter row copied.
+POOLS = (MAXP, 16)
+POOL = POOLS[-1]
 LOWEST = 1
 _SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
 
@@ -35,51 +37,65 @@ _highest_up = jit(inline="always")(baseline.highest_up)
 def make_pool(entries) -> tuple:
     """The core's pool (:func:`sim.core.run_games`) of ``entries``, one per strategy (at most
     :data:`POOL`): (move function, swap function, move kind, swap kind, move parameter row,
-    swap parameter row, pure). Padded with the first: (move functions, swap functions,
-    kinds (moves then swaps), parameter rows (moves then swaps), pure flags)."""
+    swap parameter row, pure). Padded with the first to a length ``n`` of :data:`POOLS`:
+    (move functions, swap functions, ``3 n`` kinds (of the moves, of the swaps, then 1 for a
+    pure strategy, :mod:`sim.cycle`), ``2 n`` parameter rows (moves then swaps))."""
     if not 1 <= len(entries) <= POOL:
         raise ValueError(f"at most {POOL} strategies in one call of the core, got "
                          f"{len(entries)}")
-    entries = list(entries) + [entries[0]] * (POOL - len(entries))
+    size = next(n for n in POOLS if len(entries) <= n)
+    entries = list(entries) + [entries[0]] * (size - len(entries))
     width = max([1] + [e[i].size for e in entries for i in (4, 5)])
-    params = np.zeros((2 * POOL, width))
+    params = np.zeros((2 * size, width))
     for i, e in enumerate(entries):
         params[i, :e[4].size] = e[4]
-        params[POOL + i, :e[5].size] = e[5]
+        params[size + i, :e[5].size] = e[5]
+    kinds = [e[2] for e in entries] + [e[3] for e in entries] + [int(e[6]) for e in entries]
     return (FnTuple(e[0] for e in entries), FnTuple(e[1] for e in entries),
-            np.array([e[2] for e in entries] + [e[3] for e in entries], np.int64), params,
-            np.array([e[6] for e in entries], np.uint8))
+            np.array(kinds, np.int64), params)
 
 
 def kinds(move_fns, swap_fns) -> np.ndarray:
-    """Per seat, the kind of its strategy (row ``s``) and of its swap policy (row 6 + s):
-    which of :mod:`sim.baseline`'s functions it compiles, if any."""
+    """The seat table of a table whose seat ``s`` plays ``move_fns[s]`` and ``swap_fns[s]``
+    (:data:`SEAT_TABLE`): per seat, the kind of its strategy and of its swap policy (which of
+    :mod:`sim.baseline`'s functions it compiles, if any), and its entry in the tuples (here
+    ``s``)."""
     def kind(table, fn):
         for i, known in enumerate(table):
             if getattr(fn, "py_func", None) is known:
                 return i + 1
         return 0
-    return np.array([kind(_MOVES, f) for f in move_fns] + [kind(_SWAPS, f) for f in swap_fns],
-                    np.int64)
+    return np.array([kind(_MOVES, f) for f in move_fns] + [kind(_SWAPS, f) for f in swap_fns]
+                    + list(range(MAXP)) * 2, np.int64)
+
+
+# The seat table (int64, 4 * MAXP): seat s's strategy kind at s, its swap policy's kind at
+# MAXP + s, and their entries in the function tuples at 2 * MAXP + s and 3 * MAXP + s (the
+# parameter rows: the entry, and for a swap policy the entry after all the strategies').
+KIND, SWAP_KIND, ENTRY, SWAP_ENTRY = 0, MAXP, 2 * MAXP, 3 * MAXP
+SEAT_TABLE = 4 * MAXP
 
 
 @jit(inline="always")
-def choose_move(kind, fns, st, obs, legal, rng, params, p):
-    """Seat ``p``'s move: a built-in inlined, else its first-class function ``fns[p]``.
+def choose_move(kinds, fns, st, obs, legal, rng, params, p):
+    """Seat ``p``'s move: a built-in inlined, else its first-class function (its entry in
+    the seat table ``kinds``, :data:`SEAT_TABLE`).
 
     The hand and parameter rows are sliced only where they are used: a slice is a new array
     whose reference count costs atomic operations, 2-3 ns a turn (measured).
     Built-ins that do not read them get ``obs`` in their place.
     """
+    kind = kinds[KIND + p]
     if kind == 1:
         return _lowest(obs, obs, legal, rng, obs)
     if kind == 2:
         return _random_move(obs, obs, legal, rng, obs)
-    return fns[p](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[p])
+    j = kinds[ENTRY + p]
+    return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
 
 
 @jit(inline="always")
-def only_lowest(kind, fns, st, obs, legal, rng, params, p):
+def only_lowest(kinds, fns, st, obs, legal, rng, params, p):
     """:func:`choose_move` for a table of ``lowest`` only."""
     return _lowest(obs, obs, legal, rng, obs)
 
@@ -87,21 +103,23 @@ def only_lowest(kind, fns, st, obs, legal, rng, params, p):
 @jit(inline="always")
 def same_builtin(st, kinds):
     """The kind every seat's strategy has, if they all have the same; else 0."""
-    k = kinds[0]
+    k = kinds[KIND]
     for s in range(1, st[PLAYERS]):
-        if kinds[s] != k:
+        if kinds[KIND + s] != k:
             return 0
     return k
 
 
 @jit(inline="always")
-def choose_swap(kind, fns, cards, obs, rng, params, s):
-    """Seat ``s``'s swap choice: a built-in inlined, else its first-class function
-    ``fns[s]`` (parameter row ``MAXP + s``)."""
+def choose_swap(kinds, fns, cards, obs, rng, params, s):
+    """Seat ``s``'s swap choice: a built-in inlined, else its first-class function (its
+    entry in the seat table; its parameter row comes after all the strategies')."""
+    kind = kinds[SWAP_KIND + s]
     if kind == 1:
         return _keep(cards, obs, rng, obs)
     if kind == 2:
         return _random_swap(cards, obs, rng, obs)
     if kind == 3:
         return _highest_up(cards, obs, rng, obs)
-    return fns[s](cards, obs, rng, params[MAXP + s])
+    j = kinds[SWAP_ENTRY + s]
+    return fns[j](cards, obs, rng, params[len(fns) + j])
