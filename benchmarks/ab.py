@@ -47,6 +47,7 @@ def main():
     ap.add_argument("versions", nargs="+", metavar="NAME=DIR")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--strategy", default="lowest")
+    ap.add_argument("--rules", default="seed", help="a preset (versions before presets: seed)")
     ap.add_argument("--games", type=int, default=40_000, help="games per batch")
     ap.add_argument("--reps", type=int, default=15, help="batches per version")
     ap.add_argument("--cycle-stop", action=argparse.BooleanOptionalAction, default=False,
@@ -65,6 +66,8 @@ def main():
         extra = {}
         if "cycle_stop" in runners[name].RunConfig.__dataclass_fields__:
             extra["cycle_stop"] = args.cycle_stop       # versions before it had none
+        if args.rules != "seed":
+            extra["rules"] = args.rules
         configs[name] = runners[name].RunConfig(games=1, players=args.players, seed=1,
                                                 strategies=[args.strategy], **extra)
     turns = {k: int(r.play_batch(configs[k], 0, 3000, 1).turns.sum()) for k, r in runners.items()}
@@ -75,7 +78,7 @@ def main():
             t0 = time.perf_counter()
             b = r.play_batch(configs[k], rep * args.games, args.games, 1)
             times[k].append((time.perf_counter() - t0, int(b.turns.sum())))
-    print(f"{args.players}p {args.strategy}, one thread, median of {args.reps} batches of "
+    print(f"{args.players}p {args.strategy}, rules {args.rules}, one thread, median of {args.reps} batches of "
           f"{args.games:,} games")
     for k, v in times.items():
         dt = statistics.median(t for t, _ in v)
