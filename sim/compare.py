@@ -24,8 +24,9 @@ Statistics (:mod:`sim.stats`), all over deals, the independent unit of the desig
 
 An unfinished game (turn cap, R25) counts in every denominator as a game won by nobody: it
 adds 0 to every strategy's and seat's result, and it is reported next to every table. When
-every strategy is pure, a game proven endless (a position came back, :mod:`sim.cycle`) is
-stopped at once; it is unfinished all the same, counted apart (``unfinished_cycle``).
+every strategy still to move is pure, a game proven endless (a position came back,
+:mod:`sim.cycle`) is stopped at once; it is unfinished all the same, counted apart
+(``unfinished_cycle``).
 
 Seating (``seating``). With ``"fixed"`` the cyclic order of the strategies is the order given,
 so each always follows the same neighbour: with more than two strategies that neighbour is
