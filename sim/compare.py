@@ -96,14 +96,11 @@ class Tournament:
     def _strat(self, seating):
         """(deals, k, n): the strategy index of each seat under each rotation, for deals played
         under the cyclic orders ``seating`` (deals, k)."""
-        at = (np.arange(self.players)[None, :] + np.arange(self.k)[:, None]) % self.k
-        return seating.astype(np.int64)[:, at]
+        return rotations(seating, self.players).astype(np.int64)
 
-    def seats(self, r, order=None):
-        """Strategy index of each seat under rotation ``r`` of the cyclic ``order`` (a tuple of
-        the k strategy indices; default: the order given)."""
-        order = range(self.k) if order is None else order
-        return [order[(s + r) % self.k] for s in range(self.players)]
+    def seats(self, r):
+        """Strategy index of each seat under rotation ``r`` of the order given."""
+        return [int(i) for i in rotations(np.arange(self.k)[None, :], self.players)[0, r]]
 
     def add_block(self, batches_by_rotation, seating=None):
         """Fold in one block of deals: one Batch per rotation, all over the same deals, deal
@@ -440,14 +437,21 @@ def seat_orders(k: int, seating: str, seed: int, deals: np.ndarray) -> np.ndarra
                           axis=1)
 
 
+def rotations(orders, players):
+    """(deals, k, players): the strategy at each seat under each rotation of each deal's
+    cyclic order ``orders[d]`` (k strategy indices): rotation ``r`` seats
+    ``orders[d][(s + r) % k]`` at seat ``s``."""
+    k = orders.shape[1]
+    return orders[:, (np.arange(players)[None, :] + np.arange(k)[:, None]) % k]
+
+
 def _seat_rows(orders, players):
     """(k * deals, 6) int8: the pool entry of every seat of every game of a block, rotation
     by rotation (game ``r * deals + i`` is deal ``i`` under rotation ``r`` of its cyclic order
     ``orders[i]``); seats past ``players`` repeat seat 0, as a plain run pads them."""
-    deals, k = orders.shape
-    seat = np.array([s if s < players else 0 for s in range(MAXP)])
-    at = (seat[None, :] + np.arange(k)[:, None]) % k                 # (k, 6): rotation, seat
-    return orders[:, at].transpose(1, 0, 2).reshape(k * deals, MAXP).astype(np.int8)
+    seats = rotations(orders, players)
+    seats = np.concatenate([seats] + [seats[:, :, :1]] * (MAXP - players), axis=2)
+    return seats.transpose(1, 0, 2).reshape(-1, MAXP).astype(np.int8)
 
 
 class _Records:
@@ -534,11 +538,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                                     cycle_stop=cycle_stop)
         return made[seats]
 
-    def configs_of(order):
-        """The RunConfig of every rotation of the cyclic ``order``."""
-        return [config(tuple(order[(s + r) % k] for s in range(players))) for r in range(k)]
-
-    configs = configs_of(tuple(range(k)))
+    # The RunConfig of every rotation of the order given
+    configs = [config(tuple(int(i) for i in seats))
+               for seats in rotations(np.arange(k)[None, :], players)[0]]
     # Strategy i of the pool: seat 0 of rotation i of the order given.
     pool = make_pool([c.seat_entry(0) for c in configs])
     opts = configs[0].options

@@ -117,7 +117,7 @@ class RunConfig:
     def cycle_detect(self) -> bool:
         """Are games proven endless stopped (:mod:`sim.cycle`)? Only when asked
         (``cycle_stop``) and every seat's strategy is pure: a function of the position."""
-        return bool(self.cycle_stop) and all(s.pure for s in self.move_objs)
+        return bool(self.cycle_stop) and self.impure_seats() == 0
 
     def impure_seats(self) -> int:
         """The seats whose strategies are not pure, a bit each (:data:`sim.cycle.IMPURE`)."""

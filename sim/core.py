@@ -2,9 +2,9 @@
 
 :func:`play_out` is the referee, short enough to read in one screen; :func:`run_games` plays
 the games of an array of game numbers (threads run several calls at once, :mod:`sim.batch`)
-and writes one record per game into preallocated arrays. Games proven endless stop early when asked (:mod:`sim.cycle`). A
-game's random stream comes from (seed, game index) only (:mod:`sim.rng`), so results do not
-depend on threads or batch sizes.
+and writes one record per game into preallocated arrays. Games proven endless stop early
+when asked (:mod:`sim.cycle`). A game's random stream comes from (seed, game index) only
+(:mod:`sim.rng`), so results do not depend on threads or batch sizes.
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from sim.engine import (
     swap_cards,
 )
 from sim.fastpath import (
-    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_ENTRY, SWAP_KIND, choose_move, choose_swap, only_lowest,
+    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_KIND, choose_move, choose_swap, only_lowest,
     same_builtin,
 )
 from sim.layout import (
-    BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE, HTRIPLES, MAXP,
-    NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER, RANKS_MASK, STARTRANK,
-    STATE_SIZE, TRIPLES, TURN, V1,
+    BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FU, FUN, HANDN, HANDS, HAVE,
+    HTRIPLES, MAXP, NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER,
+    RANKS_MASK, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
 from sim.moves import is_legal, lowest_bit
 from sim.rng import randint, seed_game
@@ -33,22 +33,21 @@ SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12:
 
 
 @jit(inline="always")
-def triple_code(st, w, n):
+def triple_code(st, w, counts, n):
     """A seat's 3 face-up (or hand) cards as one number: sorted ranks r1 <= r2 <= r3 ->
     r1*196 + r2*14 + r3 (the swap study's key); -1 unless there are ``n`` = 3 of them.
 
-    Read from the have-words at ``w`` (:data:`sim.layout.HAVE`): one step per rank held,
-    at most three, instead of a loop over all 14 ranks (8 of them a game: 0.1 us)."""
+    The ranks held come from the have-word at ``w`` (:data:`sim.layout.HAVE`), the copies
+    of each from the counts at ``counts``: one step per rank held, at most three, instead of
+    a loop over all 14 ranks (8 of them a game: 0.1 us)."""
     if n != 3:
         return np.int64(-1)
-    held = np.int64(st[ix(w)])
-    ranks = held & RANKS_MASK
+    ranks = np.int64(st[ix(w)]) & RANKS_MASK
     code = np.int64(0)
     while ranks:
         r = lowest_bit(ranks)
         ranks &= ranks - 1
-        copies = 1 + ((held >> (NR + r)) & 1) + ((np.int64(st[ix(w + 1)]) >> r) & 1)
-        for _ in range(copies):
+        for _ in range(st[ix(counts + r)]):
             code = code * NR + r
     return code
 
@@ -84,8 +83,8 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         if not apply_swap(st, s, borrow(cards[k * s:k * s + k]), swaps[s]):
             err[0], err[1], err[2] = s, swaps[s], 0
             return False
-        st[ix(TRIPLES + s)] = triple_code(st, HAVE + 4 * s + 2, st[ix(FUN + s)])
-        st[ix(HTRIPLES + s)] = triple_code(st, HAVE + 4 * s, st[ix(HANDN + s)])
+        st[ix(TRIPLES + s)] = triple_code(st, HAVE + 4 * s + 2, FU + s * NR, st[ix(FUN + s)])
+        st[ix(HTRIPLES + s)] = triple_code(st, HAVE + 4 * s, HANDS + s * NR, st[ix(HANDN + s)])
     if st[V1] or st[R_STARTER]:
         first, rank = starter(st)                          # V1: chosen; H14: after the swap
     st[CURRENT] = first
@@ -189,15 +188,6 @@ def _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps
 
 
 @jit
-def play_game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
-              cards, log, err, seen):
-    """Play one game from a seeded ``rng``: FINISHED, UNFINISHED or an error status
-    (``seen``: :func:`play_out`)."""
-    return _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps,
-                 cards, log, err, seen, play_out)
-
-
-@jit
 def _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen):
     """:func:`play_out` for a table of ``lowest`` only: its inlined copy alone."""
     return _referee(st, rng, cap, only_lowest, _apply_inline, move_fns, kinds, params, log,
@@ -223,7 +213,6 @@ def _seat(seat_rows, row, players, pool_kinds, n, kinds):
         kinds[KIND + s] = pool_kinds[q]
         kinds[SWAP_KIND + s] = pool_kinds[n + q]
         kinds[ENTRY + s] = q
-        kinds[SWAP_ENTRY + s] = q
         if s < players and pool_kinds[2 * n + q] == 0:
             impure |= 1 << s
     return impure

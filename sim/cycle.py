@@ -53,7 +53,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.layout import FDN, FUN, HANDN, HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
+from sim.engine import holds_cards
+from sim.layout import HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
 
 # Why a game ended (per-game records: sim.batch.Batch.end; the store's ``unfinished_by``).
 END_FINISHED, END_CAP, END_CYCLE = 0, 1, 2
@@ -101,7 +102,7 @@ def seen_again(st, seen):
     the detection starts afresh."""
     if seen[IMPURE]:
         for s in range(st[PLAYERS]):
-            if (seen[IMPURE] >> s) & 1 and st[HANDN + s] + st[FUN + s] + st[FDN + s] > 0:
+            if (seen[IMPURE] >> s) & 1 and holds_cards(st, s):
                 return False
         seen[IMPURE] = 0
         seen[POWER] = 1

@@ -191,6 +191,13 @@ def derive_have(st):
 
 
 @jit(inline="always")
+def holds_cards(st, s):
+    """Does seat ``s`` still hold cards (hand, face-up or face-down)? A seat without is out
+    (R18)."""
+    return st[ix(HANDN + s)] + st[ix(FUN + s)] + st[ix(FDN + s)] > 0
+
+
+@jit(inline="always")
 def next_seat(st, s):
     """The seat after ``s`` in the direction of play, skipping seats that are out (V2)."""
     n = st[PLAYERS]
@@ -201,7 +208,7 @@ def next_seat(st, s):
             s = 0
         elif s < 0:
             s = n - 1
-        if st[ix(HANDN + s)] + st[ix(FUN + s)] + st[ix(FDN + s)] > 0:
+        if holds_cards(st, s):
             return s
     return s
 
@@ -376,7 +383,7 @@ def apply_with(st, m, rz):
     effect = EFF_NONE
     if r >= 0 and (rz[Z_EFFECTS] >> r) & 1 and not ev & EV_BURN:   # H0a: a burn cancels
         effect = st[ix(R_EFFECT + r)]
-    if effect != EFF_NONE or st[ix(HANDN + p)] + st[ix(FUN + p)] + st[ix(FDN + p)] == 0:
+    if effect != EFF_NONE or not holds_cards(st, p):
         return _after_special(st, p, n, effect, ev)
     if ev & EV_BURN:
         # R21, R22: the burner leads again; H9: the next seat leads
@@ -398,7 +405,7 @@ def _after_special(st, p, n, effect, ev):
     elif effect == EFF_SKIP or effect == EFF_SKIP_PER_CARD:
         skips = n if effect == EFF_SKIP_PER_CARD else 1   # H6
         ev |= EV_SKIP
-    if st[ix(HANDN + p)] + st[ix(FUN + p)] + st[ix(FDN + p)] == 0:   # R18: out
+    if not holds_cards(st, p):                # R18: out
         ev |= EV_OUT
         st[ix(OUTORDER + st[NOUT])] = p
         st[NOUT] += 1

@@ -66,14 +66,14 @@ def kinds(move_fns, swap_fns) -> np.ndarray:
                 return i + 1
         return 0
     return np.array([kind(_MOVES, f) for f in move_fns] + [kind(_SWAPS, f) for f in swap_fns]
-                    + list(range(MAXP)) * 2, np.int64)
+                    + list(range(MAXP)), np.int64)
 
 
-# The seat table (int64, 4 * MAXP): seat s's strategy kind at s, its swap policy's kind at
-# MAXP + s, and their entries in the function tuples at 2 * MAXP + s and 3 * MAXP + s (the
-# parameter rows: the entry, and for a swap policy the entry after all the strategies').
-KIND, SWAP_KIND, ENTRY, SWAP_ENTRY = 0, MAXP, 2 * MAXP, 3 * MAXP
-SEAT_TABLE = 4 * MAXP
+# The seat table (int64, 3 * MAXP): seat s's strategy kind at s, its swap policy's kind at
+# MAXP + s, and at 2 * MAXP + s its entry in the function tuples, the same in both (its
+# parameter rows: the entry for the strategy, after all the strategies' for the swap policy).
+KIND, SWAP_KIND, ENTRY = 0, MAXP, 2 * MAXP
+SEAT_TABLE = 3 * MAXP
 
 
 @jit(inline="always")
@@ -121,5 +121,5 @@ def choose_swap(kinds, fns, cards, obs, rng, params, s):
         return _random_swap(cards, obs, rng, obs)
     if kind == 3:
         return _highest_up(cards, obs, rng, obs)
-    j = kinds[SWAP_ENTRY + s]
+    j = kinds[ENTRY + s]
     return fns[j](cards, obs, rng, params[len(fns) + j])

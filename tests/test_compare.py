@@ -483,7 +483,12 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
         assert (list(seats[4 * d]) == list(seats[4 * ((d + 6) % 600)]))
 
 
-def test_a_seated_batch_plays_each_game_as_its_own_table_would():
+@pytest.mark.parametrize("names", [
+    ["lowest", "random", "highest"],
+    # seven: the pool of 16 (sim.fastpath.POOLS), the core's second compile
+    ["lowest", "random", "highest", "save-specials", "counting", "cheapest", "simple"],
+])
+def test_a_seated_batch_plays_each_game_as_its_own_table_would(names):
     """sim.batch.Seating: one core call that seats the pool's strategies game by game gives
     every game exactly the records of a run of that game's table (its cards, moves, and the
     cycle stop only where every seated strategy is pure: lowest and highest are, random is
@@ -491,7 +496,6 @@ def test_a_seated_batch_plays_each_game_as_its_own_table_would():
     from sim.batch import Seating, play_batch
     from sim.fastpath import make_pool
 
-    names = ["lowest", "random", "highest"]
     players = 3
     made = {}
 
@@ -501,11 +505,12 @@ def test_a_seated_batch_plays_each_game_as_its_own_table_would():
                                     strategies=[names[i] for i in seats])
         return made[seats]
 
-    pool = make_pool([config((i,) * players).seat_entry(0) for i in range(3)])
+    pool = make_pool([config((i,) * players).seat_entry(0) for i in range(len(names))])
+    assert len(pool[0]) == (6 if len(names) <= 6 else 16)
     rng = np.random.default_rng(5)
     n = 240
     rows = np.zeros((n, 6), np.int8)
-    rows[:, :players] = rng.integers(0, 3, (n, players))
+    rows[:, :players] = rng.integers(0, len(names), (n, players))
     rows[:, players:] = rows[:, :1]
     rows[:40] = rows[0]                       # a run of one seating: seated once for them all
     numbers = rng.permutation(5000)[:n].astype(np.int64)
