@@ -52,11 +52,12 @@ _preload_blas_check()
 
 import numba  # noqa: E402  (after the preload)
 import numpy as np  # noqa: E402
-from numba.core import cgutils, types  # noqa: E402
+from numba.core import caching, cgutils, types  # noqa: E402
 from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
 from numba.core.dispatcher import Dispatcher  # noqa: E402
 from numba.core.typing.typeof import typeof_impl  # noqa: E402
 from numba.core.datamodel.models import ArrayModel  # noqa: E402
+from numba.core.runtime import rtsys  # noqa: E402
 from numba.experimental import function_type  # noqa: E402
 from numba.extending import intrinsic, register_model  # noqa: E402
 
@@ -193,6 +194,29 @@ def _jit_address(func, sig):
 # Numba's unboxing of a first-class function calls this module attribute by name, at run time.
 _numba_jit_address = function_type._get_jit_address
 function_type._get_jit_address = _jit_address
+
+
+def _load_overload(self, sig, target_context):
+    """Numba's ``Cache.load_overload`` (load a function from the disk cache) without the
+    refresh of the whole compiler context that it runs first.
+
+    That refresh imports and registers every typing and lowering implementation Numba has
+    (``numba.cpython.*``, ``numba.np.*``, cffi): 0.1 s of a warm ``sim run``'s 0.7 s of
+    start-up, and none of it is used to run code loaded from the cache, which is machine
+    code already linked with everything it calls. What loaded code does need is the
+    runtime's own functions (reference counts, allocation): ``rtsys.initialize``, which the
+    refresh would also have run, is kept. A compile still refreshes the context first (the
+    compiler does so itself), so code compiled later in the same process is unaffected.
+    tests/test_compile.py plays the same games with and without this, in fresh processes,
+    and compiles new code after a load.
+    """
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+
+
+_numba_load_overload = caching.Cache.load_overload
+caching.Cache.load_overload = _load_overload
 
 
 class Borrowed(types.Array):
