@@ -102,7 +102,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     def block(lo, hi):
         rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
         run(cfg.seed, games[lo:hi], rows, cfg.players, rules, cfg.max_turns, *pool,
-            bool(cfg.cycle_stop), *(r[lo:hi] for r in records))
+            bool(cfg.cycle_stop), *core.scratch(cfg.cycle_stop), *(r[lo:hi] for r in records))
 
     # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the blocks change no result.

@@ -30,6 +30,19 @@ from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
 SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12: up to 8)
+# The batch core's scratch (:func:`scratch`): the state, the swap's cards, then the cycle
+# detection's (int32); the swap choices, an error, the seat table (int64).
+_SEEN = STATE_SIZE + SWAP_CARDS
+_WORK64 = 6 + 3 + SEAT_TABLE
+
+
+def scratch(cycle_stop):
+    """The scratch arrays one call of :func:`run_games` (or :func:`run_lowest`) works in:
+    (int32, int64, uint64 random state). The core allocates nothing itself: code that
+    allocates makes every command import Numba's array implementation when it loads the
+    core (30 ms of start-up). One set per thread: calls must not share them."""
+    return (np.zeros(_SEEN + (cycle.SIZE if cycle_stop else 0), np.int32),
+            np.zeros(_WORK64, np.int64), np.zeros(4, np.uint64))
 
 
 @jit(inline="always")
@@ -220,8 +233,8 @@ def _seat(seat_rows, row, players, pool_kinds, n, kinds):
 
 @jit(inline="always")
 def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, status, turns, order, pickups, burns, starter, dealer,
-           triples, htriples, errs, ends, periods, play):
+           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
+           burns, starter, dealer, triples, htriples, errs, ends, periods, play):
     """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
     number) one after the other with the referee ``play``, one record each.
 
@@ -234,18 +247,13 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
     ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`: while every seat still to
     move has a pure strategy); ``ends`` gets why each game ended (``cycle.END_*``),
     ``periods`` the length in turns of the cycle that stopped it (0 for the others)."""
-    # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn.
-    own_st = np.zeros(STATE_SIZE, np.int32)
-    own_rng = np.zeros(4, np.uint64)
-    own_swaps = np.zeros(6, np.int64)
-    own_cards = np.zeros(SWAP_CARDS, np.int32)
-    own_err = np.zeros(3, np.int64)
-    own_seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
-    own_kinds = np.zeros(SEAT_TABLE, np.int64)
-    st, rng, swaps = borrow(own_st), borrow(own_rng), borrow(own_swaps)
-    cards, err, seen = borrow(own_cards), borrow(own_err), borrow(own_seen)
-    kinds, params, rules_ = borrow(own_kinds), borrow(pool_params), borrow(rules)
-    log = borrow(np.zeros(0, np.int32))       # never written: its memory may go
+    # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn,
+    # cut from the caller's scratch (:func:`scratch`).
+    st, cards = borrow(work32[:STATE_SIZE]), borrow(work32[STATE_SIZE:_SEEN])
+    seen = borrow(work32[_SEEN:]) if cycle_stop else borrow(work32[:0])
+    log = borrow(work32[:0])                  # never written
+    swaps, err, kinds = borrow(work64[:6]), borrow(work64[6:9]), borrow(work64[9:_WORK64])
+    rng, params, rules_ = borrow(work_rng), borrow(pool_params), borrow(rules)
     n = len(pool_moves)
     impure = _seat(seat_rows, 0, players, pool_kinds, n, kinds)
     for g in range(status.shape[0]):
@@ -271,10 +279,6 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
             triples[g, s] = st[ix(TRIPLES + s)]
             htriples[g, s] = st[ix(HTRIPLES + s)]
         errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
-    # The owners are used here, after their views: Numba frees an array after its last use.
-    own_st[0] = own_rng[0] = own_swaps[0] = own_cards[0] = own_err[0] = own_kinds[0] = 0
-    if own_seen.shape[0] > 0:
-        own_seen[0] = 0
 
 
 # Two entry points, so that a command compiles only the referee its table needs: a table of
@@ -283,20 +287,21 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 @jit
 def run_games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-              pool_kinds, pool_params, cycle_stop, status, turns, order, pickups,
-              burns, starter, dealer, triples, htriples, errs, ends, periods):
+              pool_kinds, pool_params, cycle_stop, work32, work64, work_rng, status, turns,
+              order, pickups, burns, starter, dealer, triples, htriples, errs, ends, periods):
     """Play the games numbered ``numbers``, any table; write their records (the seating,
-    the pool and ``cycle_stop``: :func:`_games`)."""
+    the pool and ``cycle_stop``: :func:`_games`; the scratch: :func:`scratch`)."""
     _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, status, turns, order, pickups, burns, starter,
-           dealer, triples, htriples, errs, ends, periods, _play_any)
+           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
+           burns, starter, dealer, triples, htriples, errs, ends, periods, _play_any)
 
 
 @jit
 def run_lowest(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-               pool_kinds, pool_params, cycle_stop, status, turns, order, pickups,
-               burns, starter, dealer, triples, htriples, errs, ends, periods):
+               pool_kinds, pool_params, cycle_stop, work32, work64, work_rng, status, turns,
+               order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
+               periods):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
     _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, status, turns, order, pickups, burns, starter,
-           dealer, triples, htriples, errs, ends, periods, _play_lowest)
+           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
+           burns, starter, dealer, triples, htriples, errs, ends, periods, _play_lowest)

@@ -346,3 +346,29 @@ def test_highest_up_matches_a_plain_reading_of_it():
         for _ in range(300):
             cards = gen.integers(0, 14, n).astype(np.int32)
             assert highest_up(cards, None, None, None) == plain(list(cards))
+
+
+def test_random_swap_is_a_fisher_yates_shuffle_of_the_positions():
+    """R5, random: half the cards face up, uniformly. sim.baseline.random_swap keeps its
+    shuffle of the positions in one word (the batch core allocates nothing); against the
+    plain reading (a Fisher-Yates shuffle of an array of positions, the first half face up)
+    with the same draws, on 2 to 16 cards (H12): the same choice and the same generator
+    state after it."""
+    from sim.baseline import random_swap
+    from sim.rng import randint, seed_game
+
+    def plain(n, rng):
+        order = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = randint(rng, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return sum(1 << k for k in order[:n // 2])
+
+    for n in (2, 4, 6, 8, 10, 12, 14, 16):
+        for game in range(200):
+            ours, theirs = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+            seed_game(ours, 3, game)
+            seed_game(theirs, 3, game)
+            cards = np.zeros(n, np.int32)
+            assert random_swap(cards, cards, ours, np.zeros(1)) == plain(n, theirs)
+            assert (ours == theirs).all()
