@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
@@ -16,14 +17,31 @@ from sim.config import RunConfig, RunError
 
 
 class LocalBackend:
-    """This process, with ``threads`` threads (default: all cores)."""
+    """This process, with ``threads`` threads (default: all cores).
+
+    One batch is played ahead, on a thread of its own, while the caller tallies and saves
+    the one before (the core releases the GIL): on one thread, the tally alone took 5 ms of
+    every 100,000 games (1% of a run) before the next batch could start."""
 
     def __init__(self, threads=None):
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
     def play(self, cfg, todo):
-        for index, first, n in todo:
-            yield index, play_batch(cfg, first, n, self.threads)
+        if len(todo) < 2:
+            for index, first, n in todo:
+                yield index, play_batch(cfg, first, n, self.threads)
+            return
+        ahead = ThreadPoolExecutor(1, thread_name_prefix="shithead-batch")
+        try:
+            pending = None
+            for index, first, n in todo:
+                job = index, ahead.submit(play_batch, cfg, first, n, self.threads)
+                if pending is not None:
+                    yield pending[0], pending[1].result()
+                pending = job
+            yield pending[0], pending[1].result()
+        finally:   # stopped early (an error, Ctrl-C): drop the batch not yet started
+            ahead.shutdown(wait=False, cancel_futures=True)
 
 
 @functools.lru_cache(maxsize=8)
