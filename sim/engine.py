@@ -217,9 +217,10 @@ def next_seat(st, s):
 def _push(st, r, n, trans):
     """Put ``n`` cards of rank ``r`` on the pile; keep the pile summary; no burn, no effect.
     ``trans``: the transparent rank (H5), -1 for none."""
-    for _ in range(n):
-        st[ix(PILE + st[PILELEN])] = r
-        st[PILELEN] += 1
+    size = st[PILELEN]                        # in a local: see _draw
+    for i in range(n):
+        st[ix(PILE + size + i)] = r
+    st[PILELEN] = size + n
     st[ix(PILECNT + r)] += n
     _word_set(st, PILEHAVE, r, st[ix(PILECNT + r)])
     # R22: the physical run on top (a joker or a transparent card breaks it, H5) ...
@@ -284,10 +285,15 @@ def _pickup(st, p):
 @jit(inline="always")
 def _draw(st, p, hand_size):
     """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
-    while st[ix(HANDN + p)] < hand_size and st[STOCKLEN] > 0:
-        st[STOCKLEN] -= 1
-        _hand_add(st, p, st[ix(STOCK + st[STOCKLEN])], 1)
-        st[ix(HANDN + p)] += 1
+    # The counters in locals: each write to the state might be a write to them, so in the
+    # loop the compiler would read them back from memory after every card.
+    k = min(hand_size - st[ix(HANDN + p)], st[STOCKLEN])
+    if k > 0:
+        top = st[STOCKLEN]
+        for i in range(1, k + 1):
+            _hand_add(st, p, st[ix(STOCK + top - i)], 1)
+        st[STOCKLEN] = top - k
+        st[ix(HANDN + p)] += k
 
 
 @jit
