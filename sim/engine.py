@@ -285,8 +285,9 @@ def _pickup(st, p):
 @jit(inline="always")
 def _draw(st, p, hand_size):
     """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
-    # The counters in locals: each write to the state might be a write to them, so in the
-    # loop the compiler would read them back from memory after every card.
+    # The counters in locals, the number of cards known before the loop: each write to the
+    # state might be a write to them, so a loop that kept them there read them back after
+    # every card, and its exit waited for those reads (4p lowest: 27.8 -> 26.5 ns a turn).
     k = min(hand_size - st[ix(HANDN + p)], st[STOCKLEN])
     if k > 0:
         top = st[STOCKLEN]
