@@ -142,9 +142,9 @@ class FnTuple(tuple):
     """A tuple of first-class strategy functions whose Numba type is worked out once.
 
     Handing a plain tuple of dispatchers to a jitted function makes Numba type it again at
-    every call (it unifies the function types): half a millisecond, which a tournament that
-    plays each cyclic order apart (``sim compare --seating balanced``) pays thousands of
-    times. The type only depends on which functions are in it, so it is cached here."""
+    every call (it unifies the function types): half a millisecond a call of the core, which
+    code that calls it often (a tournament's blocks, ``sim tune``'s rotations) pays each
+    time. The type only depends on which functions are in it, so it is cached here."""
 
     __slots__ = ()
 
@@ -186,7 +186,7 @@ def _jit_address(func, sig):
     which a jitted caller gets its exceptions: R26's bounds errors), answered from the number
     :func:`ready` kept for a dispatcher closed to one signature. Numba looks it up again for
     each function at every call from Python: two thirds of the 0.30 ms of a core call with
-    12 strategy functions (a tournament with balanced seating makes thousands of them)."""
+    12 strategy functions."""
     addr = getattr(func, "_shithead_jit_address", None)
     return addr if addr is not None else _numba_jit_address(func, sig)
 

@@ -26,7 +26,7 @@ from sim.layout import (
     HTRIPLES, MAXP, NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER,
     RANKS_MASK, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
-from sim.moves import is_legal
+from sim.moves import is_legal, play_id
 from sim.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
@@ -117,7 +117,7 @@ def opening_move(st):
     if not st[R_FORCED] or st[STARTRANK] < 0 or st[TURN] > 0:
         return -1
     r = st[STARTRANK]
-    return (st[ix(HANDS + st[CURRENT] * NR + r)] - 1) * NR + r
+    return play_id(r, st[ix(HANDS + st[CURRENT] * NR + r)])
 
 
 @jit

@@ -30,7 +30,7 @@ from sim.layout import (
     R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
     TOP, TOPRANK, TURN, V1, V2,
 )
-from sim.moves import lowest_bit
+from sim.moves import lowest_bit, move_cards, move_rank
 from sim.rng import randint
 
 
@@ -331,10 +331,6 @@ def _advance(st, p, skips):
     return q
 
 
-_RANK_OF = np.array([m % NR for m in range(ADD)], np.int64)       # of a play's id
-_CARDS_OF = np.array([m // NR + 1 for m in range(ADD)], np.int64)
-
-
 @jit
 def apply_move(st, m):
     """Carry out legal move ``m`` for the seat to move; return its events (bit flags)
@@ -360,8 +356,8 @@ def apply_with(st, m, rz):
     r = -1                                    # the rank played, -1 for a pick-up
     n = 1
     if m < ADD:
-        r = np.int64(_RANK_OF[ix(m)])         # m % 14 and m // 14 + 1, looked up: shorter
-        n = np.int64(_CARDS_OF[ix(m)])        # than the division on a turn's critical path
+        r = move_rank(m)                      # looked up (sim.moves): no division
+        n = move_cards(m)
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
             _hand_add(st, p, r, -n)
             st[ix(HANDN + p)] -= n

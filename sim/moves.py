@@ -13,7 +13,8 @@ import numpy as np
 
 from sim._jit import ix, jit
 from sim.layout import (
-    ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, L_UPLOW, NR, PICKUP, RANKS_MASK,
+    ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, L_UPLOW, NMOVES, NR, PICKUP,
+    RANKS_MASK,
 )
 
 _ONE = np.uint64(1)
@@ -29,16 +30,24 @@ def play_id(rank, n):
     return (n - 1) * NR + rank
 
 
+# A move's rank and number of cards looked up by its id (0 .. NMOVES - 1) rather than
+# divided out: in the engine they sit on a turn's critical path (the choice -> the rank ->
+# the pile's top -> the next legal word), where the division cost 1% of a turn
+# (4p lowest, benchmarks/ab.py).
+_RANK_OF = np.array([m % NR if m < ADD else m - ADD for m in range(NMOVES)], np.int64)
+_CARDS_OF = np.array([m // NR + 1 for m in range(NMOVES)], np.int64)
+
+
 @jit(inline="always")
 def move_rank(m):
     """The rank a play or an add is about."""
-    return m % NR if m < ADD else m - ADD
+    return _RANK_OF[ix(m)]
 
 
 @jit(inline="always")
 def move_cards(m):
     """How many cards a play puts on the pile."""
-    return m // NR + 1
+    return _CARDS_OF[ix(m)]
 
 
 @jit(inline="always")

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sim import stats
+from sim.compare import rotations
 from sim.runner import RunConfig, RunError, play_batch
 
 # fresh deals for the final check start this far into the seed's game indices, far past any
@@ -52,9 +53,9 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     n = len(seats)
     names = list(dict.fromkeys(seats))
     configs = [RunConfig(games=1, players=n, seed=seed, rules=rules, max_turns=max_turns,
-                         threads=threads, strategies=[seats[(s + r) % n] for s in range(n)],
+                         threads=threads, strategies=[seats[i] for i in rotation],
                          cycle_stop=cycle_stop)
-               for r in range(n)]
+               for rotation in rotations(np.arange(n)[None, :], n)[0]]
     v2 = bool(configs[0].options["last_player_loses"])
     holds = np.zeros((n, len(names)))          # seats per strategy (same in every rotation)
     for s in seats:

@@ -194,3 +194,27 @@ def test_the_run_modules_import_one_way():
                 imported.update(a.name for a in node.names)
         above = {f"sim.{later}" for later in order[i + 1:]}
         assert not imported & above, (name, imported & above)
+
+
+def test_the_local_backend_plays_the_next_batch_while_the_caller_holds_this_one(monkeypatch):
+    """LocalBackend plays one batch ahead (the caller's tally and saving overlap it), yields
+    the batches in order, and can be stopped part way."""
+    import threading
+
+    from sim import backends
+
+    started = {first: threading.Event() for first in (0, 10, 20)}
+
+    def fake_play(cfg_, first, n, threads):
+        started[first].set()
+        return ("batch", first)
+
+    monkeypatch.setattr(backends, "play_batch", fake_play)
+    todo = [(0, 0, 10), (1, 10, 10), (2, 20, 10)]
+    play = backends.LocalBackend(1).play(cfg(), todo)
+    assert next(play) == (0, ("batch", 0))
+    assert started[10].wait(5)            # the next batch started before it was asked for
+    assert next(play) == (1, ("batch", 10))
+    play.close()                          # the caller stops part way (an error, Ctrl-C)
+    assert list(backends.LocalBackend(1).play(cfg(), todo)) == [
+        (i, ("batch", first)) for i, first, _ in todo]
