@@ -28,17 +28,18 @@ PACKAGES = ("sim", "strategies", "reports")
 
 
 def load(name: str, source: Path, scratch: Path):
-    """Import ``source``'s packages renamed with the suffix ``_name``; its ``sim.runner``."""
+    """Import ``source``'s packages renamed with the suffix ``_name``; its ``sim.runs.runner``."""
     for pkg in PACKAGES:
         dst = scratch / f"{pkg}_{name}"
         shutil.copytree(source / pkg, dst, ignore=shutil.ignore_patterns("__pycache__"))
-        for f in dst.glob("*.py"):
+        for f in dst.rglob("*.py"):
             text = re.sub(r"\b(from|import) (sim|strategies|reports)\b",
                           lambda m: f"{m.group(1)} {m.group(2)}_{name}", f.read_text())
-            # the compile cache is named after these folders (sim/_jit.py)
+            # the compile cache is named after these folders (sim/kernel/compiler.py)
             text = text.replace('("sim", "strategies")', f'("sim_{name}", "strategies_{name}")')
             f.write_text(text)
-    return importlib.import_module(f"sim_{name}.runner")
+    runner = "runs.runner" if (source / "sim" / "runs").is_dir() else "runner"
+    return importlib.import_module(f"sim_{name}.{runner}")
 
 
 def main():

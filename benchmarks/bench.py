@@ -3,7 +3,7 @@ under ``seed``, the other presets at 4 players, and the reference kernel side by
 
 Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``);
 ``--no-cycle-stop`` (``make bench BENCH_ARGS=--no-cycle-stop``) plays endless games of
-``lowest`` to the turn limit instead of stopping them when a position repeats (sim.cycle), to
+``lowest`` to the turn limit instead of stopping them when a position repeats (sim.kernel.cycle), to
 time the core on the same turns as before that existed.
 Each cell is the median of several timed runs of about ``--seconds`` each, after a warm-up,
 in this one process, so the cells can be compared with each other. The bare-bones kernel of
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numba
 
-from sim.runner import RunConfig, play_batch
+from sim.runs.runner import RunConfig, play_batch
 
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
@@ -77,7 +77,7 @@ def reference(players, policy, seconds, repeats):
 
 def startup():
     """A fresh process (warm cache): import to the first games played, and the peak memory."""
-    code = ("import time,resource; t=time.perf_counter(); from sim.runner import RunConfig,"
+    code = ("import time,resource; t=time.perf_counter(); from sim.runs.runner import RunConfig,"
             "play_batch; play_batch(RunConfig(games=10), 0, 10, 1); "
             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # warm cache
@@ -121,7 +121,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--no-cycle-stop", dest="cycle_stop", action="store_false",
-                    help="play games proven endless to the turn limit (sim.cycle)")
+                    help="play games proven endless to the turn limit (sim.kernel.cycle)")
     ap.add_argument("--cold", action="store_true",
                     help="also time the first run with an empty compile cache (~20 s more)")
     args = ap.parse_args()

@@ -1,4 +1,4 @@
-"""What stopping endless games saves (issue 11, item 1; sim.cycle).
+"""What stopping endless games saves (issue 11, item 1; sim.kernel.cycle).
 
 For one strategy (default ``lowest``) at 2 to 6 players, the same games (seed fixed) are
 played with detection off (every endless game runs to the turn limit, R25) and on (stopped
@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from sim.cycle import END_CAP, END_CYCLE
-from sim.runner import RunConfig, play_batch
+from sim.kernel.cycle import END_CAP, END_CYCLE
+from sim.runs.runner import RunConfig, play_batch
 
 
 def timed(cfg, games, repeats):

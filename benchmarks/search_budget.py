@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main():
-    from sim.tune import summarize, table_match
+    from sim.studies.tune import summarize, table_match
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=300)

@@ -5,7 +5,7 @@
 
 On one thread, duplicate deals, seats rotated (every deal played once under each rotation):
 
-- ``1v3 X``: the bot at one seat, three copies of X (:func:`sim.tune.table_match`);
+- ``1v3 X``: the bot at one seat, three copies of X (:func:`sim.studies.tune.table_match`);
 - ``2v2 X``: bot, X, bot, X (the seating of ``sim compare montecarlo X``);
 - ``mixed``: lowest, save-specials, counting, bot (``sim compare lowest save-specials counting
   montecarlo``);
@@ -58,11 +58,11 @@ def row(label, summary, bot):
 
 def compare_summary(names, players, deals, seed, rules, seating="fixed"):
     """``names[0]`` against the others in ``sim compare``'s design, the cyclic order of the
-    strategies ``fixed`` (as given) or ``balanced`` (sim.compare, "Seating")."""
+    strategies ``fixed`` (as given) or ``balanced`` (sim.studies.compare, "Seating")."""
     import numpy as np
 
-    from sim.compare import compare
-    from sim.tune import summarize
+    from sim.studies.compare import compare
+    from sim.studies.tune import summarize
 
     t0, c0 = time.perf_counter(), time.process_time()
     t, _ = compare(names, players=players, games=deals * len(names), seed=seed, rules=rules,
@@ -74,7 +74,7 @@ def compare_summary(names, players, deals, seed, rules, seating="fixed"):
 
 
 def main():
-    from sim.tune import summarize, table_match
+    from sim.studies.tune import summarize, table_match
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bot", default="montecarlo")

@@ -9,7 +9,7 @@ strategies (A, B, the giver and five others), so a cyclic order decides who foll
 The estimand is the difference with the neighbours balanced: averaged over all cyclic orders
 the neighbour effect cancels (A and B follow the giver equally often), so it is ``delta``.
 
-Designs, each analysed with ``sim.stats.mean_interval`` over deals (what sim compare prints):
+Designs, each analysed with ``sim.studies.stats.mean_interval`` over deals (what sim compare prints):
 
 - ``fixed``: one cyclic order (B after the giver), every deal;
 - ``blocks``: blocks of 20 deals, each under one random order (this project's benchmark
@@ -18,7 +18,7 @@ Designs, each analysed with ``sim.stats.mean_interval`` over deals (what sim com
   tournament (tried for sim compare, and rejected: the list's own imbalance is a bias the
   interval over deals does not see);
 - ``balanced``: sim compare's design for eight strategies, every deal under its own random
-  order drawn from (seed, deal) (:func:`sim.compare.seat_orders`).
+  order drawn from (seed, deal) (:func:`sim.studies.compare.seat_orders`).
 
 Reported: how often the 95% interval covers ``delta`` (should be at least 95%), the mean
 estimate and the mean interval width.
@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.compare import seat_orders  # noqa: E402
-from sim.stats import mean_interval  # noqa: E402
+from sim.studies.compare import seat_orders  # noqa: E402
+from sim.studies.stats import mean_interval  # noqa: E402
 
 K, A, B, GIVER = 8, 0, 1, 2
 

@@ -13,8 +13,8 @@ import time
 import numba
 
 from reports.summary import wilson
-from sim.runner import RunConfig, run
-from sim.strategy import all_moves
+from sim.runs.runner import RunConfig, run
+from sim.runs.registry import all_moves
 
 
 def rotated(strategy, opponent, games, seed, threads):

@@ -11,8 +11,8 @@
 2. That process is then simulated directly with numpy, to afford the repetitions: i.i.d.
    deals drawn from the measured distribution, made exactly symmetric (identical strategies)
    or tilted to a mean difference of one point of win rate (``mean(D) = 0.01``). Each
-   repetition runs sim.compare's own stopping rule (``Tournament.clear_leader`` after every
-   block of ``sim.compare._blocks``) up to ``--max-games``; the script reports how often a
+   repetition runs sim.studies.compare's own stopping rule (``Tournament.clear_leader`` after every
+   block of ``sim.studies.compare._blocks``) up to ``--max-games``; the script reports how often a
    leader is declared between identical strategies (the promise: at most 5%) and how many
    games a one-point difference needs.
 3. The real ``compare(..., until_clear=True)`` is also run ``--real`` times on the two
@@ -30,9 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.compare import ALPHA, Tournament, _blocks, compare  # noqa: E402
-from sim.rng import randint  # noqa: E402
-from sim.strategy import move_strategy  # noqa: E402
+from sim.studies.compare import ALPHA, Tournament, _blocks, compare  # noqa: E402
+from sim.kernel.rng import randint  # noqa: E402
+from sim.kernel.strategy import move_strategy  # noqa: E402
 from strategies.basic import random_move  # noqa: E402
 
 
@@ -93,8 +93,8 @@ def main():
     t0 = time.perf_counter()
     values, p, unf = measured(int(args.measure_games), args.seed, args.threads)
     var = float((p * values ** 2).sum())
-    print(f"Stopping rule (sim.compare): stop when the anytime-valid {1 - ALPHA:.0%} "
-          f"confidence sequence (sim.stats: Waudby-Smith & Ramdas betting, dKelly) of the "
+    print(f"Stopping rule (sim.studies.compare): stop when the anytime-valid {1 - ALPHA:.0%} "
+          f"confidence sequence (sim.studies.stats: Waudby-Smith & Ramdas betting, dKelly) of the "
           f"paired per-deal difference, leader minus each other strategy, lies above 0.")
     print(f"Per-deal paired difference of win rates, measured with the real engine "
           f"({' vs '.join(PAIR)}, 4 players, {int(args.measure_games):,} games, {unf} "
@@ -103,7 +103,7 @@ def main():
           + f"; variance {var:.4f}.")
     rng = np.random.default_rng(args.seed)
 
-    print(f"\n[numpy simulation of the per-deal process, through sim.compare's stopping rule; "
+    print(f"\n[numpy simulation of the per-deal process, through sim.studies.compare's stopping rule; "
           f"cap {max_games:,} games]")
     null = [until_clear(values, p, rng, max_games) for _ in range(args.reps)]
     false = sum(w is not None for w, _ in null)

@@ -1,5 +1,5 @@
-"""Kept for old imports: ``sim.load`` lives in :mod:`sim.saved` (``sim`` never imports
+"""Kept for old imports: ``sim.load`` lives in :mod:`sim.runs.saved` (``sim`` never imports
 ``reports``)."""
-from sim.saved import Loaded, load  # noqa: F401
+from sim.runs.saved import Loaded, load  # noqa: F401
 
 __all__ = ["Loaded", "load"]

@@ -1,5 +1,5 @@
-"""Kept for old imports: the tallies and the Wilson interval live in :mod:`sim.tally`
+"""Kept for old imports: the tallies and the Wilson interval live in :mod:`sim.runs.tally`
 (``sim`` never imports ``reports``)."""
-from sim.tally import Tally, wilson  # noqa: F401
+from sim.runs.tally import Tally, wilson  # noqa: F401
 
 __all__ = ["Tally", "wilson"]

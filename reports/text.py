@@ -59,7 +59,7 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     head, seat and starter effects; each followed by what it counts and how."""
     import sys
 
-    from sim.stats import format_p
+    from sim.studies.stats import format_p
 
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     info = d["info"]
@@ -153,7 +153,7 @@ def print_study(study: dict, console: Console | None = None) -> None:
     verdict, then the descriptive triple table; the unfinished-games policy under them."""
     import sys
 
-    from sim.study import fmt_p
+    from sim.studies.swapstudy import fmt_p
 
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     rows = study["triples"]

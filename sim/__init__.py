@@ -1,19 +1,31 @@
-"""shithead-sim: a fast, trustworthy simulator of the card game Shithead (RULES.md).
+"""shithead-sim: a fast, trustworthy simulator of the card game Shithead (docs/rules.md).
 
-``sim.rules`` answers single positions (POSITION.md); ``sim.runner`` plays many games;
-``sim.analyze`` (:mod:`sim.analysis`) values every move of a position by playouts; ``sim.cli`` is the ``sim``
-command line.
+The package is laid out by layer; each imports only the layers below it
+(``tests/test_layers.py``):
+
+- :mod:`sim.kernel`: the rules, the game state, the referee, the strategy interface, the
+  single-position API, and the one seam to Numba's internals;
+- :mod:`strategies` (beside ``sim``): the built-in strategies;
+- :mod:`sim.runs`: many games, saved and tallied;
+- :mod:`sim.studies`: tournaments, the swap study, tuning, position analysis;
+- :mod:`reports` (beside ``sim``): text and HTML;
+- :mod:`sim.cli`: the ``sim`` command and the terminal game.
+
+The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.moves``,
+``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (POSITION.md), :func:`sim.load`
+and :func:`sim.analyze`. Importing ``sim`` changes nothing process-wide.
 """
 
 
 def load(path):
-    """Open a run saved by ``sim run --out DIR``: see :func:`sim.saved.load`."""
-    from sim.saved import load as _load
+    """Open a folder saved by ``sim run``, ``sim compare``, ``sim study`` or ``sim tune``
+    (``--out DIR``): see :func:`sim.runs.saved.load`."""
+    from sim.runs.saved import load as _load
     return _load(path)
 
 
 def analyze(position, **options):
     """Every legal move of a position with its estimated value, best first, as a pandas
-    DataFrame: see :func:`sim.analysis.analyze`."""
-    from sim.analysis import analyze as _analyze
+    DataFrame: see :func:`sim.studies.analysis.analyze`."""
+    from sim.studies.analysis import analyze as _analyze
     return _analyze(position, **options)

@@ -1,11 +1,11 @@
 """Baseline strategies: ``random`` and ``lowest``, and the simple swap policies.
 
-Their code is in :mod:`sim.baseline` (the batch core inlines it); here they are registered.
+Their code is in :mod:`sim.kernel.baseline` (the batch core inlines it); here they are registered.
 """
 from __future__ import annotations
 
-from sim import baseline
-from sim.strategy import move_strategy, swap_policy
+from sim.kernel import baseline
+from sim.kernel.strategy import move_strategy, swap_policy
 
 random_move = move_strategy("random", "uniform over the legal moves",
                             swap="random")(baseline.random_move)

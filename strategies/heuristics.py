@@ -1,6 +1,6 @@
 """Heuristic strategies: ``highest``, ``save-specials`` and ``counting``.
 
-All three are loops over the ranks of the legal word (:mod:`sim.moves`) that allocate nothing,
+All three are loops over the ranks of the legal word (:mod:`sim.kernel.moves`) that allocate nothing,
 so that they cost little more than ``lowest`` in the batch core.
 
 ``counting`` was tuned against ``lowest`` (4 players, one ``counting`` seat against three
@@ -24,17 +24,17 @@ tuning found, for whoever changes them:
 """
 from __future__ import annotations
 
-from sim._jit import jit
-from sim.cards import JOKER, TEN, TWO
-from sim.engine import deck_jokers
-from sim.layout import (
+from sim.kernel.compiler import jit
+from sim.kernel.cards import JOKER, TEN, TWO
+from sim.kernel.engine import deck_jokers
+from sim.kernel.layout import (
     ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP, NR, PICKUP, PILECNT,
     PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW, R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN,
     STOCKLEN, TOPRANK, TURN,
 )
-from sim.moves import count_legal, forced, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.rng import randint
-from sim.strategy import move_strategy
+from sim.kernel.moves import count_legal, forced, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.rng import randint
+from sim.kernel.strategy import move_strategy
 
 _SPECIALS = (1 << TEN) | (1 << TWO) | (1 << JOKER)
 _WILD = (1 << TWO) | (1 << JOKER)      # playable on anything (R20, R23)
@@ -55,7 +55,7 @@ def wild(obs):
 
 @jit(inline="always")
 def _forced(obs, legal):
-    """No play is legal, or none is wanted: :func:`sim.moves.forced`."""
+    """No play is legal, or none is wanted: :func:`sim.kernel.moves.forced`."""
     return forced(legal, obs)
 
 

@@ -39,18 +39,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import borrow, jit
-from sim.cards import NRANK, TWO
-from sim import baseline
-from sim.engine import apply_move, deck_jokers, derive_have, legal_word
-from sim.layout import (
+from sim.kernel.compiler import borrow, jit
+from sim.kernel.cards import NRANK, TWO
+from sim.kernel import baseline
+from sim.kernel.engine import apply_move, deck_jokers, derive_have, legal_word
+from sim.kernel.layout import (
     ADD, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_PICKUP, MAXP,
     NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB, REMOVED, REMOVEDN,
     STATE_SIZE, STOCK, STOCKLEN, V2,
 )
-from sim.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.rng import next_u64, randint, splitmix64, uniform
-from sim.strategy import move_strategy
+from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.rng import next_u64, randint, splitmix64, uniform
+from sim.kernel.strategy import move_strategy
 from strategies.heuristics import (
     _BREAK, _SHED, _cost, _pickup_move, counting, highest, save_specials, wild,
 )
@@ -110,7 +110,7 @@ def sample_world(obs, hand, rng, st, pool):
     return k == n                            # every unseen card placed exactly once
 
 
-# ``lowest`` itself (one source, :mod:`sim.baseline`), inlined into the playouts.
+# ``lowest`` itself (one source, :mod:`sim.kernel.baseline`), inlined into the playouts.
 _lowest = jit(inline="always")(baseline.lowest)
 
 
@@ -277,7 +277,7 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     sc = np.zeros(k)
     assign = np.ones(MAXP, np.int64)
     worlds = max(1, rollouts // k)
-    # Views without reference counts for the playouts (sim._jit.borrow): a third faster. The
+    # Views without reference counts for the playouts (sim.kernel.compiler.borrow): a third faster. The
     # owners stay in use below, after the loop.
     stv, prngv, paramsv, assignv = borrow(st), borrow(prng), borrow(counting_params), borrow(assign)
     for _ in range(worlds):

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
-from sim.cards import CODE, JOKER, NAMES
-from sim.layout import ADD, CURRENT, FU, L_ADD, L_BLIND, NR, STOCKLEN
-from sim.moves import forced, has, most_cards, play_id, play_ranks
-from sim.strategy import move_strategy
+from sim.kernel.compiler import jit
+from sim.kernel.cards import CODE, JOKER, NAMES
+from sim.kernel.layout import ADD, CURRENT, FU, L_ADD, L_BLIND, NR, STOCKLEN
+from sim.kernel.moves import forced, has, most_cards, play_id, play_ranks
+from sim.kernel.strategy import move_strategy
 
 _RANKS = [n for n in NAMES if n != "JK"]
 

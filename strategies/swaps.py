@@ -1,6 +1,6 @@
 """More swap policies (R5, V1): ``specials-up``, ``lowest-hand``, ``table`` and ``split``.
 
-Every policy gets the ``cards`` to choose from (rank codes, :mod:`sim.cards`: 3..A =
+Every policy gets the ``cards`` to choose from (rank codes, :mod:`sim.kernel.cards`: 3..A =
 0..11, 2 = 12, joker = 13; under R5 the dealt face-ups first, then the hand, each in rank
 order; under V1 the cards dealt to the hand) and returns the bit mask of the half of them to
 put face up: 3 of 6 under the rules today; ``specials-up`` and ``lowest-hand`` choose half of
@@ -76,9 +76,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim._jit import jit
-from sim.cards import NAMES, NRANK, rank_code
-from sim.strategy import swap_policy
+from sim.kernel.compiler import jit
+from sim.kernel.cards import NAMES, NRANK, rank_code
+from sim.kernel.strategy import swap_policy
 
 TABLE_SIZE = NRANK * NRANK * NRANK
 HEADER = ("a", "b", "c", "value")

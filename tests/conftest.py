@@ -8,8 +8,8 @@ import pytest
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
-from sim.engine import deck_jokers  # noqa: E402
-from sim.layout import (  # noqa: E402
+from sim.kernel.engine import deck_jokers  # noqa: E402
+from sim.kernel.layout import (  # noqa: E402
     BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
 )
 
@@ -37,7 +37,7 @@ def assert_conserved(st):
 def cli():
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from sim.cli.app import app
 
     runner = CliRunner()
 
@@ -47,7 +47,7 @@ def cli():
 
 
 def _register_test_strategies():
-    from sim.strategy import move_strategy
+    from sim.kernel.strategy import move_strategy
     from strategies.basic import lowest, random_move
 
     @move_strategy("test-wrapped-random", "random, under another name (tests)", swap="random")

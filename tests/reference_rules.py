@@ -1,6 +1,6 @@
 """Independent pure-Python reference of the single-position rules API.
 
-Used only by the tests, for differential checking against ``sim.rules``. It is written
+Used only by the tests, for differential checking against ``sim.kernel.position``. It is written
 straight from ``../shared/RULES.md`` (rule numbers R1-R26, V1, V2, house rules H0-H17 of
 §11) and ``../shared/POSITION.md`` (the JSON shape of positions, moves and rulesets),
 without looking at the implementation under test. Readability wins over speed here.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sim.ruleset import PRESETS, Ruleset
+from sim.kernel.ruleset import PRESETS, Ruleset
 
 PRESET_NAMES = list(PRESETS)
 _RANKS = ["3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A"]

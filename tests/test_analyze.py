@@ -10,7 +10,7 @@ from pathlib import Path
 import numba
 import pytest
 
-from sim.analysis import NORMAL, WILSON, analyze
+from sim.studies.analysis import NORMAL, WILSON, analyze
 from tests.positions import pos
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
@@ -134,7 +134,7 @@ def test_results_do_not_depend_on_threads():
 
 
 def test_until_clear_stops_when_the_best_move_separates():
-    from sim.analysis import run_analysis
+    from sim.studies.analysis import run_analysis
 
     a = run_analysis(forced(), rollouts=10, seed=1, until_clear=True, max_rollouts=100)
     assert a.clear["stopped"] == "clear" and a.n == 10

@@ -4,7 +4,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from sim._jit import cache_dir
+from sim.kernel.compiler import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,7 +17,7 @@ def test_cache_folder_changes_with_any_project_source(tmp_path, monkeypatch):
     first = cache_dir(tmp_path)
     assert first.parent == tmp_path / "cache"
     assert cache_dir(tmp_path) == first                       # stable
-    engine = tmp_path / "sim" / "engine.py"
+    engine = tmp_path / "sim" / "kernel" / "engine.py"
     engine.write_text(engine.read_text() + "\n# a change\n")
     assert cache_dir(tmp_path) != first                       # a helper changed: fresh cache
 
@@ -30,7 +30,7 @@ def test_cache_folder_survives_numba_rereading_its_environment():
     import subprocess
     import sys
 
-    code = ("import os, numba, sim._jit as j, sim.engine\n"
+    code = ("import os, numba, sim.kernel.compiler as j, sim.kernel.engine\n"
             "os.environ['NUMBA_NUM_THREADS'] = '1'\n"
             "from numba.core.config import reload_config; reload_config()\n"
             "print(numba.config.CACHE_DIR == str(j.cache_dir()) != '')\n"

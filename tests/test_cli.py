@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sim.cli import parse_count
+from sim.cli.app import parse_count
 
 
 @pytest.mark.parametrize("text,value", [("1e6", 10**6), ("1_000_000", 10**6), ("250k", 250_000),
@@ -122,7 +122,7 @@ def test_replay_shows_deal_swaps_moves_and_result(cli):
 
 def test_replay_matches_the_run(cli):
     """The replay is the same game the batch played: same winner and number of turns."""
-    from sim.runner import RunConfig, play_batch
+    from sim.runs.runner import RunConfig, play_batch
 
     cfg = RunConfig(games=20, players=3, seed=9, strategies=["random"])
     b = play_batch(cfg, 0, 20, 1)
@@ -179,11 +179,11 @@ def test_console_script_reports_errors_without_traceback():
 
 
 def test_ctrl_c_is_a_message_not_a_traceback(cli, monkeypatch):
-    import sim.runner
+    import sim.runs.runner
 
     def interrupted(cfg, **options):
         raise KeyboardInterrupt
-    monkeypatch.setattr(sim.runner, "run", interrupted)
+    monkeypatch.setattr(sim.runs.runner, "run", interrupted)
     r = cli("run", "--games", "1000")
     assert r.exit_code == 130
     assert "interrupted" in r.output and "Traceback" not in r.output

@@ -9,13 +9,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sim import stats
-from sim.compare import Tournament, compare
-from sim.compare import _blocks as c_blocks
-from sim.config import RunError
-from sim.core import UNFINISHED
-from sim.layout import MAXP
-from sim.runner import RunConfig, play_batch
+from sim.studies import stats
+from sim.studies.compare import Tournament, compare
+from sim.studies.compare import _blocks as c_blocks
+from sim.runs.config import RunError
+from sim.kernel.referee import UNFINISHED
+from sim.kernel.layout import MAXP
+from sim.runs.runner import RunConfig, play_batch
 
 
 def test_every_strategy_sits_in_every_seat_equally_often():
@@ -70,7 +70,7 @@ def test_results_add_up_and_lowest_beats_random():
 def test_independent_design_uses_fresh_deals(monkeypatch):
     """--independent gives every rotation its own game indices; the default replays them.
     (A block is one call of the core, its games rotation by rotation.)"""
-    import sim.compare as c
+    import sim.studies.compare as c
     firsts = []
     real = c.play_batch
 
@@ -400,11 +400,11 @@ def test_compare_takes_the_options_of_run(cli):
 
 
 def test_wilson_closed_form_equals_scipys_wilson_interval():
-    """sim.tally.wilson is the closed form (no scipy import at start-up); SciPy's
+    """sim.runs.tally.wilson is the closed form (no scipy import at start-up); SciPy's
     binomtest(...).proportion_ci(method="wilson") is the independent reference."""
     from scipy.stats import binomtest
 
-    from sim.tally import wilson
+    from sim.runs.tally import wilson
     cases = [(0, 1), (1, 1), (3, 10), (250_055, 1_000_000), (7, 7), (0, 50_000), (12, 31)]
     for wins, games in cases:
         for level in (0.5, 0.9, 0.95, 0.99):
@@ -415,7 +415,7 @@ def test_wilson_closed_form_equals_scipys_wilson_interval():
 
 # -- seating: fixed or balanced cyclic orders ----------------------------------------------
 def test_seat_orders_list_every_order_or_draw_one_per_deal():
-    from sim.compare import seat_orders
+    from sim.studies.compare import seat_orders
 
     d = np.arange(1000)
     assert (seat_orders(2, "balanced", 0, d) == [0, 1]).all()
@@ -436,7 +436,7 @@ def test_seat_orders_list_every_order_or_draw_one_per_deal():
 
 @pytest.mark.parametrize("k", [3, 4, 5, 8])
 def test_balanced_orders_put_every_strategy_after_every_other_equally_often(k):
-    from sim.compare import seat_orders
+    from sim.studies.compare import seat_orders
 
     orders = seat_orders(k, "balanced", 0, np.arange(20_000 if k == 8 else 120))
     for distance in range(1, k):
@@ -485,16 +485,16 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
 
 @pytest.mark.parametrize("names", [
     ["lowest", "random", "highest"],
-    # seven: the pool of 16 (sim.fastpath.POOLS), the core's second compile
+    # seven: the pool of 16 (sim.kernel.fastpath.POOLS), the core's second compile
     ["lowest", "random", "highest", "save-specials", "counting", "cheapest", "simple"],
 ])
 def test_a_seated_batch_plays_each_game_as_its_own_table_would(names):
-    """sim.batch.Seating: one core call that seats the pool's strategies game by game gives
+    """sim.runs.batch.Seating: one core call that seats the pool's strategies game by game gives
     every game exactly the records of a run of that game's table (its cards, moves, and the
     cycle stop only where every seated strategy is pure: lowest and highest are, random is
     not)."""
-    from sim.batch import Seating, play_batch
-    from sim.fastpath import make_pool
+    from sim.runs.batch import Seating, play_batch
+    from sim.kernel.fastpath import make_pool
 
     players = 3
     made = {}
@@ -529,8 +529,8 @@ def test_a_seated_batch_plays_each_game_as_its_own_table_would(names):
 def test_a_seated_batch_names_the_table_of_an_illegal_move():
     """R24 in a seated batch: the error names the strategy and the seat of that game's table,
     and its position replays that game."""
-    from sim.batch import Seating, play_batch
-    from sim.fastpath import make_pool
+    from sim.runs.batch import Seating, play_batch
+    from sim.kernel.fastpath import make_pool
 
     import tests.test_strategies_seats  # noqa: F401  (registers test-always-pickup)
 
@@ -556,7 +556,7 @@ def test_a_seated_batch_names_the_table_of_an_illegal_move():
 
 
 def test_compare_refuses_more_strategies_than_one_core_call_seats():
-    from sim.fastpath import POOL
+    from sim.kernel.fastpath import POOL
 
     with pytest.raises(RunError, match=f"at most {POOL} strategies"):
         compare(["lowest"] + [f"x{i}" for i in range(POOL)], players=4, games=100)

@@ -1,5 +1,5 @@
 """Compile only what a command uses (issue 11): strategies compile when first seated, a table
-of ``lowest`` compiles its own referee alone; and ``sim._jit.borrow``'s views write through."""
+of ``lowest`` compiles its own referee alone; and ``sim.kernel.compiler.borrow``'s views write through."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from sim._jit import borrow, jit
+from sim.kernel.compiler import borrow, jit
 
 
 def _fresh(code: str) -> dict:
@@ -23,7 +23,8 @@ def test_builtins_compile_when_seated_not_at_import():
     got = _fresh(
         "import json, strategies\n"
         "strategies.load()\n"
-        "from sim.strategy import get_move, MOVES\n"
+        "from sim.kernel.strategy import MOVES\n"
+        "from sim.runs.registry import get_move\n"
         "before = {k: len(s.dispatcher.signatures) for k, s in MOVES.items()}\n"
         "s = get_move('counting')\n"
         "fn = s.fn\n"
@@ -40,7 +41,7 @@ def test_a_table_of_basic_builtins_imports_basic_alone_and_others_load_all():
     other name, and any user's file, first registers every built-in."""
     got = _fresh(
         "import json, sys\n"
-        "from sim.strategy import get_move, get_swap\n"
+        "from sim.runs.registry import get_move, get_swap\n"
         "mods = lambda: sorted(m for m in sys.modules if m.startswith('strategies.'))\n"
         "get_move('lowest'); get_swap('highest-up'); basic = mods()\n"
         "get_move('counting'); print(json.dumps({'basic': basic, 'all': mods()}))\n")
@@ -55,7 +56,7 @@ def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
     from Python with other argument types. Fresh cache, tiny functions."""
     (tmp_path / "lazymod.py").write_text(
         "from numba import float64, int64\n"
-        "from sim._jit import jit_lazy\n"
+        "from sim.kernel.compiler import jit_lazy\n"
         "SIG = int64(int64)\n"
         "@jit_lazy(SIG)\n"
         "def callee(x):\n    return x + 1\n"
@@ -65,7 +66,7 @@ def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
         "def other(x):\n    return x / 2\n")
     code = ("import json, sys; sys.path.insert(0, %r)\n"
             "import numpy as np\n"
-            "from sim._jit import ready\n"
+            "from sim.kernel.compiler import ready\n"
             "import lazymod as m\n"
             "ready(m.caller)\n"
             "r = m.other(3)\n"               # an int from Python: converted, not recompiled
@@ -81,8 +82,8 @@ def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
 def test_a_table_of_lowest_compiles_only_its_own_referee():
     got = _fresh(
         "import json\n"
-        "from sim.runner import RunConfig, run\n"
-        "from sim import core\n"
+        "from sim.runs.runner import RunConfig, run\n"
+        "from sim.kernel import referee as core\n"
         "run(RunConfig(games=50, players=4, seed=1, strategies=['lowest'], threads=1))\n"
         "print(json.dumps({'lowest': len(core.run_lowest.signatures),\n"
         "                  'any': len(core.run_games.signatures)}))\n")
@@ -106,13 +107,13 @@ def test_borrow_is_a_view_of_the_same_memory():
 
 
 def test_the_blas_preload_spares_scipy_linalg_and_breaks_nothing():
-    """sim._jit loads scipy's cython_blas by itself so that Numba's BLAS check does not import
+    """sim.kernel.compiler loads scipy's cython_blas by itself so that Numba's BLAS check does not import
     all of scipy.linalg (0.2 s of ``sim run``): a run leaves scipy.linalg unimported, a jitted
     np.dot still works, and scipy.linalg imports as usual afterwards."""
     got = _fresh(
         "import json, sys\n"
         "import numpy as np\n"
-        "from sim.runner import RunConfig, play_batch\n"
+        "from sim.runs.runner import RunConfig, play_batch\n"
         "play_batch(RunConfig(games=10), 0, 10, 1)\n"
         "linalg = 'scipy.linalg' in sys.modules\n"
         "import numba\n"
@@ -126,7 +127,7 @@ def test_the_blas_preload_spares_scipy_linalg_and_breaks_nothing():
 
 
 def test_the_console_script_prints_the_whole_summary():
-    """``sim`` (sim.cli.main, with its garbage-collector settings) prints everything."""
+    """``sim`` (sim.cli.app.main, with its garbage-collector settings) prints everything."""
     out = subprocess.run([sys.executable, "-m", "sim.cli", "run", "--games", "200", "--json"],
                          check=True, capture_output=True, text=True).stdout
     d = json.loads(out)
@@ -134,14 +135,14 @@ def test_the_console_script_prints_the_whole_summary():
 
 
 def test_a_borrowed_view_emits_no_reference_counting():
-    """sim._jit.Borrowed: Numba finds no meminfo in a borrowed view, so it emits no
+    """sim.kernel.compiler.Borrowed: Numba finds no meminfo in a borrowed view, so it emits no
     NRT_incref/NRT_decref for it (a plain array has one); the view's slices are plain arrays;
     a mixed table (first-class strategies get converted views) plays as before."""
     from llvmlite import ir
     from numba.core import types
     from numba.core.registry import cpu_target
 
-    from sim._jit import Borrowed
+    from sim.kernel.compiler import Borrowed
 
     ctx = cpu_target.target_context.subtarget(enable_nrt=True)   # a copy: nothing shared
     fn = ir.Function(ir.Module(), ir.FunctionType(ir.VoidType(), []), "f")
@@ -164,11 +165,13 @@ def test_a_borrowed_view_emits_no_reference_counting():
 
 
 def test_a_seated_strategy_carries_its_wrapper_address():
-    """sim._jit.ready gives a one-signature strategy Numba's wrapper-address protocol (a core
+    """sim.kernel.compiler.ready gives a one-signature strategy Numba's wrapper-address protocol (a core
     call from Python then skips the lookup): the number Numba itself would find."""
     from numba.core.typing import signature
 
-    from sim.strategy import MOVE_SIG, get_move
+    from sim.kernel.strategy import MOVE_SIG
+
+    from sim.runs.registry import get_move
 
     fn = get_move("lowest").fn
     cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
@@ -177,14 +180,15 @@ def test_a_seated_strategy_carries_its_wrapper_address():
 
 
 def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
-    """sim._jit's replacement of Numba's _get_jit_address (looked up at every core call from
+    """sim.kernel.compiler's replacement of Numba's _get_jit_address (looked up at every core call from
     Python) gives, for a seated strategy, the number Numba's own lookup gives; anything else
     still goes to Numba's."""
     from numba.core.typing import signature
     from numba.experimental import function_type
 
-    from sim import _jit
-    from sim.strategy import MOVE_SIG, get_move
+    from sim.kernel import compiler as _jit
+    from sim.kernel.strategy import MOVE_SIG
+    from sim.runs.registry import get_move
 
     fn = get_move("lowest").fn
     sig = signature(MOVE_SIG.return_type, *MOVE_SIG.args)
@@ -196,11 +200,11 @@ def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
 
 
 def test_a_tuple_of_strategy_functions_is_typed_once():
-    """sim._jit.FnTuple: Numba types it as the plain tuple, and works it out only once."""
+    """sim.kernel.compiler.FnTuple: Numba types it as the plain tuple, and works it out only once."""
     import numba
 
-    from sim._jit import _FN_TYPES, FnTuple
-    from sim.strategy import get_move
+    from sim.kernel.compiler import _FN_TYPES, FnTuple
+    from sim.runs.registry import get_move
 
     fns = (get_move("lowest").fn, get_move("random").fn)
     before = len(_FN_TYPES)
@@ -212,10 +216,10 @@ def test_a_tuple_of_strategy_functions_is_typed_once():
 _LOAD_AND_PLAY = (
     "import hashlib, json, sys, numpy as np\n"
     "from numba.core import caching\n"
-    "from sim import _jit\n"
+    "from sim.kernel import compiler as _jit\n"
     "if sys.argv[1] == 'numba':\n"
     "    caching.Cache.load_overload = _jit._numba_load_overload\n"
-    "from sim.runner import RunConfig, play_batch\n"
+    "from sim.runs.runner import RunConfig, play_batch\n"
     "from numba.core.base import BaseContext\n"
     "refreshes, refresh = [], BaseContext.refresh\n"
     "BaseContext.refresh = lambda self: refreshes.append(1) or refresh(self)\n"
@@ -231,7 +235,7 @@ _LOAD_AND_PLAY = (
 
 
 def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
-    """sim._jit's ``_load_overload`` skips Numba's refresh of its whole compiler context
+    """sim.kernel.compiler's ``_load_overload`` skips Numba's refresh of its whole compiler context
     when it loads cached code (0.1 s of every command's start-up): fresh processes with and
     without it play the same games, and a function compiled afterwards still compiles."""
     runs = {}
@@ -245,5 +249,5 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     # what the patch spares (read before ``f`` is compiled, which refreshes the context)
     assert runs["numba"]["refreshed"] and not runs["ours"]["refreshed"]
     # nor does the loaded core need Numba's array implementation: it allocates nothing
-    # (sim.core.scratch, baseline.random_swap), which spares its import (30 ms)
+    # (sim.kernel.referee.scratch, baseline.random_swap), which spares its import (30 ms)
     assert not runs["ours"]["arrays"]

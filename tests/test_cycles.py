@@ -1,4 +1,4 @@
-"""Issue 11, item 1: endless games end when they are proven endless (sim.cycle, R25).
+"""Issue 11, item 1: endless games end when they are proven endless (sim.kernel.cycle, R25).
 
 - a game stopped as a cycle really repeats: replayed without detection, its position (counters
   aside) right after the detection turn equals the one a cycle's length earlier, and that
@@ -18,13 +18,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import cycle
-from sim.core import FINISHED, UNFINISHED
-from sim.cycle import END_CAP, END_CYCLE, END_FINISHED, position_key
-from sim.engine import apply_move
-from sim.layout import EV_PICKUP, PICKUPS, STATE_SIZE, TURN
-from sim.runner import RunConfig, play_batch, record_game, run
-from sim.tally import Tally
+from sim.kernel import cycle
+from sim.kernel.referee import FINISHED, UNFINISHED
+from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED, position_key
+from sim.kernel.engine import apply_move
+from sim.kernel.layout import EV_PICKUP, PICKUPS, STATE_SIZE, TURN
+from sim.runs.runner import RunConfig, play_batch, record_game, run
+from sim.runs.tally import Tally
 
 # Tables of pure strategies that cycle in a few of 600 games (seed 5), across the presets,
 # table sizes, mixed seats and V2 (R25: play to the last).
@@ -48,7 +48,7 @@ def _config(rules, players, strategies, stop=True, **kw):
 
 def _replay_keys(cfg, game):
     """The game replayed without detection: its record and, after each pick-up turn t, the
-    position (counters aside, sim.cycle.position_key) as {t: key}."""
+    position (counters aside, sim.kernel.cycle.position_key) as {t: key}."""
     off = RunConfig(**{**_args(cfg), "cycle_stop": False})
     rec = record_game(off, game)
     st = rec.start.copy()
@@ -112,7 +112,7 @@ def test_the_counters_are_all_that_differ_and_they_do():
             states[int(st[TURN])] = st.copy()
     a, z = states[stop - period], states[stop]
     differ = np.flatnonzero(a[:STATE_SIZE] != z[:STATE_SIZE])
-    from sim.layout import BURNS
+    from sim.kernel.layout import BURNS
     assert set(differ) <= {TURN, BURNS} | set(range(PICKUPS, PICKUPS + 6))
     assert TURN in differ and any(PICKUPS <= i < PICKUPS + 6 for i in differ)
     assert a[BURNS] == z[BURNS]                       # nothing burns in a cycle
@@ -172,7 +172,7 @@ def test_detection_starts_once_the_impure_seats_are_out():
     cards; once it is out, three highest seats go round for ever and are stopped. The
     results are those of the turn limit alone; a replay ends the same way; under seed rules
     (the game ends at the first out) nothing changes."""
-    from sim.batch import record_game
+    from sim.runs.batch import record_game
 
     on = _config("classic", 4, ["random", "highest", "highest", "highest"], True)
     off = _config("classic", 4, ["random", "highest", "highest", "highest"], False)
@@ -227,7 +227,7 @@ def test_a_strategy_not_declared_pure_turns_detection_off():
 
 
 def test_the_built_ins_that_are_pure():
-    from sim.strategy import all_moves
+    from sim.runs.registry import all_moves
 
     pure = {name for name, s in all_moves().items() if s.pure}
     assert {"lowest", "highest", "save-specials", "cheapest", "simple"} <= pure
@@ -237,7 +237,7 @@ def test_the_built_ins_that_are_pure():
 
 _USER = '''
 from strategies.basic import lowest
-from sim.strategy import move_strategy
+from sim.kernel.strategy import move_strategy
 
 
 @move_strategy(description="lowest, in a user's file", pure={pure})
@@ -260,18 +260,18 @@ def test_a_user_strategy_can_opt_in(tmp_path, pure):
 
 
 def test_pure_must_be_a_bool():
-    from sim.strategy import move_strategy
+    from sim.kernel.strategy import move_strategy
 
     with pytest.raises(TypeError, match="pure"):
         move_strategy("never-registered", pure="yes")
 
 
 def test_brent_finds_every_cycle_at_the_predicted_step():
-    """sim.cycle.seen_again on made-up sequences x_0, x_1, ... with a tail of ``mu`` and a
+    """sim.kernel.cycle.seen_again on made-up sequences x_0, x_1, ... with a tail of ``mu`` and a
     cycle of ``lam`` (one value in one word of the position): Brent's algorithm finds the
     cycle at step 2**k - 1 + lam, k the least with 2**k - 1 >= mu and 2**k >= lam, and gives
     its length; a sequence that never repeats is never stopped."""
-    from sim.layout import HANDN, HANDS
+    from sim.kernel.layout import HANDN, HANDS
 
     for mu in range(0, 12):
         for lam in range(1, 12):
@@ -323,7 +323,7 @@ def test_store_records_the_reason_and_resume_still_works(tmp_path):
     again = run(cfg, out=out, resume=True)
     assert again.to_dict() == whole.to_dict()
     # the records depend on it, so a resume with detection switched is refused
-    from sim.store import StoreError
+    from sim.runs.store import StoreError
     off = RunConfig(**{**_args(cfg), "cycle_stop": False, "batch": 400})
     with pytest.raises(StoreError, match="cycle_stop"):
         run(off, out=out, resume=True)
@@ -361,7 +361,7 @@ def test_cli_json_text_and_replay(cli):
 
 
 def test_compare_counts_the_reasons():
-    from sim.compare import compare
+    from sim.studies.compare import compare
 
     t, info = compare(["lowest", "highest"], players=3, games=600, seed=5, threads=1)
     d = t.to_dict()

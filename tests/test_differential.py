@@ -1,4 +1,4 @@
-"""Differential test: ``sim.rules`` against the independent reference (tests/reference_rules.py).
+"""Differential test: ``sim.kernel.position`` against the independent reference (tests/reference_rules.py).
 
 Random games are dealt (R1, R4, R5, R6, and under random rulesets of RULES.md §11: H12's
 hand size, H13's jokers, H14/H15's starter, H16's forced opening, H17's removed cards, V1's
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import sim.rules as real
+import sim.kernel.position as real
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_rules import (  # noqa: E402
@@ -148,7 +148,7 @@ def deal_position(rng, ruleset=None, check_real=True):
     which each player chooses hand_size face up). H17: the removed cards come off the top
     of the shuffled deck first. R6 / H14 "dealt" reads the deal before the swap (R5); H14
     "hand" reads the hands after it; V1 reads the chosen face-ups. With ``check_real``,
-    ``sim.rules.first_player`` must agree with the reference.
+    ``sim.kernel.position.first_player`` must agree with the reference.
     """
     if ruleset is None:
         ruleset = random_ruleset(rng)
@@ -279,7 +279,7 @@ def check_illegal_refused(pos, legal_keys, rng, ctx):
             ref_apply(pos, move)
         with pytest.raises(ValueError):
             real.apply(pos, move)
-            pytest.fail(f"sim.rules.apply accepted {move!r}: {ctx}")
+            pytest.fail(f"sim.kernel.position.apply accepted {move!r}: {ctx}")
     assert pos == before, ("input mutated by a refused move", ctx)
 
 

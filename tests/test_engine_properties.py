@@ -11,16 +11,18 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from sim import engine, rules
-from sim.core import FINISHED, UNFINISHED, deal_game, opening
-from sim.cycle import END_CAP, END_CYCLE, END_FINISHED
-from sim.layout import (
+from sim.kernel import engine
+
+from sim.kernel import position as rules
+from sim.kernel.referee import FINISHED, UNFINISHED, deal_game, opening
+from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED
+from sim.kernel.layout import (
     BLIND, COUNT, CURRENT, EV_GAME_OVER, NMOVES, OVER, PILELEN, STARTRANK, STATE_SIZE, TURN,
 )
-from sim.ruleset import Ruleset
-from sim.moves import legal_list
-from sim.rng import randint, seed_game
-from sim.runner import RunConfig, play_batch, run
+from sim.kernel.ruleset import Ruleset
+from sim.kernel.moves import legal_list
+from sim.kernel.rng import randint, seed_game
+from sim.runs.runner import RunConfig, play_batch, run
 from tests.conftest import assert_conserved
 from tests.rulesets import PRESET_NAMES, random_ruleset
 
@@ -120,7 +122,7 @@ def test_every_preset_plays_valid_random_games():
 @settings(max_examples=30, deadline=None)
 @given(seed=hs.integers(0, 2**32), rseed=hs.integers(0, 2**32), pseed=hs.integers(0, 99))
 def test_apply_never_mutates_and_matches_kernel(seed, rseed, pseed):
-    """``sim.rules.apply`` on the JSON position gives the kernel's next position (R24)."""
+    """``sim.kernel.position.apply`` on the JSON position gives the kernel's next position (R24)."""
     rs, players = drawn_ruleset(rseed, pseed)
     rng = np.random.default_rng(seed)
     seen = []
@@ -181,7 +183,7 @@ def test_batch_results_are_finished_or_unfinished_and_consistent():
     b = play_batch(cfg, 0, 2000, 2)
     assert set(np.unique(b.status)) <= {FINISHED, UNFINISHED}
     assert (b.status == UNFINISHED).sum() > 0              # lowest vs lowest can loop (R25)
-    # at the limit, or stopped earlier as proven endless (sim.cycle, tests/test_cycles.py)
+    # at the limit, or stopped earlier as proven endless (sim.kernel.cycle, tests/test_cycles.py)
     assert (b.turns[b.end == END_CAP] == 500).all()
     assert (b.turns[b.end == END_CYCLE] < 500).all()
     assert np.array_equal(b.end != END_FINISHED, b.status == UNFINISHED)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine
-from sim.layout import HANDS, NR, PUB
-from sim.moves import is_legal
-from sim.rng import seed_game
-from sim.rules import _to_state, move_to_dict
-from sim.runner import RunConfig, run
-from sim.strategy import get_move
+from sim.kernel import engine
+from sim.kernel.layout import HANDS, NR, PUB
+from sim.kernel.moves import is_legal
+from sim.kernel.rng import seed_game
+from sim.kernel.position import _to_state, move_to_dict
+from sim.runs.runner import RunConfig, run
+from sim.runs.registry import get_move
 from tests.positions import pos
 
 HEURISTICS = ["highest", "save-specials", "counting"]

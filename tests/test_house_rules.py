@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import rules
-from sim.ruleset import PRESETS, Ruleset
-from sim.runner import RunConfig, play_batch, record_game
+from sim.kernel import position as rules
+from sim.kernel.ruleset import PRESETS, Ruleset
+from sim.runs.runner import RunConfig, play_batch, record_game
 from tests.positions import pos
 
 PICKUP = {"pickup": True}
@@ -477,7 +477,7 @@ def test_preset_player_ranges(name, players):
 
 def test_presets_play_their_rules_in_the_batch_core():
     """Each preset's games differ from seed's on the same seed, and none is an error."""
-    from sim.runner import run
+    from sim.runs.runner import run
 
     totals = {}
     for name in PRESETS:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine
-from sim.cards import deck_counts
-from sim.layout import (
+from sim.kernel import engine
+from sim.kernel.cards import deck_counts
+from sim.kernel.layout import (
     ADD, CURRENT, DECK, FD, FDN, FUN, HANDN, HANDS, KNOWN, NR, OVER, PICKUP, PLAYERS, PUB,
     STATE_SIZE, STOCK, STOCKLEN, TURN,
 )
-from sim.layout import V2 as V2_FLAG
-from sim.moves import legal_list, most_cards
-from sim.rng import seed_game
-from sim.strategy import get_move
+from sim.kernel.layout import V2 as V2_FLAG
+from sim.kernel.moves import legal_list, most_cards
+from sim.kernel.rng import seed_game
+from sim.runs.registry import get_move
 from strategies.heuristics import counting
 from strategies.montecarlo import NPOL, POLICIES, candidates, draw_models, evaluate, sample_world
 from tests.conftest import assert_conserved, card_totals
@@ -209,7 +209,7 @@ def test_without_clear_evidence_it_plays_the_heuristics_move():
 def test_montecarlo_beats_counting_two_against_two():
     """Two montecarlo seats against two counting seats, duplicate deals: it used to lose
     (17% a seat against 33%)."""
-    from sim.compare import compare
+    from sim.studies.compare import compare
     t, _ = compare(["montecarlo", "counting"], players=4, games=120, seed=4, threads=1)
     mc, cnt = t.estimates()
     assert mc["ci_low"] > cnt["ci_high"]
@@ -219,7 +219,7 @@ def test_montecarlo_leads_the_mixed_table():
     """Issue 12: in a table of lowest, save-specials and counting it used to trail counting
     (30% against 35%): every other seat was modelled as counting. Its mixture of opponent
     models puts it ahead."""
-    from sim.tune import summarize, table_match
+    from sim.studies.tune import summarize, table_match
     m = table_match(["lowest", "save-specials", "counting", "montecarlo"], 60, seed=8)
     s = summarize(m, target=3)
     assert all(d["ci_low"] > 0 for d in s["differences"]), s["differences"]

@@ -7,13 +7,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from sim.cards import NAMES
-from sim.cli import app
-from sim.layout import FU, NR
-from sim.analysis import move_words
-from sim.play import Table, Terminal, load, parse, play, result_lines
-from sim.ruleset import Ruleset
-from sim.rules import move_to_dict
+from sim.kernel.cards import NAMES
+from sim.cli.app import app
+from sim.kernel.layout import FU, NR
+from sim.studies.analysis import move_words
+from sim.cli.play import Table, Terminal, load, parse, play, result_lines
+from sim.kernel.ruleset import Ruleset
+from sim.kernel.position import move_to_dict
 
 
 def run(*args, input="", env=None):
@@ -208,11 +208,11 @@ def test_bad_options_are_one_error_line(tmp_path, args, message):
 
 
 def test_ctrl_c_saves_the_game_then_stops_with_130(tmp_path, monkeypatch):
-    import sim.play
+    import sim.cli.play
 
     def interrupted(self, prompt):
         raise KeyboardInterrupt
-    monkeypatch.setattr(sim.play.Terminal, "ask", interrupted)
+    monkeypatch.setattr(sim.cli.play.Terminal, "ask", interrupted)
     save = tmp_path / "g.json"
     r = run("play", "--players", 2, "--seed", 3, "--save", save)
     assert r.exit_code == 130 and "Traceback" not in r.output

@@ -1,4 +1,4 @@
-"""Bad input to the single-position rules API (``sim.rules``), from ../shared/POSITION.md.
+"""Bad input to the single-position rules API (``sim.kernel.position``), from ../shared/POSITION.md.
 
 An invalid position (R1 player count, card conservation, count, direction, unknown keys or
 ruleset options, out seats) or a malformed move is refused with a ``ValueError`` that says
@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from sim import rules
+from sim.kernel import position as rules
 from tests.positions import ORDER, RANKS
 from tests.positions import pos as _pos
 

@@ -16,7 +16,7 @@ import pytest
 
 import sim
 from reports.html import write_report
-from sim.runner import RunConfig, run
+from sim.runs.runner import RunConfig, run
 
 STRATEGIES = ["lowest", "random", "lowest"]
 CORE_PLOTS = ("win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_start_position",
@@ -230,7 +230,7 @@ def test_report_of_a_swap_study_folder(tmp_path):
 
 def test_report_of_a_real_swap_study(tmp_path):
     """End to end: sim study swap's folder, with per-game records, reported."""
-    from sim.study import swap_study
+    from sim.studies.swapstudy import swap_study
     out = tmp_path / "study"
     study = swap_study(out, players=3, games=1500, h2h_games=300, threads=1)
     assert not sim.load(out).games.empty
@@ -324,9 +324,9 @@ POLICIES = [{"policy": p, "deals": 1000, "games": 2000, "table_share": 0.5 + d /
 def test_the_simulator_does_not_import_the_reports(saved):
     """Statistics that sim/ uses (Wilson, tallies) and sim.load live in sim/: opening a saved
     run and using the study's statistics load no module of reports/."""
-    code = ("import sys, sim, sim.tally, sim.saved, sim.study\n"
+    code = ("import sys, sim, sim.runs.tally, sim.runs.saved, sim.studies.swapstudy\n"
             f"r = sim.load({str(saved[0])!r}); r.games\n"
-            "sim.tally.wilson(3, 10)\n"
+            "sim.runs.tally.wilson(3, 10)\n"
             "bad = sorted(m for m in sys.modules if m == 'reports' or m.startswith('reports.'))\n"
             "assert not bad, bad\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
@@ -336,5 +336,5 @@ def test_the_simulator_does_not_import_the_reports(saved):
                        timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     from reports.summary import Tally, wilson          # old imports still work
-    from sim.tally import Tally as T2, wilson as w2
+    from sim.runs.tally import Tally as T2, wilson as w2
     assert Tally is T2 and wilson is w2

@@ -1,4 +1,4 @@
-"""Scenario tests of the single-position rules API (``sim.rules``).
+"""Scenario tests of the single-position rules API (``sim.kernel.position``).
 
 Written from ../shared/RULES.md (rules R1-R26, V1, V2, "Decided" readings binding) and
 ../shared/POSITION.md (position and move JSON, the ``legal_moves`` / ``apply`` /
@@ -17,7 +17,7 @@ import copy
 
 import pytest
 
-from sim import rules
+from sim.kernel import position as rules
 from tests.positions import ORDER, RANKS, full_deck, pos  # noqa: F401
 from tests.positions import seats as _seats
 from tests.positions import used as _used

@@ -12,8 +12,8 @@ import time
 import pandas as pd
 import pytest
 
-from sim.runner import RunConfig, RunError, run
-from sim.store import StoreError
+from sim.runs.runner import RunConfig, RunError, run
+from sim.runs.store import StoreError
 
 
 def cfg(**kw):
@@ -130,12 +130,12 @@ def test_unreachable_scheduler_is_a_clear_error(cli):
 def test_same_summary_whatever_threads_batches_and_backend(tmp_path, reference):
     """Bit-identical: 1 or 2 threads, any batch size, local or Dask (a LocalCluster of two
     worker processes, with a user's strategy file resolved on the workers)."""
-    from sim.backends import DaskBackend
+    from sim.runs.backends import DaskBackend
 
     assert run(cfg(threads=2, batch=2500)).to_dict() == reference
     bots = tmp_path / "bots.py"
     bots.write_text("from strategies.basic import lowest as _l\n"
-                    "from sim.strategy import move_strategy\n\n"
+                    "from sim.kernel.strategy import move_strategy\n\n"
                     "@move_strategy(description='lowest, from a user file', swap='highest-up')\n"
                     "def mine(obs, hand, legal, rng, params):\n"
                     "    return _l(obs, hand, legal, rng, params)\n")
@@ -182,7 +182,7 @@ def test_the_run_modules_import_one_way():
     from pathlib import Path
 
     order = ["config", "batch", "store", "backends", "runner"]
-    root = Path(__file__).resolve().parents[1] / "sim"
+    root = Path(__file__).resolve().parents[1] / "sim" / "runs"
     for i, name in enumerate(order):
         tree = ast.parse((root / f"{name}.py").read_text())
         imported = set()
@@ -192,7 +192,7 @@ def test_the_run_modules_import_one_way():
                 imported.update(f"{node.module}.{a.name}" for a in node.names)
             elif isinstance(node, ast.Import):
                 imported.update(a.name for a in node.names)
-        above = {f"sim.{later}" for later in order[i + 1:]}
+        above = {f"sim.runs.{later}" for later in order[i + 1:]}
         assert not imported & above, (name, imported & above)
 
 
@@ -201,7 +201,7 @@ def test_the_local_backend_plays_the_next_batch_while_the_caller_holds_this_one(
     the batches in order, and can be stopped part way."""
     import threading
 
-    from sim import backends
+    from sim.runs import backends
 
     started = {first: threading.Event() for first in (0, 10, 20)}
 

@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from sim import rules
-from sim.core import run_games
-from sim.layout import BLIND, FD, HANDS, NR, PICKUP, PUB, STATE_SIZE, STOCK
-from sim.moves import nth_legal
-from sim.runner import RunConfig, RunError, run
-from sim.strategy import move_strategy, swap_policy
+from sim.kernel import position as rules
+from sim.kernel.referee import run_games
+from sim.kernel.layout import BLIND, FD, HANDS, NR, PICKUP, PUB, STATE_SIZE, STOCK
+from sim.kernel.moves import nth_legal
+from sim.runs.runner import RunConfig, RunError, run
+from sim.kernel.strategy import move_strategy, swap_policy
 
 
 @move_strategy("test-always-pickup", "returns a pick-up even when leading (illegal, R10/R24)")
@@ -85,13 +85,13 @@ def test_any_mix_of_seats_uses_one_compiled_core():
 
 @pytest.mark.parametrize("seats", [["lowest", "random"] * 2, ["lowest"] * 4, ["random"] * 4])
 def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypatch, seats):
-    """The core inlines the built-ins (sim.fastpath), with a loop of its own for a table of
+    """The core inlines the built-ins (sim.kernel.fastpath), with a loop of its own for a table of
     one built-in; calling them as first-class functions, like a user's strategy, must give
     the same games, bit for bit."""
     from dataclasses import fields
 
-    from sim import fastpath
-    from sim.runner import play_batch
+    from sim.kernel import fastpath
+    from sim.runs.runner import play_batch
 
     cfg = RunConfig(games=600, players=4, seed=3, strategies=seats,
                     swaps=["none", "random", "highest-up", "none"])
@@ -116,9 +116,9 @@ def test_R26_observation_holds_no_hidden_card():
     seat's hand) give the mover the same observation: the public block and its own hand."""
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
-    from sim.core import deal_game
-    from sim.ruleset import Ruleset
-    from sim.rng import seed_game
+    from sim.kernel.referee import deal_game
+    from sim.kernel.ruleset import Ruleset
+    from sim.kernel.rng import seed_game
     seed_game(rng, np.uint64(3), 0)
     deal_game(st, rng, 4, Ruleset().vector())
     other = st.copy()
@@ -145,9 +145,9 @@ def test_R26_the_whole_public_block_and_hand_are_readable():
 
 def test_R26_a_strategy_cannot_write_to_what_it_sees(tmp_path):
     """The observation, hand and parameters are read-only: writing does not even compile."""
-    from sim.strategy import get_move
+    from sim.runs.registry import get_move
     bots = tmp_path / "writer.py"
-    bots.write_text("from sim.strategy import move_strategy\n\n"
+    bots.write_text("from sim.kernel.strategy import move_strategy\n\n"
                     "@move_strategy()\n"
                     "def writer(obs, hand, legal, rng, params):\n"
                     "    obs[0] = 1\n"
@@ -165,7 +165,7 @@ def test_the_kernel_does_not_import_the_strategies_package():
     """Issue 9: sim's batch core stands without the plug-in package strategies/."""
     import subprocess
     import sys
-    code = "import sys, sim.core, sim.rules; print('strategies' in sys.modules)"
+    code = "import sys, sim.kernel.referee, sim.kernel.position; print('strategies' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"

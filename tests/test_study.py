@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import sim
-from sim.cards import CODE
-from sim.layout import PUB
-from sim.runner import RunConfig, play_batch
-from sim.strategy import get_swap
-from sim.study import (
+from sim.kernel.cards import CODE
+from sim.kernel.layout import PUB
+from sim.runs.runner import RunConfig, play_batch
+from sim.runs.registry import get_swap
+from sim.studies.swapstudy import (
     _INDEX, NTRIPLE, SIZE, _bh, best_splits, fit_split_model, fmt_p, paired_test, swap_study,
     triple_names, triple_table, write_split_file,
 )
@@ -209,13 +209,13 @@ def test_study_saves_per_game_records(tmp_path):
 
 
 def test_triple_codes_are_the_sorted_face_up_and_hand_ranks():
-    """The records' triple codes (sim.core.triple_code, read from the have-words) against the
+    """The records' triple codes (sim.kernel.referee.triple_code, read from the have-words) against the
     counts per rank after the swap, for every seat of many deals; -1 under another hand size
     (H12)."""
-    from sim import core
-    from sim.ruleset import Ruleset
-    from sim.layout import FU, HANDS, HTRIPLES, NR, STATE_SIZE, TRIPLES
-    from sim.rng import seed_game
+    from sim.kernel import referee as core
+    from sim.kernel.ruleset import Ruleset
+    from sim.kernel.layout import FU, HANDS, HTRIPLES, NR, STATE_SIZE, TRIPLES
+    from sim.kernel.rng import seed_game
 
     def code(counts):
         ranks = [r for r in range(NR) for _ in range(counts[r])]

@@ -8,9 +8,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from sim.cards import CODE, NRANK
-from sim.layout import PUB
-from sim.strategy import get_swap
+from sim.kernel.cards import CODE, NRANK
+from sim.kernel.layout import PUB
+from sim.runs.registry import get_swap
 from strategies.swaps import (
     SPLIT_SIZE, TABLE_SIZE, read_split, read_table, split_row, split_value, table_index,
     table_row, write_split, write_table,
@@ -34,7 +34,7 @@ def split_spec(path):
 
 def up(cards, mask):
     """The names of the face-up cards of a mask, in rank order."""
-    from sim.cards import NAMES
+    from sim.kernel.cards import NAMES
     return sorted((NAMES[cards[i]] for i in range(len(cards)) if (mask >> i) & 1),
                   key=CODE.get)
 
@@ -140,7 +140,7 @@ def test_write_table_round_trip(tmp_path):
 @pytest.fixture
 def random_table(tmp_path):
     rs = np.random.RandomState(3)
-    from sim.cards import NAMES
+    from sim.kernel.cards import NAMES
     values = {}
     for a in range(NRANK):
         for b in range(a, NRANK):
@@ -287,8 +287,8 @@ def test_split_file_errors_are_clear_on_the_cli(cli, tmp_path, content, message)
 def test_split_agrees_with_its_numpy_value(tmp_path):
     """On random values and random deals the compiled policy returns the first split of
     highest value by :func:`split_value` (the study derives policy.csv with it)."""
-    from sim.cards import NAMES
-    from sim.study import best_splits
+    from sim.kernel.cards import NAMES
+    from sim.studies.swapstudy import best_splits
     rs = np.random.RandomState(5)
     values = {}
     for a in range(NRANK):
@@ -329,9 +329,9 @@ def test_policies_choose_half_of_eight_cards(small_table, small_split):
 
 def test_highest_up_matches_a_plain_reading_of_it():
     """R5, highest-up: the best half of the cards face up, 2s, 10s and jokers best, ties to the
-    earlier card. The branch-free sim.baseline.highest_up against the plain reading (pick
+    earlier card. The branch-free sim.kernel.baseline.highest_up against the plain reading (pick
     the best remaining card, half the hand's times) on random hands of 2 to 16 cards (H12)."""
-    from sim.baseline import _UP_VALUE, highest_up
+    from sim.kernel.baseline import _UP_VALUE, highest_up
 
     def plain(cards):
         chosen = set()
@@ -349,13 +349,13 @@ def test_highest_up_matches_a_plain_reading_of_it():
 
 
 def test_random_swap_is_a_fisher_yates_shuffle_of_the_positions():
-    """R5, random: half the cards face up, uniformly. sim.baseline.random_swap keeps its
+    """R5, random: half the cards face up, uniformly. sim.kernel.baseline.random_swap keeps its
     shuffle of the positions in one word (the batch core allocates nothing); against the
     plain reading (a Fisher-Yates shuffle of an array of positions, the first half face up)
     with the same draws, on 2 to 16 cards (H12): the same choice and the same generator
     state after it."""
-    from sim.baseline import random_swap
-    from sim.rng import randint, seed_game
+    from sim.kernel.baseline import random_swap
+    from sim.kernel.rng import randint, seed_game
 
     def plain(n, rng):
         order = list(range(n))

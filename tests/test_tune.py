@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from sim.runner import RunError
-from sim.tune import lineup, spec_of, table_match, tunable, tune
+from sim.runs.runner import RunError
+from sim.studies.tune import lineup, spec_of, table_match, tunable, tune
 
 USER_BOT = '''
-from sim.strategy import move_strategy
-from sim.moves import forced, lowest_bit, most_cards, play_ranks
-from sim.cards import TWO
+from sim.kernel.strategy import move_strategy
+from sim.kernel.moves import forced, lowest_bit, most_cards, play_ranks
+from sim.kernel.cards import TWO
 
 
 @move_strategy(params={"keep_twos": (1, 0, 1), "unbounded": 1.0})

@@ -31,7 +31,7 @@ def test_readme_example_strategy_runs_from_its_own_file(cli, tmp_path):
 
 
 def test_user_strategy_does_not_shadow_a_builtin(tmp_path):
-    from sim.strategy import get_move
+    from sim.runs.registry import get_move
 
     bots = tmp_path / "shadow.py"
     bots.write_text(readme_example().replace("def careful", "def lowest"))

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.cards import CODE, NAMES
-from sim.saved import Loaded
+from sim.kernel.cards import CODE, NAMES
+from sim.runs.saved import Loaded
 
 DPI = 110
 RATE_KEYS = ("win_rate", "place_share")
@@ -40,7 +40,7 @@ def _int(x) -> str:
 
 
 def _wilson(wins: int, games: int):
-    from sim.tally import wilson
+    from sim.runs.tally import wilson
     return wilson(int(wins), int(games))
 
 

@@ -12,7 +12,7 @@ from reports.html.common import (
     Page, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_bars, _rate_key,
     _title, _yerr,
 )
-from sim.saved import Loaded
+from sim.runs.saved import Loaded
 
 TITLE = "tournament"
 

@@ -14,7 +14,7 @@ import pandas as pd
 from reports.html.common import (
     Page, _csv, _figure, _int, _pct, _percent_axis, _rate_bars, _title, _wilson,
 )
-from sim.saved import Loaded
+from sim.runs.saved import Loaded
 
 TITLE = "simulation"
 

@@ -13,7 +13,7 @@ from reports.html.common import (
     Page, _card_key, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_key,
     _title, _yerr,
 )
-from sim.saved import Loaded
+from sim.runs.saved import Loaded
 
 TITLE = "swap study"
 MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
@@ -33,7 +33,7 @@ def build(page: Page, run: Loaded) -> list[str]:
 
 
 def _fmt_p(p) -> str:
-    from sim.study import fmt_p
+    from sim.studies.swapstudy import fmt_p
     return fmt_p(_nan(p))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import Page, _figure, _int, _pct, _percent_axis, _title
-from sim.saved import Loaded
+from sim.runs.saved import Loaded
 
 TITLE = "tuning"
 

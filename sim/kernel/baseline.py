@@ -2,17 +2,17 @@
 swap policies ``none``, ``random``, ``highest-up``.
 
 They live in the kernel's package because the batch core inlines them
-(:mod:`sim.fastpath`); :mod:`strategies.basic` registers the very same functions as
+(:mod:`sim.kernel.fastpath`); :mod:`strategies.basic` registers the very same functions as
 strategies, so each exists once. Every one reads the hand size (H12) from the cards it is
-given and picks the forced move with :func:`sim.moves.forced`, so they play every ruleset.
+given and picks the forced move with :func:`sim.kernel.moves.forced`, so they play every ruleset.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
-from sim.moves import count_legal, forced, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.rng import randint
+from sim.kernel.compiler import jit
+from sim.kernel.moves import count_legal, forced, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.rng import randint
 
 
 def random_move(obs, hand, legal, rng, params):
@@ -36,7 +36,7 @@ def keep(cards, obs, rng, params):
 def random_swap(cards, obs, rng, params):
     """a uniformly random half of the cards face up"""
     # A Fisher-Yates shuffle of the positions 0..n-1 (n <= 16, H12), four bits each in one
-    # word rather than in an array: the batch core allocates nothing (sim.core), which spares
+    # word rather than in an array: the batch core allocates nothing (sim.kernel.referee), which spares
     # every command the import of Numba's array implementation when it loads the core.
     n = cards.shape[0]
     order = _POSITIONS

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import stats
-from sim.compare import rotations
-from sim.runner import RunConfig, RunError, play_batch
+from sim.studies import stats
+from sim.studies.compare import rotations
+from sim.runs.runner import RunConfig, RunError, play_batch
 
 # fresh deals for the final check start this far into the seed's game indices, far past any
-# trial's (a game depends only on (seed, index), sim.rng)
+# trial's (a game depends only on (seed, index), sim.kernel.rng)
 FRESH_OFFSET = 1 << 40
 
 
@@ -125,7 +125,7 @@ def tunable(strategy: str, only: list[str] | None = None) -> dict:
     ``NAME`` or ``NAME=LOW:HIGH`` (a narrower range, within the declared one). The defaults
     are the strategy's own, or the values given in its spec (``'counting(pickup_limit=2)'``).
     """
-    from sim.strategy import get_move
+    from sim.runs.registry import get_move
 
     try:
         s = get_move(strategy)
@@ -169,14 +169,14 @@ def tunable(strategy: str, only: list[str] | None = None) -> dict:
 
 
 def base_name(strategy: str) -> str:
-    from sim.strategy import parse_call
+    from sim.kernel.strategy import parse_call
     return parse_call(strategy)[0]
 
 
 def spec_of(strategy: str, values: dict) -> str:
     """``'counting(pickup_limit=2, shed=3.1)'``: the strategy with these values (and any
     other values its own spec gives)."""
-    from sim.strategy import parse_call
+    from sim.kernel.strategy import parse_call
 
     name, args = parse_call(strategy)
     args = {**args, **values}
@@ -253,8 +253,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     they finish), tune.json and summary.json; ``resume`` continues it."""
     import optuna
 
-    from sim.runner import RunConfig
-    from sim.store import versions
+    from sim.runs.runner import RunConfig
+    from sim.runs.store import versions
 
     space = tunable(strategy, params)
     deals = games_per_trial // players
@@ -284,7 +284,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                 raise TuneError(f"--out: {out} already holds a saved folder; choose another, "
                                 f"or continue it with --resume")
             out.mkdir(parents=True, exist_ok=True)
-        from sim.store import _atomic_write
+        from sim.runs.store import _atomic_write
         manifest = {"kind": "tune", "options": options, "versions": versions()}
         _atomic_write(out / "manifest.json", json.dumps(manifest, indent=2).encode())
     elif resume:
@@ -356,7 +356,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         "options": options,
     }
     if out is not None:
-        from sim.store import _atomic_write
+        from sim.runs.store import _atomic_write
         games = (len(done) * deals + 2 * fresh_deals) * players
         summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
                               "games": games},

@@ -32,17 +32,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import prange
 
-from sim import engine
-from sim._jit import borrow, jit
-from sim.cards import NAMES, rank_code
-from sim.layout import (
+from sim.kernel import engine
+from sim.kernel.compiler import borrow, jit
+from sim.kernel.cards import NAMES, rank_code
+from sim.kernel.layout import (
     ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
     OUTORDER, OVER, PICKUP, PLAYERS, PUB, REMOVEDN, STATE_SIZE, STOCKLEN, V2,
 )
-from sim.moves import is_legal, move_cards, move_rank
-from sim.rng import next_u64, seed_game, splitmix64
-from sim.rules import _legal
-from sim.ruleset import Ruleset
+from sim.kernel.moves import is_legal, move_cards, move_rank
+from sim.kernel.rng import next_u64, seed_game, splitmix64
+from sim.kernel.position import _legal
+from sim.kernel.ruleset import Ruleset
 from strategies.montecarlo import sample_world
 
 DEFAULT_OPPONENTS = "counting"
@@ -124,7 +124,7 @@ def _playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, f
             for j in range(4):
                 x = splitmix64(x)
                 prng[j] = x
-            # views without reference counts (sim._jit.borrow); st and prng live on
+            # views without reference counts (sim.kernel.compiler.borrow); st and prng live on
             scores[w, i], status[w, i] = _play_on(borrow(st), moves[i], me, borrow(prng),
                                                    max_turns, fns, params, bad[w])
 
@@ -263,7 +263,7 @@ def _known(original, pos, players, current, view) -> list:
 def state_of(position: dict) -> tuple[np.ndarray, bool]:
     """The kernel state of analyze's input (:func:`read_view`), with the known cards of each
     hand written into the public state (R26); and whether the input was a view."""
-    from sim.rules import _to_state
+    from sim.kernel.position import _to_state
 
     pos, view = read_view(position)
     st = _to_state(pos)
@@ -331,8 +331,8 @@ class Analysis:
                 "n": self.n}
 
     def rows(self) -> list[dict]:
-        from reports.summary import wilson
-        from sim.rules import move_to_dict
+        from sim.runs.tally import wilson
+        from sim.kernel.position import move_to_dict
 
         out = []
         n = self.n
@@ -387,7 +387,7 @@ class Analysis:
 def _strategies(opponents: str, me: str | None, seat: int, players: int):
     """The playout strategies: ``me`` at ``seat`` (default: ``opponents``), ``opponents``
     elsewhere; padded to 6 seats so one compiled loop serves every table."""
-    from sim.strategy import get_move
+    from sim.runs.registry import get_move
 
     opp = get_move(opponents)
     mine = get_move(me) if me else opp
@@ -516,7 +516,7 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
     is played out once in each (common random numbers); ``opponents`` plays the other seats,
     ``me`` the seat to move after this move (default: ``opponents``). ``omniscient`` starts
     every playout from the position's own hidden cards instead. ``rules`` (a preset name, a
-    POSITION.md ruleset or a :class:`~sim.ruleset.Ruleset`), when given, must agree with the
+    POSITION.md ruleset or a :class:`~sim.kernel.ruleset.Ruleset`), when given, must agree with the
     position's own ``ruleset``. ``ValueError`` for an invalid position or option.
     """
     return run_analysis(position, rules=rules, omniscient=omniscient, rollouts=rollouts,
@@ -589,7 +589,7 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
 
 def position_line(st) -> str:
     """One line about the position analysed: who moves, with what, on what."""
-    from sim.replay import _cards, _pile
+    from sim.runs.replay import _cards, _pile
 
     me = int(st[CURRENT])
     return (f"Seat {me} to move of {int(st[PLAYERS])}: hand [{_cards(st, HANDS + me * NR)}]; "

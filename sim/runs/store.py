@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.batch import Batch
-from sim.core import UNFINISHED
-from sim.cycle import END_FINISHED, END_NAMES
-from sim.layout import MAXP
+from sim.runs.batch import Batch
+from sim.kernel.referee import UNFINISHED
+from sim.kernel.cycle import END_FINISHED, END_NAMES
+from sim.kernel.layout import MAXP
 
-# 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.cycle)
+# 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
 FORMAT = 2
 # What must match for --resume to continue a run (everything that changes a game's result).
 _SAME = ("format", "options", "batch", "code", "strategies")
@@ -39,7 +39,7 @@ def versions() -> dict:
     import numba
     import pyarrow
 
-    from sim._jit import cache_dir
+    from sim.kernel.compiler import cache_dir
     try:
         from importlib.metadata import version
         project = version("shithead-sim")
@@ -143,7 +143,7 @@ def records(cfg, b):
     n = b.status.size
     end = b.end if b.end is not None else np.where(b.status == UNFINISHED, 1, 0)
     # why an unfinished game stopped: "cap" (the turn limit, R25) or "cycle" (proven endless,
-    # sim.cycle); null for a finished game
+    # sim.kernel.cycle); null for a finished game
     unfinished_by = pd.Categorical.from_codes(end.astype(np.int8) - (END_FINISHED + 1),
                                               list(END_NAMES[1:]))
     cols = {"game": b.games, "status": b.status,
@@ -156,7 +156,7 @@ def records(cfg, b):
         cols[f"order_{s}"] = b.order[:, s]
     for s in range(MAXP):
         cols[f"pickups_{s}"] = b.pickups[:, s]
-    for s in range(MAXP):   # face-up triple after the swap: r1*196 + r2*14 + r3 (sim.core)
+    for s in range(MAXP):   # face-up triple after the swap: r1*196 + r2*14 + r3 (sim.kernel.referee)
         cols[f"faceup_{s}"] = b.triples[:, s]
     for s in range(MAXP):   # hand triple after the swap, same code
         cols[f"hand_{s}"] = b.hand_triples[:, s]

@@ -1,33 +1,33 @@
 """The batch core: a referee loop that plays whole games between first-class strategies.
 
 :func:`play_out` is the referee, short enough to read in one screen; :func:`run_games` plays
-the games of an array of game numbers (threads run several calls at once, :mod:`sim.batch`)
+the games of an array of game numbers (threads run several calls at once, :mod:`sim.runs.batch`)
 and writes one record per game into preallocated arrays. Games proven endless stop early
-when asked (:mod:`sim.cycle`). A game's random stream comes from (seed, game index) only
-(:mod:`sim.rng`), so results do not depend on threads or batch sizes.
+when asked (:mod:`sim.kernel.cycle`). A game's random stream comes from (seed, game index) only
+(:mod:`sim.kernel.rng`), so results do not depend on threads or batch sizes.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from sim import cycle
-from sim._jit import borrow, ix, jit
-from sim.engine import (
+from sim.kernel import cycle
+from sim.kernel.compiler import borrow, ix, jit
+from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
 )
-from sim.fastpath import (
+from sim.kernel.fastpath import (
     ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_KIND, choose_move, choose_swap, only_lowest,
     same_builtin,
 )
-from sim.layout import (
+from sim.kernel.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE,
     HTRIPLES, MAXP, NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER,
     RANKS_MASK, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
-from sim.moves import is_legal, play_id
-from sim.rng import randint, seed_game
+from sim.kernel.moves import is_legal, play_id
+from sim.kernel.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
 SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12: up to 8)
@@ -51,7 +51,7 @@ def triple_code(st, w, n):
     """A seat's 3 face-up (or hand) cards as one number: sorted ranks r1 <= r2 <= r3 ->
     r1*196 + r2*14 + r3 (the swap study's key); -1 unless there are ``n`` = 3 of them.
 
-    From the have-words at ``w`` (:data:`sim.layout.HAVE`) without a loop: a loop over the
+    From the have-words at ``w`` (:data:`sim.kernel.layout.HAVE`) without a loop: a loop over the
     ranks held and over the copies of each mispredicted its exits, 8 codes a game (4p
     ``lowest``: 240.5k -> 244.2k games/s without it). Three cards: r1 is the lowest rank
     held and r3 the highest; r2 is the third rank held if there is one, else the rank held
@@ -71,7 +71,7 @@ def triple_code(st, w, n):
 @jit
 def deal_game(st, rng, players, rules):
     """R3-R4 (V1, H12-H17): a random dealer, then the deal; the first draws of the game's
-    stream. ``rules``: the ruleset's vector (:meth:`sim.ruleset.Ruleset.vector`)."""
+    stream. ``rules``: the ruleset's vector (:meth:`sim.kernel.ruleset.Ruleset.vector`)."""
     deal(st, rng, players, randint(rng, players), rules)
 
 
@@ -84,7 +84,7 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     its twice as many cards.
     """
     players = st[PLAYERS]
-    obs = borrow(st[:PUB])       # views without reference counts (sim._jit.borrow)
+    obs = borrow(st[:PUB])       # views without reference counts (sim.kernel.compiler.borrow)
     k = 2 * st[R_HAND]
     first, rank = starter(st)                              # R6: as dealt
     for s in range(MAXP):
@@ -139,14 +139,14 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     is over or ``cap`` turns are played (R25). ``log`` receives the move ids, as far as it is
     long. On an illegal answer ``err`` gets (seat, answer, turn).
 
-    ``seen`` (int32, :data:`sim.cycle.SIZE` long, or empty for no detection): the game also
+    ``seen`` (int32, :data:`sim.kernel.cycle.SIZE` long, or empty for no detection): the game also
     stops, UNFINISHED, as soon as a position after a pick-up (from turn ``cycle.START`` on)
     comes back, which proves it endless while every seat still to move has a pure strategy
-    (the others are the bits of ``seen[cycle.IMPURE]``; :mod:`sim.cycle`);
+    (the others are the bits of ``seen[cycle.IMPURE]``; :mod:`sim.kernel.cycle`);
     ``seen[cycle.PERIOD]`` then holds the cycle's length in turns, else 0.
 
     A table where every seat plays ``lowest`` gets a copy of the loop compiled for it alone,
-    with the rules inlined (:func:`sim.fastpath.same_builtin`): no dispatch at each turn.
+    with the rules inlined (:func:`sim.kernel.fastpath.same_builtin`): no dispatch at each turn.
     """
     cycle.reset(seen)
     if same_builtin(st, kinds) == LOWEST:
@@ -163,9 +163,9 @@ _apply_inline = jit(inline="always")(apply_with.py_func)
 @jit(inline="always")
 def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, seen):
     """:func:`play_out`'s loop, compiled once for each ``choose`` and ``apply``. The ruleset's
-    scalars are read once a game (:func:`sim.engine.rules_of`). Cycle detection costs one
+    scalars are read once a game (:func:`sim.kernel.engine.rules_of`). Cycle detection costs one
     well-predicted test a turn, and a call on pick-up turns from turn ``cycle.START`` on
-    (:func:`sim.cycle.seen_again`)."""
+    (:func:`sim.kernel.cycle.seen_again`)."""
     obs = borrow(st[:PUB])
     rz = rules_of(st)
     start = cycle.START if seen.shape[0] > 0 else cap + 1
@@ -219,10 +219,10 @@ def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
 @jit(inline="always")
 def _seat(seat_rows, row, players, pool_kinds, n, kinds):
-    """Write into the seat table ``kinds`` (:data:`sim.fastpath.SEAT_TABLE`) the seating of
+    """Write into the seat table ``kinds`` (:data:`sim.kernel.fastpath.SEAT_TABLE`) the seating of
     row ``row`` of ``seat_rows`` (seat ``s`` plays entry ``seat_rows[row, s]`` of a pool of
     ``n``); return the seats whose strategies are not pure, a bit each
-    (:data:`sim.cycle.IMPURE`), from ``pool_kinds``' last ``n`` values, the pure flags."""
+    (:data:`sim.kernel.cycle.IMPURE`), from ``pool_kinds``' last ``n`` values, the pure flags."""
     impure = 0
     for s in range(MAXP):
         q = seat_rows[row, s]
@@ -242,17 +242,17 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
     number) one after the other with the referee ``play``, one record each.
 
     Seat ``s`` of game ``g`` plays entry ``seat_rows[g, s]`` of the pool
-    (:func:`sim.fastpath.make_pool`: ``n`` move functions, ``n`` swap functions, their kinds
+    (:func:`sim.kernel.fastpath.make_pool`: ``n`` move functions, ``n`` swap functions, their kinds
     and pure flags, their parameter rows); one row of ``seat_rows`` serves every game. So a
     tournament with balanced seating plays a block of games under many seatings in one call
-    (sim.compare), through the seat table (:data:`sim.fastpath.SEAT_TABLE`), which is
+    (sim.studies.compare), through the seat table (:data:`sim.kernel.fastpath.SEAT_TABLE`), which is
     rewritten when the seating changes.
-    ``cycle_stop``: stop games proven endless (:mod:`sim.cycle`: while every seat still to
+    ``cycle_stop``: stop games proven endless (:mod:`sim.kernel.cycle`: while every seat still to
     move has a pure strategy); ``ends`` gets why each game ended (``cycle.END_*``),
     ``periods`` the length in turns of the cycle that stopped it (0 for the others).
     ``work32``, ``work64``, ``work_rng``: the scratch the games are played in
     (:func:`scratch`)."""
-    # Not reference-counted views (sim._jit.borrow) of the arrays handed on at every turn,
+    # Not reference-counted views (sim.kernel.compiler.borrow) of the arrays handed on at every turn,
     # cut from the caller's scratch (:func:`scratch`).
     st, cards = borrow(work32[:STATE_SIZE]), borrow(work32[STATE_SIZE:_SEEN])
     seen = borrow(work32[_SEEN:]) if cycle_stop else borrow(work32[:0])
@@ -288,7 +288,7 @@ def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps
 
 # Two entry points, so that a command compiles only the referee its table needs: a table of
 # ``lowest`` (the default run, the bench) never compiles the dispatching copy, and the
-# reverse. Threads run blocks of games in parallel from Python (sim.batch): the functions
+# reverse. Threads run blocks of games in parallel from Python (sim.runs.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 @jit
 def run_games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,

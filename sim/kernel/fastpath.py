@@ -6,16 +6,16 @@ is a fifth of a four-player turn of ``lowest``. The core therefore takes, beside
 first-class functions, one *kind* per seat (:func:`kinds`): 0 means "call the function", any
 other value names a built-in that :func:`choose_move` or :func:`choose_swap` runs inlined.
 The inlined code is the same Python function as the registered strategy (its ``py_func``),
-so there is still one implementation of each strategy (:mod:`sim.baseline`); only trusted built-ins get here, which
+so there is still one implementation of each strategy (:mod:`sim.kernel.baseline`); only trusted built-ins get here, which
 is why they may skip the bounds checks that enforce R26 on users' strategies.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim import baseline
-from sim._jit import FnTuple, jit
-from sim.layout import HANDS, MAXP, NR, PLAYERS
+from sim.kernel import baseline
+from sim.kernel.compiler import FnTuple, jit
+from sim.kernel.layout import HANDS, MAXP, NR, PLAYERS
 
 _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
@@ -35,11 +35,11 @@ _highest_up = jit(inline="always")(baseline.highest_up)
 
 
 def make_pool(entries) -> tuple:
-    """The core's pool (:func:`sim.core.run_games`) of ``entries``, one per strategy (at most
+    """The core's pool (:func:`sim.kernel.referee.run_games`) of ``entries``, one per strategy (at most
     :data:`POOL`): (move function, swap function, move kind, swap kind, move parameter row,
     swap parameter row, pure). Padded with the first to a length ``n`` of :data:`POOLS`:
     (move functions, swap functions, ``3 n`` kinds (of the moves, of the swaps, then 1 for a
-    pure strategy, :mod:`sim.cycle`), ``2 n`` parameter rows (moves then swaps))."""
+    pure strategy, :mod:`sim.kernel.cycle`), ``2 n`` parameter rows (moves then swaps))."""
     if not 1 <= len(entries) <= POOL:
         raise ValueError(f"at most {POOL} strategies in one call of the core, got "
                          f"{len(entries)}")
@@ -58,7 +58,7 @@ def make_pool(entries) -> tuple:
 def kinds(move_fns, swap_fns) -> np.ndarray:
     """The seat table of a table whose seat ``s`` plays ``move_fns[s]`` and ``swap_fns[s]``
     (:data:`SEAT_TABLE`): per seat, the kind of its strategy and of its swap policy (which of
-    :mod:`sim.baseline`'s functions it compiles, if any), and its entry in the tuples (here
+    :mod:`sim.kernel.baseline`'s functions it compiles, if any), and its entry in the tuples (here
     ``s``)."""
     def kind(table, fn):
         for i, known in enumerate(table):

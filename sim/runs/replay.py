@@ -1,21 +1,21 @@
 """A game told turn by turn, for a person: the deal, each swap, every move and its events.
 
-The moves come from the batch kernel (:func:`sim.batch.record_game`) and are re-applied with
-the same jitted :func:`sim.engine.apply_move`, so what is shown is what was simulated.
+The moves come from the batch kernel (:func:`sim.runs.batch.record_game`) and are re-applied with
+the same jitted :func:`sim.kernel.engine.apply_move`, so what is shown is what was simulated.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import NAMES
-from sim.engine import SWAP_SCRATCH, apply_move, play_source, swap_cards
-from sim.layout import (
+from sim.kernel.cards import NAMES
+from sim.kernel.engine import SWAP_SCRATCH, apply_move, play_source, swap_cards
+from sim.kernel.layout import (
     COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR,
     OUTORDER, PILE, PILELEN, STARTRANK, STOCKLEN,
 )
-from sim.rules import move_to_dict
-from sim.batch import GameRecord
-from sim.config import RunConfig
+from sim.kernel.position import move_to_dict
+from sim.runs.batch import GameRecord
+from sim.runs.config import RunConfig
 
 
 def _cards(st, base):

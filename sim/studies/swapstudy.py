@@ -49,7 +49,7 @@ decide and no swap changes).
 triple table, in the model (a loss for every seat) and in the head-to-head (a result of 0 for
 both sides); their number is reported next to every table.
 
-With ``out`` every game played is saved as per-game records (:func:`sim.store.records`, with
+With ``out`` every game played is saved as per-game records (:func:`sim.runs.store.records`, with
 strategy and swap per seat), in ``games/``: the values stage as ``part-NNNNN.parquet``, the
 head-to-heads as ``part-h2h-PP-R-NNNNN.parquet``, with the extra columns ``stage``
 (``values`` or ``head-to-head``), ``seed`` and ``opponent``.
@@ -63,9 +63,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.cards import NAMES, NRANK, deck_counts
-from sim.layout import MAXP
-from sim.runner import RunConfig, RunError, batches, play_batch
+from sim.kernel.cards import NAMES, NRANK, deck_counts
+from sim.kernel.layout import MAXP
+from sim.runs.runner import RunConfig, RunError, batches, play_batch
 
 SIZE = NRANK ** 3
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
@@ -126,7 +126,7 @@ class _Records:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from sim.store import records
+        from sim.runs.store import records
         df = records(cfg, b)
         for key, value in extra.items():
             df[key] = value
@@ -141,7 +141,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     """Play the values stage; return the cells and counts the model and tables need. The
     cells are kept apart for even and odd games (``cell_n[g % 2]``): one half chooses the
     model's penalty on the other."""
-    from sim.tally import Tally
+    from sim.runs.tally import Tally
 
     cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                     swaps=["random"], rules=rules, threads=threads, batch=batch,
@@ -469,7 +469,7 @@ def write_policy_file(path, row, players) -> Path:
 def triple_table(stage):
     """Per face-up triple: seat-games (unfinished included), wins, raw win rate, its Wilson
     interval and an empirical-Bayes shrunk rate (method of moments, beta-binomial)."""
-    from sim.tally import wilson
+    from sim.runs.tally import wilson
 
     count, score, unf = stage["count"], stage["score"], stage["unf"]
     codes = np.flatnonzero(count)
@@ -608,7 +608,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     return the study as a dict."""
     import numba
 
-    from sim.store import StoreError, _atomic_write, versions
+    from sim.runs.store import StoreError, _atomic_write, versions
     from strategies.swaps import read_split, write_table
 
     out = Path(out).expanduser()

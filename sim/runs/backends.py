@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-from sim.batch import play_batch
-from sim.config import RunConfig, RunError
+from sim.runs.batch import play_batch
+from sim.runs.config import RunConfig, RunError
 
 
 class LocalBackend:

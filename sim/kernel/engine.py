@@ -1,11 +1,11 @@
 """The rules of Shithead (RULES.md R4-R25, V1, V2, house rules H1-H17) as jitted functions on
-the flat state. The ruleset is data in the state's public rules block (:mod:`sim.ruleset`),
+the flat state. The ruleset is data in the state's public rules block (:mod:`sim.kernel.ruleset`),
 so one compiled kernel plays every ruleset.
 
-This module is the only implementation of the rules. The batch core (:mod:`sim.core`), the
-single-position API (:mod:`sim.rules`) and replays all call these functions:
+This module is the only implementation of the rules. The batch core (:mod:`sim.kernel.referee`), the
+single-position API (:mod:`sim.kernel.position`) and replays all call these functions:
 
-- :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.moves`);
+- :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.kernel.moves`);
 - :func:`apply_move` carries out one legal move and returns its events;
 - :func:`deal`, :func:`apply_swap` and :func:`starter` set a game up (R3-R6, H12-H17);
 - :func:`derive` recomputes the values kept incrementally, the pile summary and the
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import ix, jit
-from sim.cards import JOKER, TEN, TWO
-from sim.layout import (
+from sim.kernel.compiler import ix, jit
+from sim.kernel.cards import JOKER, TEN, TWO
+from sim.kernel.layout import (
     ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
     EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD, EV_BLIND_FAIL, EV_BURN,
     EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, FD, FDN, FU, FUN, HANDN, HANDS, HAVE,
@@ -30,14 +30,14 @@ from sim.layout import (
     R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
     TOP, TOPRANK, TURN, V1, V2,
 )
-from sim.moves import lowest_bit, move_cards, move_rank
-from sim.rng import randint
+from sim.kernel.moves import lowest_bit, move_cards, move_rank
+from sim.kernel.rng import randint
 
 
 @jit(inline="always")
 def follow_mask(st):
     """H0: the 14-bit set of ranks that may follow the effective top (R9, R20, R23, H2, H4,
-    H5): one lookup in the ruleset's table (:meth:`sim.ruleset.Ruleset.follow_mask`)."""
+    H5): one lookup in the ruleset's table (:meth:`sim.kernel.ruleset.Ruleset.follow_mask`)."""
     return np.int64(st[ix(R_FOLLOW + 1 + st[TOP])])
 
 
@@ -80,7 +80,7 @@ def rules_of(st):
 
 @jit(inline="always")
 def legal_word(st):
-    """The legal moves of the seat to move as a legal word (:mod:`sim.moves`)."""
+    """The legal moves of the seat to move as a legal word (:mod:`sim.kernel.moves`)."""
     return legal_from(st, rules_of(st))
 
 
@@ -88,7 +88,7 @@ def legal_word(st):
 def legal_from(st, rz):
     """:func:`legal_word` with the ruleset's scalars ``rz`` (:func:`rules_of`) given.
 
-    O(1) from the seat's have-words (:data:`sim.layout.HAVE`): a lead may play whatever the
+    O(1) from the seat's have-words (:data:`sim.kernel.layout.HAVE`): a lead may play whatever the
     seat holds (R7, H8); a follow plays ``count`` cards (R9; any number under H1) of a rank
     the effective top allows (H0: one lookup in the ruleset's follow table). The pick-up
     bits (R10, R12, R16, H10, H11) come from the packed codes ``R_PICKS``: few branches,
@@ -344,7 +344,7 @@ def apply_with(st, m, rz):
 
     Compiled on its own and called: inlined at every call site (Numba's ``inline="always"``)
     it took the batch core's compile from 16 to 71 s. The batch core inlines one copy, for
-    the table of ``lowest`` only (:mod:`sim.core`).
+    the table of ``lowest`` only (:mod:`sim.kernel.referee`).
 
     H0a's order: the cards go on the pile, a hand play draws (R8), the burn check (R21, R22),
     and only without a burn the play's one turn effect (reverse R23/H7, cover H8 or skip H6);
@@ -356,7 +356,7 @@ def apply_with(st, m, rz):
     r = -1                                    # the rank played, -1 for a pick-up
     n = 1
     if m < ADD:
-        r = move_rank(m)                      # looked up (sim.moves): no division
+        r = move_rank(m)                      # looked up (sim.kernel.moves): no division
         n = move_cards(m)
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
             _hand_add(st, p, r, -n)
@@ -512,7 +512,7 @@ def deck_jokers(st):
 def deal(st, rng, players, dealer, rules):
     """R3-R4 (V1, H12, H13, H17): shuffle a fresh deck and deal it into a cleared state.
 
-    ``rules`` is the ruleset's vector (:meth:`sim.ruleset.Ruleset.vector`), copied into the
+    ``rules`` is the ruleset's vector (:meth:`sim.kernel.ruleset.Ruleset.vector`), copied into the
     state's public rules block. Deal order starts at the dealer's left, in packets of the
     hand size: face-down, face-up, hand (V1: face-down, then twice the hand size to the hand).
     H17 first sets cards aside from the top of the shuffled deck. The undealt cards are the

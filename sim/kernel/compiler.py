@@ -64,11 +64,11 @@ from numba.extending import intrinsic, register_model  # noqa: E402
 
 def cache_dir(root: Path | None = None) -> Path:
     """The cache folder for this exact version of the project's code and of Numba."""
-    root = root or Path(__file__).resolve().parents[1]
+    root = root or Path(__file__).resolve().parents[2]
     digest = hashlib.sha256(numba.__version__.encode())
     for folder in ("sim", "strategies"):
-        for path in sorted((root / folder).glob("*.py")):
-            digest.update(path.name.encode())
+        for path in sorted((root / folder).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
                 or Path.home() / ".cache" / "shithead-sim")

@@ -2,8 +2,8 @@
 
 :class:`Ruleset` is the one place a ruleset is built, validated (§11.3) and described. It is
 immutable; the kernel receives it as one compact value, :meth:`Ruleset.vector`, an ``int32``
-array that :func:`sim.engine.deal` copies into the public part of the state (the block at
-:data:`sim.layout.RULES`), so the rules are public (R26) and every jitted function reads them
+array that :func:`sim.kernel.engine.deal` copies into the public part of the state (the block at
+:data:`sim.kernel.layout.RULES`), so the rules are public (R26) and every jitted function reads them
 from the state it already has. Adding an option touches this module, the engine and tests.
 
 >>> Ruleset.build("classic", ["skip_rank=8"]).changes()["skip_rank"]
@@ -16,8 +16,8 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sim.cards import CODE, TEN, TWO
-from sim.layout import (
+from sim.kernel.cards import CODE, TEN, TWO
+from sim.kernel.layout import (
     EFF_COVER, EFF_REVERSE, EFF_SKIP, NRULES, R_EFFECT, R_EFFECTS, R_PICKS, R_AGAIN, R_COUNT, R_COVER, R_FORCED, R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS,
     R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SEVEN, R_SKIP, R_SKIPPC, R_STARTER,
     R_TEN, R_TRANS, R_V1, R_V2, R_VOLPICK, RANKS_MASK, RULES,
@@ -198,7 +198,7 @@ class Ruleset:
         return 0
 
     def deck_counts(self, players: int) -> list[int]:
-        """Cards of each rank in the deck (R1, H13), in :mod:`sim.cards` order."""
+        """Cards of each rank in the deck (R1, H13), in :mod:`sim.kernel.cards` order."""
         return [4] * 13 + [self.jokers_for(players)]
 
     def check_players(self, players: int) -> None:
@@ -221,7 +221,7 @@ class Ruleset:
     # -- the kernel's value -----------------------------------------------------------------
     def vector(self) -> np.ndarray:
         """The ruleset as the kernel reads it: ``int32[NRULES]``, copied into the state at
-        :data:`sim.layout.RULES` (offsets ``R_*``)."""
+        :data:`sim.kernel.layout.RULES` (offsets ``R_*``)."""
         v = np.zeros(NRULES, np.int32)
 
         def put(at, value):

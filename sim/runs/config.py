@@ -14,11 +14,12 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim import fastpath
-from sim._jit import FnTuple
-from sim.layout import MAXP
-from sim.ruleset import Ruleset
-from sim.strategy import Strategy, get_move, get_swap
+from sim.kernel import fastpath
+from sim.kernel.compiler import FnTuple
+from sim.kernel.layout import MAXP
+from sim.kernel.ruleset import Ruleset
+from sim.kernel.strategy import Strategy
+from sim.runs.registry import get_move, get_swap
 
 DEFAULT_CAP = 10_000  # R25
 
@@ -37,7 +38,7 @@ def _spec_file(spec: str) -> Path | None:
 
 def _materialize(spec: str, source: str) -> Path:
     """Write a user's strategy file shipped to a worker under a folder named by its hash."""
-    from sim._jit import cache_dir
+    from sim.kernel.compiler import cache_dir
 
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     path = cache_dir().parent / "user" / digest / Path(spec.rpartition(":")[0]).name
@@ -57,7 +58,7 @@ SEATED = np.arange(MAXP, dtype=np.int8)[None, :]
 class RunConfig:
     """What to simulate. ``strategies``/``swaps``: one name for every seat, or one per seat;
     a swap of ``None`` uses each strategy's own default swap policy. ``rules``: a preset
-    name, a POSITION.md ruleset object or a :class:`~sim.ruleset.Ruleset`."""
+    name, a POSITION.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`."""
 
     games: int = 10_000
     players: int = 4
@@ -68,7 +69,7 @@ class RunConfig:
     max_turns: int = DEFAULT_CAP
     threads: int | None = None
     batch: int = 100_000
-    cycle_stop: bool = True   # stop games proven endless (sim.cycle), when every seat is pure
+    cycle_stop: bool = True   # stop games proven endless (sim.kernel.cycle), when every seat is pure
     preset_rows: list | None = field(default=None, repr=False)  # set by from_spec
 
     def __post_init__(self):
@@ -115,12 +116,12 @@ class RunConfig:
 
     @property
     def cycle_detect(self) -> bool:
-        """Are games proven endless stopped (:mod:`sim.cycle`)? Only when asked
+        """Are games proven endless stopped (:mod:`sim.kernel.cycle`)? Only when asked
         (``cycle_stop``) and every seat's strategy is pure: a function of the position."""
         return bool(self.cycle_stop) and self.impure_seats() == 0
 
     def impure_seats(self) -> int:
-        """The seats whose strategies are not pure, a bit each (:data:`sim.cycle.IMPURE`)."""
+        """The seats whose strategies are not pure, a bit each (:data:`sim.kernel.cycle.IMPURE`)."""
         return sum(1 << s for s, m in enumerate(self.move_objs) if not m.pure)
 
     def cycle_note(self) -> str:
@@ -149,7 +150,7 @@ class RunConfig:
 
     def kernel_args(self):
         """Strategy tuples (always 6 long, so one compiled core serves every table size), the
-        kinds of the built-ins the core inlines (:mod:`sim.fastpath`) and the parameter rows
+        kinds of the built-ins the core inlines (:mod:`sim.kernel.fastpath`) and the parameter rows
         (seat ``s``'s strategy in row ``s``, its swap policy in row ``MAXP + s``). Made once
         per config, as :meth:`rules_vector`: a tournament calls the core thousands of times
         with the same ones. (Not flagged read-only: that would be another Numba type, and
@@ -160,7 +161,7 @@ class RunConfig:
 
     def seat_entry(self, s: int) -> tuple:
         """Seat ``s``'s strategy as an entry of a pool of the core
-        (:func:`sim.fastpath.make_pool`), as :meth:`kernel_args` seats it."""
+        (:func:`sim.kernel.fastpath.make_pool`), as :meth:`kernel_args` seats it."""
         moves, swaps, kinds, params = self.kernel_args()
         pure = self.move_objs[s if s < self.players else 0].pure
         return moves[s], swaps[s], kinds[s], kinds[MAXP + s], params[s], params[MAXP + s], pure
@@ -172,7 +173,7 @@ class RunConfig:
         return self._pool_args
 
     def rules_vector(self) -> np.ndarray:
-        """The ruleset as the kernel reads it (:meth:`sim.ruleset.Ruleset.vector`), made once
+        """The ruleset as the kernel reads it (:meth:`sim.kernel.ruleset.Ruleset.vector`), made once
         (56 us each time)."""
         if getattr(self, "_rules_vector", None) is None:
             self._rules_vector = self.ruleset.vector()

@@ -4,11 +4,11 @@ cancels out of the comparison).
 
 With strategies ``S_0 .. S_{k-1}`` at ``n`` seats, rotation ``r`` seats ``S_{(s + r) % k}`` at
 seat ``s``; over the ``k`` rotations each strategy holds each seat exactly once per deal. A
-deal is a game index: the deal depends only on (seed, index) (sim.rng), so rotation ``r``
+deal is a game index: the deal depends only on (seed, index) (sim.kernel.rng), so rotation ``r``
 of deal ``d`` is game ``d`` of a run whose seats are rotated by ``r``; every rotation of a
 deal gives each seat the same cards and the same starting player.
 
-Statistics (:mod:`sim.stats`), all over deals, the independent unit of the design:
+Statistics (:mod:`sim.studies.stats`), all over deals, the independent unit of the design:
 
 - a strategy's result (seed rules: win rate; V2: share of the other seats finished behind)
   is the mean over deals of its per-deal result, with a 95% interval over deals;
@@ -20,12 +20,12 @@ Statistics (:mod:`sim.stats`), all over deals, the independent unit of the desig
   won, with intervals over deals;
 - head to head: shares of meetings, with the number of meetings and an interval over deals;
 - ratings: Plackett-Luce over finishing orders (seed rules: the winner among the seated;
-  V2: the whole order) with a stated Gaussian prior, see :func:`sim.stats.ratings`.
+  V2: the whole order) with a stated Gaussian prior, see :func:`sim.studies.stats.ratings`.
 
 An unfinished game (turn cap, R25) counts in every denominator as a game won by nobody: it
 adds 0 to every strategy's and seat's result, and it is reported next to every table. When
 every strategy still to move is pure, a game proven endless (a position came back,
-:mod:`sim.cycle`) is stopped at once; it is unfinished all the same, counted apart
+:mod:`sim.kernel.cycle`) is stopped at once; it is unfinished all the same, counted apart
 (``unfinished_cycle``).
 
 Seating (``seating``). With ``"fixed"`` the cyclic order of the strategies is the order given,
@@ -40,11 +40,11 @@ independent. (A short list of random orders shared by many deals would not do: i
 imbalance is a bias that the interval over deals does not see; benchmarks/seating.py.) Every
 deal is still played under every rotation of its order, so every strategy holds every seat
 once per deal. A block's games are played in one call of the core, which seats each game's
-strategies itself (:class:`sim.batch.Seating`), and the results are kept in the order of the
+strategies itself (:class:`sim.runs.batch.Seating`), and the results are kept in the order of the
 deals, so nothing depends on threads or block sizes.
 
 ``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
-strategy by anytime-valid confidence sequences (:func:`sim.stats.confidence_sequence`):
+strategy by anytime-valid confidence sequences (:func:`sim.studies.stats.confidence_sequence`):
 looking after every block costs no validity, whatever ``max_games``. After such a run every
 interval reported is anytime-valid too (the tournament's ``sequential`` flag).
 """
@@ -56,14 +56,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim import stats
-from sim.core import UNFINISHED
-from sim.cycle import END_CYCLE
-from sim.rng import splitmix64
-from sim.batch import Seating
-from sim.fastpath import POOL, make_pool
-from sim.layout import MAXP
-from sim.runner import RunConfig, RunError, play_batch
+from sim.studies import stats
+from sim.kernel.referee import UNFINISHED
+from sim.kernel.cycle import END_CYCLE
+from sim.kernel.rng import splitmix64
+from sim.runs.batch import Seating
+from sim.kernel.fastpath import POOL, make_pool
+from sim.kernel.layout import MAXP
+from sim.runs.runner import RunConfig, RunError, play_batch
 
 ALPHA = 0.05
 POLICY = ("an unfinished game (turn cap, R25) counts in every denominator as a game won by "
@@ -345,7 +345,7 @@ class Tournament:
 
     def ratings(self, alpha=ALPHA):
         """Plackett-Luce ratings (Elo scale, mean 0) with their intervals and separation
-        bounds: see :func:`sim.stats.ratings`. Events are aggregated block by block."""
+        bounds: see :func:`sim.studies.stats.ratings`. Events are aggregated block by block."""
         events = [self._choice_events(o, f, self._strat(c))
                   for o, f, c in zip(self.orders, self.finished, self.seatings)]
         data = stats.Choices.concat([stats.Choices.merge(c, a, self.k) for c, a, _ in events],
@@ -425,7 +425,7 @@ def seat_orders(k: int, seating: str, seed: int, deals: np.ndarray) -> np.ndarra
     if math.factorial(k - 1) <= BALANCED_ALL:
         every = np.array([(0,) + p for p in itertools.permutations(range(1, k))], np.int8)
         return every[deals % len(every)]
-    # splitmix64 (sim.rng's, here on numpy arrays) of (seed, deal, place): a key per place,
+    # splitmix64 (sim.kernel.rng's, here on numpy arrays) of (seed, deal, place): a key per place,
     # and the order is their ranking
     mix = splitmix64.py_func
     with np.errstate(over="ignore"):                 # wrapping arithmetic is the point
@@ -455,13 +455,13 @@ def _seat_rows(orders, players):
 
 
 class _Records:
-    """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.store's
+    """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.runs.store's
     columns, plus deal and rotation), written as the blocks finish."""
 
     def __init__(self, path):
         from pathlib import Path
 
-        from sim.store import StoreError
+        from sim.runs.store import StoreError
 
         self.path = Path(path).expanduser()
         self.games_dir = self.path / "games"
@@ -482,7 +482,7 @@ class _Records:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from sim.store import records
+        from sim.runs.store import records
 
         df = records(cfg, batch)
         n = len(deals)
@@ -608,7 +608,7 @@ def save(path, t: Tournament, info: dict, config: dict, result: dict | None = No
     import json
     from pathlib import Path
 
-    from sim.store import StoreError, _atomic_write, versions
+    from sim.runs.store import StoreError, _atomic_write, versions
 
     path = Path(path).expanduser()
     try:

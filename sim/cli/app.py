@@ -47,8 +47,8 @@ def _fail(message: str, code: int = 2):
 def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
             last_player_loses=False):
     """``--rules PRESET``, every ``--rule key=value`` and the ``--v1``/``--v2`` shorthands as
-    one :class:`~sim.ruleset.Ruleset` (``ValueError`` naming what is wrong)."""
-    from sim.ruleset import Ruleset
+    one :class:`~sim.kernel.ruleset.Ruleset` (``ValueError`` naming what is wrong)."""
+    from sim.kernel.ruleset import Ruleset
 
     overrides = list(rule or [])
     if choose_face_ups:
@@ -63,7 +63,7 @@ def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
 
 def _config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
             max_turns, threads, batch=100_000, rule=None, cycle_stop=True):
-    from sim.runner import RunConfig
+    from sim.runs.runner import RunConfig
 
     return RunConfig(games=parse_count(games), players=players, seed=seed,
                      strategies=strategy or ["lowest"], swaps=swap or [None],
@@ -115,7 +115,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Play many games and print win rates per seat and per strategy, with 95% CIs."""
-    from sim.runner import RunError, run as run_games
+    from sim.runs.runner import RunError, run as run_games
 
     engine = None
     try:
@@ -159,7 +159,7 @@ def _import_meanwhile(module: str) -> None:
 
 
 def _backend(name, scheduler, workers, threads):
-    from sim.runner import RunError
+    from sim.runs.runner import RunError
 
     if name == "local":
         if scheduler or workers:
@@ -172,7 +172,7 @@ def _backend(name, scheduler, workers, threads):
                        "(a local one), not both")
     if workers is not None and workers < 1:
         raise RunError(f"--workers: expected at least 1, got {workers}")
-    from sim.backends import DaskBackend
+    from sim.runs.backends import DaskBackend
     return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
 
@@ -238,8 +238,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
     win rates with 95% intervals over deals, the leader against each other strategy,
     head-to-head, Plackett-Luce ratings, seat and starter effects."""
-    from sim.compare import compare as play, save
-    from sim.runner import RunError
+    from sim.studies.compare import compare as play, save
+    from sim.runs.runner import RunError
 
     try:
         cfg = _config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
@@ -299,8 +299,8 @@ def study_swap(players: int = PLAYERS,
     """Which face-up cards should I keep? The value of each split of the six cards (face up
     or in hand), the split policy derived from it, and its head-to-head against the old
     triple table and every built-in swap policy."""
-    from sim.runner import RunError
-    from sim.study import swap_study
+    from sim.runs.runner import RunError
+    from sim.studies.swapstudy import swap_study
 
     try:
         cfg = _config("1", players, seed, [strategy], None, rules, choose_face_ups,
@@ -335,11 +335,11 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                                                "sim play instead.")):
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
     saved by `sim play` (--file)."""
-    from sim.replay import describe
-    from sim.runner import RunError, record_game
+    from sim.runs.replay import describe
+    from sim.runs.runner import RunError, record_game
 
     if file is not None:
-        from sim.play import describe_saved, load
+        from sim.cli.play import describe_saved, load
         try:
             lines = describe_saved(load(file))
         except ValueError as e:
@@ -365,7 +365,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
 def rules_command(preset: Optional[str] = typer.Argument(None, help="Show this preset only."),
                   as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
     """List the rules presets and the house-rule options (RULES.md §11) with their values."""
-    from sim.ruleset import OPTIONS, PRESET_NOTES, PRESETS, _text
+    from sim.kernel.ruleset import OPTIONS, PRESET_NOTES, PRESETS, _text
 
     names = list(PRESETS)
     if preset is not None:
@@ -392,7 +392,7 @@ def rules_command(preset: Optional[str] = typer.Argument(None, help="Show this p
 @app.command()
 def strategies():
     """List the strategies and swap policies."""
-    from sim.strategy import all_moves, all_swaps
+    from sim.runs.registry import all_moves, all_swaps
 
     def params(s):
         if not s.params:
@@ -487,7 +487,7 @@ def analyze_command(
     """Every legal move of a position with its estimated win chance (V2: expected finishing
     place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
     seat to move may know (R26)."""
-    from sim.analysis import describe, position_line, run_analysis, state_of
+    from sim.studies.analysis import describe, position_line, run_analysis, state_of
 
     try:
         data = _read_json(position)
@@ -533,7 +533,7 @@ def play_command(
     a terminal."""
     import secrets
 
-    from sim.play import Table, Terminal, play
+    from sim.cli.play import Table, Terminal, play
 
     try:
         if seed is None:
@@ -578,8 +578,8 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
     strategy declares, every trial on the same duplicate deals, then the best and the
     defaults re-measured on fresh deals (no winner's curse)."""
-    from sim.runner import RunError
-    from sim.tune import tune as run_tune
+    from sim.runs.runner import RunError
+    from sim.studies.tune import tune as run_tune
 
     try:
         rs = ruleset(rules, rule)

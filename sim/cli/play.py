@@ -1,9 +1,9 @@
 """``sim play``: a game in the terminal against bots, and the saved games ``sim replay`` shows.
 
-The game is the batch core's: the deal is :func:`sim.core.deal_game` from the game's random
-stream (seed, game 0), the swap phase is :func:`sim.core.swap_phase` (R5, V1; the human's
-choice enters it as a fixed swap), the H16 opening is :func:`sim.core.opening`, and every move
-goes through :func:`sim.engine.apply_move` after a check against the legal word (R24). So
+The game is the batch core's: the deal is :func:`sim.kernel.referee.deal_game` from the game's random
+stream (seed, game 0), the swap phase is :func:`sim.kernel.referee.swap_phase` (R5, V1; the human's
+choice enters it as a fixed swap), the H16 opening is :func:`sim.kernel.referee.opening`, and every move
+goes through :func:`sim.kernel.engine.apply_move` after a check against the legal word (R24). So
 ``--seed S`` deals the cards of game 0 of ``sim run --seed S`` with the same players and
 rules.
 
@@ -11,7 +11,7 @@ The human sees what a player at the table sees (R26): their own hand, every face
 the pile, the count, each seat's number of cards in hand (and the cards known to be there,
 R26), face-down counts, the stock's size, the direction and who moves. Moves are typed in
 plain words (:func:`parse`); an illegal one is explained with its rule (the reason
-:func:`sim.rules.apply` gives) and asked again. ``hint`` prints :mod:`sim.analysis`'s answer
+:func:`sim.kernel.position.apply` gives) and asked again. ``hint`` prints :mod:`sim.studies.analysis`'s answer
 for the position, from the human's point of view.
 
 When stdin is not a terminal, one line is read per question and echoed, so that a game can be
@@ -28,19 +28,19 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import engine
-from sim._jit import jit_sig
-from sim.cards import NAMES
-from sim.layout import (
+from sim.kernel import engine
+from sim.kernel.compiler import jit_sig
+from sim.kernel.cards import NAMES
+from sim.kernel.layout import (
     BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EV_GAME_OVER, FD, FDN, FIRST, FU, HANDN, HANDS,
     KNOWN, MAXP, NOUT, NR, OUTORDER, OVER, PLAYERS, PUB, R_COUNT, R_HAND, R_SEVEN, STARTRANK,
     STATE_SIZE, STOCKLEN, TOP, TURN, V1, V2,
 )
-from sim.analysis import analyze_state, describe, move_words
-from sim.moves import is_legal
-from sim.rules import _legal, _to_state, apply, move_to_dict, move_to_id, to_position
-from sim.ruleset import Ruleset
-from sim.strategy import SWAP_SIG
+from sim.studies.analysis import analyze_state, describe, move_words
+from sim.kernel.moves import is_legal
+from sim.kernel.position import _legal, _to_state, apply, move_to_dict, move_to_id, to_position
+from sim.kernel.ruleset import Ruleset
+from sim.kernel.strategy import SWAP_SIG
 
 FORMAT = "shithead-sim played game"
 VERSION = 1
@@ -113,7 +113,7 @@ def _place(n):
 
 def table_view(st, seat: int, seats: list[str]) -> list[str]:
     """What the player at ``seat`` sees (R26)."""
-    from sim.replay import _pile
+    from sim.runs.replay import _pile
 
     players = int(st[PLAYERS])
     count, top = int(st[COUNT]), int(st[TOP])
@@ -151,8 +151,8 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
 def tell_move(st, m: int, who: str) -> tuple[str, int]:
     """Apply legal move ``m`` of the seat to move and say what happened (events, draws,
     blind cards); returns the line and the events."""
-    from sim.layout import EVENT_NAMES
-    from sim.replay import _move_text, _pile
+    from sim.kernel.layout import EVENT_NAMES
+    from sim.runs.replay import _move_text, _pile
 
     p = int(st[CURRENT])
     source = engine.play_source(st)
@@ -258,7 +258,7 @@ class Table:
     hint_rollouts: int = 500
 
     def __post_init__(self):
-        from sim.strategy import get_move, get_swap
+        from sim.runs.registry import get_move, get_swap
 
         self.rules.check_players(self.players)
         if not 0 <= self.seat < self.players:
@@ -288,8 +288,8 @@ class Table:
     # -- set-up -----------------------------------------------------------------------------
     def deal(self) -> None:
         """R3, R4 (H12, H13, H17): the deal of game 0 of ``seed``, as a run deals it."""
-        from sim import core
-        from sim.rng import seed_game
+        from sim.kernel import referee as core
+        from sim.kernel.rng import seed_game
 
         seed_game(self.rng, np.uint64(self.seed), 0)
         core.deal_game(self.st, self.rng, self.players, self.rules.vector())
@@ -329,8 +329,8 @@ class Table:
 
     def swap(self, mask: int) -> None:
         """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
-        from sim import core
-        from sim.fastpath import kinds
+        from sim.kernel import referee as core
+        from sim.kernel.fastpath import kinds
 
         some_bot = next(iter(self.moves_of.values()))
         fns, moves, rows = [], [], np.zeros((2 * MAXP, 1))
@@ -355,7 +355,7 @@ class Table:
 
     def opening(self):
         """H16: the starter's forced first move, when the ruleset has one; its line."""
-        from sim import core
+        from sim.kernel import referee as core
 
         log = np.full(1, -1, np.int32)
         core.opening(self.st.copy(), log)          # which move it is: the core decides

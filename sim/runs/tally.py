@@ -1,13 +1,13 @@
 """Aggregate game records as they come (memory stays flat) and turn them into tables.
 
 :class:`Tally` (a run's running totals) and :func:`wilson` are used by the simulator itself
-(``sim.runner``, ``sim.compare``, ``sim.study``), so they live here, in ``sim``;
+(``sim.runs.runner``, ``sim.studies.compare``, ``sim.studies.swapstudy``), so they live here, in ``sim``;
 ``reports.summary`` re-exports them for old imports.
 
 Every win rate comes with its sample size and a 95% Wilson score interval (:func:`wilson`,
 the closed form); unfinished games (R25) are counted in every denominator and shown in their
 own column, never hidden, split by why they stopped: at the turn limit (``cap``) or proven
-endless (``cycle``, :mod:`sim.cycle`). Turns and pick-ups per game are over finished games:
+endless (``cycle``, :mod:`sim.kernel.cycle`). Turns and pick-ups per game are over finished games:
 an unfinished game's depend only on where it was stopped.
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from sim.core import UNFINISHED
-from sim.cycle import END_CYCLE
-from sim.layout import MAXP
+from sim.kernel.referee import UNFINISHED
+from sim.kernel.cycle import END_CYCLE
+from sim.kernel.layout import MAXP
 
 
 def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
@@ -45,7 +45,7 @@ class Tally:
         self.cfg = cfg
         self.games = 0
         self.unfinished = 0
-        self.cycles = 0          # unfinished games stopped as proven endless (sim.cycle)
+        self.cycles = 0          # unfinished games stopped as proven endless (sim.kernel.cycle)
         self.turns = 0           # over finished games
         self.played = 0          # turns played in all, unfinished games included
         self.burns = 0
@@ -137,7 +137,7 @@ class Tally:
             "finished": self.finished,
             "unfinished": self.unfinished,
             "unfinished_cap": self.unfinished - self.cycles,      # at the turn limit (R25)
-            "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.cycle)
+            "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.kernel.cycle)
             "cycle_stop": self.cfg.cycle_note(),
             "mean_turns": self.turns / self.finished if self.finished else float("nan"),
             "turns_played": self.played,          # every game's turns, unfinished included

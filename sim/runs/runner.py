@@ -1,28 +1,28 @@
 """Run many games: play them in batches, aggregate as we go.
 
-:func:`run` plays the games of a :class:`~sim.config.RunConfig` through the jitted batch core
-(:mod:`sim.batch`) in batches, so memory stays flat however many games are played, saves
-them (:mod:`sim.store`) on the chosen backend (:mod:`sim.backends`), and returns a
-:class:`~sim.tally.Tally` of the results. The names of :mod:`sim.config` and
-:mod:`sim.batch` are re-exported here for callers of ``sim.runner``.
+:func:`run` plays the games of a :class:`~sim.runs.config.RunConfig` through the jitted batch core
+(:mod:`sim.runs.batch`) in batches, so memory stays flat however many games are played, saves
+them (:mod:`sim.runs.store`) on the chosen backend (:mod:`sim.runs.backends`), and returns a
+:class:`~sim.runs.tally.Tally` of the results. The names of :mod:`sim.runs.config` and
+:mod:`sim.runs.batch` are re-exported here for callers of ``sim.runs.runner``.
 """
 from __future__ import annotations
 
-from sim.backends import LocalBackend
-from sim.batch import (  # noqa: F401  (re-exported)
+from sim.runs.backends import LocalBackend
+from sim.runs.batch import (  # noqa: F401  (re-exported)
     Batch, GameRecord, batches, play_batch, record_game, strategy_error,
 )
-from sim.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
-from sim.store import Store
-from sim.tally import Tally
+from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
+from sim.runs.store import Store
+from sim.runs.tally import Tally
 
 
 def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
-    """Play all games of ``cfg`` and return their :class:`~sim.tally.Tally`.
+    """Play all games of ``cfg`` and return their :class:`~sim.runs.tally.Tally`.
 
     ``progress(done)`` is called as games finish. With ``out`` (a folder) every batch's
-    per-game records are saved (:mod:`sim.store`), and ``resume`` continues a saved run.
-    ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.backends`.
+    per-game records are saved (:mod:`sim.runs.store`), and ``resume`` continues a saved run.
+    ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.runs.backends`.
     The tally adds integers only, so the summary does not depend on the order in which
     batches finish, nor on threads, batch size or backend.
     """

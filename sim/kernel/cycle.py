@@ -1,7 +1,7 @@
 """Endless games end when they are proven endless (issue 11): Brent's cycle detection on the
 positions right after each pick-up.
 
-When every seat's strategy is *pure* (:func:`sim.strategy.move_strategy`, ``pure=True``: a
+When every seat's strategy is *pure* (:func:`sim.kernel.strategy.move_strategy`, ``pure=True``: a
 function of the position it sees, reading no counter such as ``TURN`` or ``PICKUPS`` and
 drawing no random number), the game from any position on is a fixed function of that
 position. If a position comes back, the game repeats it forever and can never end (R25): it
@@ -40,7 +40,7 @@ the counters ``TURN`` and ``PICKUPS`` and the ruleset block (constant in a game)
 hands. Nothing else can differ between two positions of one game with equal public blocks:
 the face-down stacks and the stock are what is left of the deal, given by ``FDN`` and
 ``STOCKLEN`` since they only shrink from the top; the cards set aside (H17) never change; the
-have-words (:data:`sim.layout.HAVE`) are derived from the hands, face-ups and pile. The
+have-words (:data:`sim.kernel.layout.HAVE`) are derived from the hands, face-ups and pile. The
 comparison is exact (no hash, so no false positive ever) and stops at the first difference,
 which is almost always among the first few words (the seat to move, the hand sizes); a
 branch-free pass over those first words (:func:`_differ`) rules out most positions without
@@ -52,11 +52,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import jit
-from sim.engine import holds_cards
-from sim.layout import HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
+from sim.kernel.compiler import jit
+from sim.kernel.engine import holds_cards
+from sim.kernel.layout import HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
 
-# Why a game ended (per-game records: sim.batch.Batch.end; the store's ``unfinished_by``).
+# Why a game ended (per-game records: sim.runs.batch.Batch.end; the store's ``unfinished_by``).
 END_FINISHED, END_CAP, END_CYCLE = 0, 1, 2
 END_NAMES = ("finished", "cap", "cycle")
 

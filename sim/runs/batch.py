@@ -1,5 +1,5 @@
 """Play one batch of games with the jitted core, and one game step by step; the errors of a
-strategy (R24, R26) as :class:`~sim.config.RunError` with the position to reproduce them.
+strategy (R24, R26) as :class:`~sim.runs.config.RunError` with the position to reproduce them.
 """
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import core, cycle
-from sim.config import SEATED, RunConfig, RunError
-from sim.fastpath import LOWEST
-from sim.layout import MAXP
+from sim.kernel import referee as core
+
+from sim.kernel import cycle
+from sim.runs.config import SEATED, RunConfig, RunError
+from sim.kernel.fastpath import LOWEST
+from sim.kernel.layout import MAXP
 
 
 @dataclass
@@ -30,7 +32,7 @@ class Batch:
     errors: np.ndarray
     triples: np.ndarray = None   # (n, 6): each seat's face-up triple after the swap
     hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
-    end: np.ndarray = None       # why each game ended: sim.cycle.END_* (finished, cap, cycle)
+    end: np.ndarray = None       # why each game ended: sim.kernel.cycle.END_* (finished, cap, cycle)
     cycle_turns: np.ndarray = None   # the length in turns of the cycle that stopped it, or 0
     numbers: np.ndarray = None   # the game numbers, when not first, first + 1, ...
 
@@ -51,9 +53,9 @@ class Batch:
 
 @dataclass
 class Seating:
-    """Other strategies than a config's, seated game by game (sim.compare's tournaments)."""
+    """Other strategies than a config's, seated game by game (sim.studies.compare's tournaments)."""
 
-    pool: tuple            # the core's pool of strategies (sim.fastpath.make_pool)
+    pool: tuple            # the core's pool of strategies (sim.kernel.fastpath.make_pool)
     rows: np.ndarray       # int8 (games, 6): per game, the pool entry of each seat
     config: object         # a row's first `players` entries (a tuple) -> that table's RunConfig
 
@@ -87,7 +89,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
               numbers)
     if seating is None:
         pool, seat_rows = cfg.pool_args(), SEATED
-        # The compiled referee for this table: a table of lowest has its own (sim.core).
+        # The compiled referee for this table: a table of lowest has its own (sim.kernel.referee).
         lowest = (cfg.kernel_args()[2][:cfg.players] == LOWEST).all()
     else:
         pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
@@ -151,7 +153,7 @@ class GameRecord:
     moves: np.ndarray   # move ids in order
     status: int
     error: np.ndarray
-    end: int = cycle.END_FINISHED   # why it ended (sim.cycle.END_*)
+    end: int = cycle.END_FINISHED   # why it ended (sim.kernel.cycle.END_*)
     cycle_turns: int = 0            # the length in turns of the cycle that stopped it, or 0
 
 
@@ -164,9 +166,9 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
 
 def _record(cfg: RunConfig, game: int) -> GameRecord:
     """:func:`record_game` of any game number: a tournament's deal is a game of a config
-    made for one game (sim.compare), which its errors replay."""
-    from sim.layout import STATE_SIZE, TURN
-    from sim.rng import seed_game
+    made for one game (sim.studies.compare), which its errors replay."""
+    from sim.kernel.layout import STATE_SIZE, TURN
+    from sim.kernel.rng import seed_game
 
     moves, swaps, kinds, params = cfg.kernel_args()
     st = np.zeros(STATE_SIZE, np.int32)
@@ -183,7 +185,7 @@ def _record(cfg: RunConfig, game: int) -> GameRecord:
     log = np.zeros(cfg.max_turns, np.int32)
     seen = np.zeros(cycle.SIZE if cfg.cycle_stop else 0, np.int32)
     if cfg.cycle_stop:
-        seen[cycle.IMPURE] = cfg.impure_seats()       # as the batch core does (sim.core)
+        seen[cycle.IMPURE] = cfg.impure_seats()       # as the batch core does (sim.kernel.referee)
     status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)  # H16 too
     end, period = cycle.end_of(status == core.UNFINISHED, seen)
     return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, int(end),
@@ -209,16 +211,16 @@ def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:
         position = _position_before(cfg, rec, turn)
     msg = f"{what} in game {game} of seed {cfg.seed}, turn {turn}."
     if position is not None:
-        msg += "\nThe position (POSITION.md), for sim.rules:\n" + json.dumps(position)
+        msg += "\nThe position (POSITION.md), for sim.kernel.position:\n" + json.dumps(position)
     return RunError(msg)
 
 
 def _position_before(cfg, rec: GameRecord, turn: int) -> dict:
-    from sim.engine import apply_move
+    from sim.kernel.engine import apply_move
 
     st = rec.start.copy()
     for m in rec.moves[:turn]:
         apply_move(st, m)
-    from sim.rules import to_position   # only for an error: 4 ms less to start a run
+    from sim.kernel.position import to_position   # only for an error: 4 ms less to start a run
 
     return to_position(st, ruleset=cfg.rules)
