@@ -368,8 +368,10 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
                            "§11.5 or 11.5, R14-R16), option keys (ten_anywhere) or presets, "
                            "whose text from docs/rules.md is printed."),
                   as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
-    """List the rules presets and the house-rule options (RULES.md §11) with their values, or
-    explain a rule: `sim rules explain R12` (docs/rules.md)."""
+    """List the rules presets and options, or explain a rule: `sim rules explain R12`.
+
+    The presets and house-rule options are RULES.md §11, each option with its value under each
+    preset; an explanation is the rule's entry in docs/rules.md."""
     from sim.kernel.ruleset import OPTIONS, PRESET_NOTES, PRESETS, _text
 
     words = list(words or [])
