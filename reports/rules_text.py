@@ -37,7 +37,17 @@ class Entry:
 
 def rulebook_text() -> str:
     """docs/rules.md as shipped with the package (``reports/rules.md``)."""
-    return resources.files("reports").joinpath("rules.md").read_text(encoding="utf-8")
+    here = resources.files("reports")
+    return follow_link_stub(here.joinpath("rules.md").read_text(encoding="utf-8"), here)
+
+
+def follow_link_stub(text: str, folder) -> str:
+    """``text``, or the file it names when it is a symlink checked out as a plain file (git
+    on a file system without links writes the target path as the file's text)."""
+    target = text.strip()
+    if "\n" not in target and target.endswith(".md"):
+        return folder.joinpath(target).read_text(encoding="utf-8")
+    return text
 
 
 def parse(text: str) -> dict[str, Entry]:

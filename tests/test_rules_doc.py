@@ -233,6 +233,14 @@ def test_a_built_wheel_holds_the_rulebook(tmp_path):
         assert z.read("reports/rules.md") == (ROOT / "docs" / "rules.md").read_bytes()
 
 
+def test_a_link_checked_out_as_a_plain_file_is_followed(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "rules.md").write_text("### R1 — x\n", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    assert rules_text.follow_link_stub("../docs/rules.md\n", tmp_path / "pkg") == "### R1 — x\n"
+    assert rules_text.follow_link_stub("### R1 — y\n", tmp_path / "pkg") == "### R1 — y\n"
+
+
 # -- the README and docs link only files of the repository -----------------------------------
 @pytest.mark.parametrize("name", ["README.md", "docs/rules.md", "docs/position.md"])
 def test_links_stay_inside_the_repository(name):
