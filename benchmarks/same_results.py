@@ -51,7 +51,7 @@ def results(tree: Path) -> dict:
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, args in COMMANDS.items():
-            argv = [sys.executable, "-c", "from sim.cli.app import main; main()",
+            argv = [sys.executable, "-c", "from sim.cli import main; main()",
                     *args.format(tmp=tmp).split()]
             p = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True)
             text = p.stdout
@@ -61,6 +61,8 @@ def results(tree: Path) -> dict:
                 value = text
             out[name] = {"exit": p.returncode, "out": value}
             print(f"  {name}: exit {p.returncode}", file=sys.stderr)
+            if p.returncode:
+                print("    " + "\n    ".join(p.stderr.strip().splitlines()[-5:]), file=sys.stderr)
     return out
 
 

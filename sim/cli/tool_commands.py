@@ -128,16 +128,37 @@ def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, si
                f"{files[0].parent / (files[0].stem + '_files')})")
 
 
-def rules_command(preset: Optional[str] = typer.Argument(None, help="Show this preset only."),
+def rules_command(words: Optional[List[str]] = typer.Argument(
+                      None, metavar="[PRESET | explain ID... | ID...]",
+                      help="A preset to show alone; or `explain` and rule ids (R12, H14, V2, "
+                           "§11.5 or 11.5, R14-R16), option keys (ten_anywhere) or presets, "
+                           "whose text from docs/rules.md is printed."),
                   as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
-    """List the rules presets and the house-rule options (RULES.md §11) with their values."""
+    """List the rules presets and options, or explain a rule: `sim rules explain R12`.
+
+    The presets and house-rule options are RULES.md §11, each option with its value under each
+    preset; an explanation is the rule's entry in docs/rules.md."""
     from sim.kernel.ruleset import PRESETS
 
-    names = list(PRESETS)
-    if preset is not None:
-        if preset not in PRESETS:
-            fail(f"unknown rules preset {preset!r}; presets: {', '.join(PRESETS)}")
-        names = [preset]
+    words = list(words or [])
+    if words and (words[0] == "explain" or len(words) > 1 or words[0] not in PRESETS):
+        from reports.rules_text import accepted, explain_lines, lookup
+
+        ids = words[1:] if words[0] == "explain" else words
+        if not ids:
+            fail(f"sim rules explain needs what to explain: {accepted()}")
+        try:
+            found = [e.to_dict() for w in ids for e in lookup(w)]
+        except KeyError as e:
+            what = "rule" if words[0] == "explain" else "rules preset or rule"
+            fail(f"unknown {what} {e.args[0]!r}; expected {accepted()}")
+        if as_json:
+            typer.echo(json.dumps({"kind": "rules-explain", "rules": found}, indent=2,
+                                  ensure_ascii=False))
+        else:
+            typer.echo("\n\n".join("\n".join(explain_lines(w)) for w in ids))
+        return
+    names = words or list(PRESETS)
     if as_json:
         typer.echo(json.dumps({n: PRESETS[n].to_dict() for n in names}, indent=2))
         return
