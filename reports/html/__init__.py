@@ -64,7 +64,7 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     title = (f"Shithead {module.TITLE}: {common.int_text(cfg.get('games'))} games, "
              f"{cfg.get('players')} players")
     names = cfg.get("strategies") or ([cfg["strategy"]] if cfg.get("strategy") else [])
-    lead = (f"{common.rules_text(cfg)}, seed {cfg.get('seed')}"
+    lead = (f"{common.rules_caption(cfg)}, seed {cfg.get('seed')}"
             + (f"; {'strategies' if len(set(names)) > 1 else 'strategy'} "
                f"{', '.join(dict.fromkeys(names))}" if names else "") + ".")
     for s in page.sections:

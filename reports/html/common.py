@@ -61,7 +61,8 @@ def card_key(name) -> tuple:
     return (CODE.get(str(name), len(NAMES)), str(name))
 
 
-def rules_text(cfg: dict) -> str:
+def rules_caption(cfg: dict) -> str:
+    """The rules of a saved folder in a few words: ``classic rules + V1 (choose face-ups)``."""
     base = cfg.get("rules", "seed")
     opts = cfg.get("options") or (base if isinstance(base, dict) else {})
     if isinstance(base, dict):
@@ -234,7 +235,7 @@ def run_section(page: Page, run: Loaded) -> None:
     extra = run.compare or run.study or {}
     games = ov.get("games", cfg.get("games"))
     unf = ov.get("unfinished", extra.get("unfinished"))
-    rows = [("players", cfg.pop("players", None)), ("rules", rules_text(cfg)),
+    rows = [("players", cfg.pop("players", None)), ("rules", rules_caption(cfg)),
             ("seed", cfg.pop("seed", None)), ("games", int_text(games))]
     for key in ("rules", "options", "games"):
         cfg.pop(key, None)
