@@ -69,7 +69,7 @@ def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, las
                      cycle_stop=cycle_stop)
 
 
-# Options shared by run and replay.
+# Options shared by the commands.
 GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
 PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6 (R1).")
 SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
@@ -115,6 +115,7 @@ class maybe_progress:
 
 
 def progress_bar():
+    """The progress bar of a long command (rich): done of total, games a second, time left."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
                                TimeRemainingColumn)
     from rich.text import Text
