@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, _csv, _figure, _int, _pct, _percent_axis, _rate_bars, _title, _wilson,
+    SPARSE, Page, _csv, _figure, _int, _legend_below, _pct, _percent_axis, _rate_bars, _title,
+    _wilson,
 )
 from sim.runs.saved import Loaded
 
@@ -102,9 +103,9 @@ def _strategy_section(page: Page, run: Loaded) -> None:
     fig = _figure(8, 4.4)
     ax = fig.add_subplot()
     _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
-               fair=1 / p, fair_label=f"fair share 1/{p}")
-    ax.set_xlabel("strategy (seats held; n = seat-games)")
-    ax.set_ylabel("win rate (% of seat-games)")
+               fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+               names_label="strategy (seats held; n = seat-games)",
+               rate_label="win rate (% of seat-games)")
     _title(fig, f"Win rate by strategy with 95% Wilson CI (n = {_int(bs['games'].sum())} "
                  f"seat-games)")
     blocks.append(page.figure("win_rate_by_strategy", fig,
@@ -125,9 +126,9 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         fig = _figure(8, 4.4)
         ax = fig.add_subplot()
         _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
-                   fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat (strategy; n = games)")
-        ax.set_ylabel("win rate (% of games)")
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+                   names_label="seat (strategy; n = games)",
+                   rate_label="win rate (% of games)")
         _title(fig, f"Win rate by seat with 95% Wilson CI (n = {_int(bs['games'].iloc[0])} "
                      f"games)")
         blocks.append(page.figure("win_rate_by_seat", fig, "Each seat's share of all games "
@@ -140,9 +141,9 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
             fig = _figure(8, 4.2)
             ax = fig.add_subplot()
             _rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
-                       fair=1 / p, fair_label=f"fair share 1/{p}")
-            ax.set_xlabel("seat (strategy; n = games)")
-            ax.set_ylabel("Shithead rate (% of games)")
+                       fair=1 / p, fair_label=f"fair share 1/{p}", n=games,
+                       names_label="seat (strategy; n = games)",
+                       rate_label="Shithead rate (% of games)")
             _title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
                          f"(n = {_int(games[0])} games)")
             blocks.append(page.figure("shithead_by_seat", fig, "V2: the last player out "
@@ -158,9 +159,9 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         fig = _figure(8, 4.2)
         ax = fig.add_subplot()
         _rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
-                   fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat, counted in seat order from the player who started (R6)")
-        ax.set_ylabel("win rate (% of games)")
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=[n] * p,
+                   names_label="seat, counted in seat order from the player who started (R6)",
+                   rate_label="win rate (% of games)")
         _title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
                      f"(n = {_int(n)} games)")
         blocks.append({"kind": "text", "text": (
@@ -210,7 +211,7 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.axvline(median, color="#1d2433", ls=":", lw=1.2, label=f"median {median}")
         ax.set_xlabel(f"turns per game (moves; bins of {width})")
         ax.set_ylabel("games (count)")
-        ax.legend(fontsize=8)
+        _legend_below(ax)
         ax.grid(axis="y", alpha=0.3)
         note = []
         if over:
@@ -240,8 +241,11 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
             if not n:
                 continue
             mean = float((np.arange(counts.size) * counts).sum() / n)
+            sparse = n < SPARSE                  # a share of a few player-games: dotted
             ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
-                      label=f"{label}: mean {mean:.2f} (n={n:,})")
+                      ls=":" if sparse else "-",
+                      label=f"{label}: mean {mean:.2f} (n={n:,}"
+                            + (f"; sparse, fewer than {SPARSE})" if sparse else ")"))
             for v, c in enumerate(counts):
                 if c:
                     rows.append({"strategy": label, "pickups": v, "player_games": int(c)})
@@ -250,7 +254,7 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("pick-ups per player per game (count)")
         ax.set_ylabel("share of player-games (%)")
-        ax.legend(fontsize=8)
+        _legend_below(ax, ncols=2)
         ax.grid(axis="y", alpha=0.3)
         _title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
                     + (f"; {stats['unfinished']:,} unfinished games excluded)"

@@ -10,14 +10,13 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, _card_key, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_key,
-    _title, _yerr,
+    SPARSE, SPARSE_COLOR, Page, _card_key, _csv, _figure, _html_table, _int, _legend_below,
+    _mark_sparse, _nan, _pct, _percent_axis, _rate_key, _title, _yerr,
 )
 from sim.runs.saved import Loaded
 
 TITLE = "swap study"
 MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
-MIN_CELL_GAMES = 30        # a heatmap cell seen less often is marked and left off the scale
 UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in every "
               "denominator.")
 
@@ -194,23 +193,22 @@ def _triples_section(page: Page, st: dict) -> None:
             v[idx[t[-1]], idx[t[0]]] += n * float(r)
     with np.errstate(invalid="ignore", divide="ignore"):
         grid = np.where(g > 0, v / g, np.nan)
-    # The colour scale follows the cells seen often enough; rarer ones are marked with *.
-    rare = np.isfinite(grid) & (g < MIN_CELL_GAMES)
+    # The colour scale follows the cells seen often enough; rarer ones are hatched grey.
+    rare = np.isfinite(grid) & (g < SPARSE)
     scale = grid[np.isfinite(grid) & ~rare]
-    if not scale.size:
-        scale, rare = grid[np.isfinite(grid)], np.zeros_like(rare)
     fig = _figure(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
     ax = fig.add_subplot()
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis",
+    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | rare, grid), cmap="viridis",
                    vmin=scale.min() if scale.size else None,
                    vmax=scale.max() if scale.size else None)
+    _mark_sparse(ax, rare, "seat-games")
     mid = (scale.min() + scale.max()) / 2 if scale.size else 0
     for i in range(k):
         for j in range(k):
             if np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{100 * grid[i, j]:.1f}" + ("*" if rare[i, j] else ""),
-                        ha="center", va="center", fontsize=7 if k > 9 else 9,
-                        color="white" if grid[i, j] < mid else "#1d2433")
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}", ha="center", va="center",
+                        fontsize=7 if k > 9 else 9, zorder=3,
+                        color="#1d2433" if rare[i, j] or grid[i, j] >= mid else "white")
     ax.set_xticks(range(k), ranks)
     ax.set_yticks(range(k), ranks)
     ax.set_xlabel("lowest card of the face-up triple")
@@ -223,8 +221,9 @@ def _triples_section(page: Page, st: dict) -> None:
     blocks.append(page.figure("study_heatmap", fig, "Each cell pools the triples with that "
                               "lowest and highest card (whatever the middle card), weighted "
                               "by seat-games; cell values in %"
-                              + (f"; * fewer than {MIN_CELL_GAMES} seat-games (outside the "
-                                 "colour scale)" if rare.any() else "") + "."))
+                              + (f"; hatched grey: fewer than {SPARSE} seat-games, a value "
+                                 "too uncertain to colour (outside the colour scale)"
+                                 if rare.any() else "") + "."))
 
     # the best and worst 10, among the triples seen often enough to rank
     min_n = MIN_TRIPLE_GAMES if (n_all >= MIN_TRIPLE_GAMES).sum() >= 20 else 0
@@ -245,13 +244,19 @@ def _triples_section(page: Page, st: dict) -> None:
     if rank_by == "shrunk":
         ax_shrunk = both["shrunk"].to_numpy(float)
     colors = ["#54a24b"] * len(top) + ["#e45756"] * len(bottom)
-    for yi, r, e0, e1, col in zip(y, rates, err[0], err[1], colors):
-        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=col, ecolor=col, capsize=3)
+    few = both["games"].to_numpy(float) < SPARSE
+    for yi, r, e0, e1, col, sp in zip(y, rates, err[0], err[1], colors, few):
+        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", capsize=3,
+                    color=SPARSE_COLOR if sp else col, ecolor=SPARSE_COLOR if sp else col,
+                    mfc="white" if sp else col, mec="#6b7487" if sp else col)
+    if few.any():
+        ax.plot([], [], "o", mfc="white", mec="#6b7487",
+                label=f"fewer than {SPARSE} seat-games (sparse)")
     if rank_by == "shrunk":
         ax.plot(ax_shrunk, y, "x", color="#1d2433", ms=6, label="shrunk rate")
     if not math.isnan(mean):
         ax.axvline(mean, color="#1d2433", ls="--", lw=1, label=f"mean {_pct(mean, 1)}")
-        ax.legend(fontsize=8, loc="lower right")
+    _legend_below(ax)
     ax.set_yticks(y, [f"{t}  (n={int(n):,})" for t, n in zip(both["triple"], both["games"])])
     ax.invert_yaxis()
     _percent_axis(ax, "x")

@@ -8,7 +8,9 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, _figure, _int, _pct, _percent_axis, _title
+from reports.html.common import (
+    SPARSE, SPARSE_COLOR, Page, _figure, _int, _legend_below, _pct, _percent_axis, _title,
+)
 from sim.runs.saved import Loaded
 
 TITLE = "tuning"
@@ -33,8 +35,12 @@ def build(page: Page, run: Loaded) -> list[str]:
     hi = np.array([t["ci_high"] for t in trials])
     fig = _figure(8, 4.2)
     ax = fig.add_subplot()
+    few = (opts.get("games_per_trial") or 0) < SPARSE     # every trial plays the same games
     ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]).clip(min=0), fmt="o", ms=3,
-                color="#4c78a8", ecolor="#9fb3c8", lw=0.8, label="trial (95% CI over deals)")
+                color=SPARSE_COLOR if few else "#4c78a8", ecolor="#9fb3c8", lw=0.8,
+                mfc="white" if few else None,
+                label="trial (95% CI over deals)" + (f"; sparse: fewer than {SPARSE} games"
+                                                     if few else ""))
     ax.step(x, np.maximum.accumulate(y), where="post", color="#c0392b", label="best so far")
     if trials:
         ax.axhline(trials[0]["value"], color="#1d2433", ls="--", lw=1,
@@ -44,7 +50,7 @@ def build(page: Page, run: Loaded) -> list[str]:
     ax.set_ylabel(f"{what} of the tuned seat")
     _percent_axis(ax)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    _legend_below(ax)
     _title(fig, f"Tuning history of {tn['strategy']} (n = {_int(opts.get('games_per_trial'))} "
                 f"games per trial)")
     blocks.append(page.figure("tune_history", fig, "Each trial's result on the trials' deals; "
