@@ -422,6 +422,22 @@ def _tune_folder(tmp_path):
                                                    "by_strategy": []}, "tune.json", tune)
 
 
+def test_every_page_leads_with_its_answer_and_every_plot_passes_the_layout_check(tmp_path):
+    """Issue 21: the answer first (the tournament's leader, the swap study's best split, the
+    tuning's check on fresh deals), then the options; every plot's layout check (data-layout,
+    layout_problems) passed. Without a browser, so it runs everywhere."""
+    for kind, path, first in (("compare", _compare_folder(tmp_path), "leader"),
+                              ("swap-study", _study_folder(tmp_path), "study"),
+                              ("tune", _tune_folder(tmp_path), "tune")):
+        write_report(path, tmp_path / f"{kind}.html")
+        html = (tmp_path / f"{kind}.html").read_text()
+        assert re.findall(r'<section id="([^"]+)"', html)[:2] == [first, "run"], kind
+        layout = re.findall(r'data-layout="([^"]*)"', html)
+        assert layout and set(layout) == {"ok"}, (kind, layout)
+    tune = (tmp_path / "tune.html").read_text()
+    assert tune.index("no clear improvement over the defaults") < tune.index("<img")
+
+
 @pytest.fixture(scope="session")
 def page_shots(tmp_path_factory):
     """Where the browser tests keep their screenshots: $SHITHEAD_ARTIFACTS/report-pages when

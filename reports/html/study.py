@@ -1,5 +1,5 @@
-"""The page of a saved swap study (``sim study swap --out``): the split policy against the
-other policies (margins, intervals, the verdict), the model behind it (each card's face-up
+"""The page of a saved swap study (``sim study swap --out``): first the answer, the split
+policy against the other policies (margins, intervals, the verdict); after the options the model behind it (each card's face-up
 gain, examples of its choices) and the descriptive table of face-up triples; the policy for
 unfinished games under each table."""
 from __future__ import annotations
@@ -21,11 +21,15 @@ UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in eve
               "denominator.")
 
 
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page: the split policy against each other policy, and the verdict."""
+    if run.study is None:
+        raise ValueError(f"{run.path} is a swap-study folder without study.json")
+    _policies_section(page, run.study)
+
+
 def build(page: Page, run: Loaded) -> list[str]:
     st = run.study
-    if st is None:
-        raise ValueError(f"{run.path} is a swap-study folder without study.json")
-    _policies_section(page, st)
     _model_section(page, st)
     _triples_section(page, st)
     return []

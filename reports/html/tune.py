@@ -1,6 +1,6 @@
-"""The page of a saved tuning (``sim tune --out``): the history of the trials (each trial's
-result with its interval over deals, and the best so far), the best trials, and the check
-of the best parameters against the defaults on fresh deals."""
+"""The page of a saved tuning (``sim tune --out``): first the answer, the check of the best
+parameters against the defaults on fresh deals; then the history of the trials (each
+trial's result with its interval over deals, and the best so far) and the best trials."""
 from __future__ import annotations
 
 import json
@@ -17,6 +17,12 @@ TITLE = "tuning"
 
 
 def build(page: Page, run: Loaded) -> list[str]:
+    return []                              # everything is in the answer, before the options
+
+
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page: the best parameters against the defaults on fresh deals, then the
+    history of the trials and the best trials."""
     path = run.path / "tune.json"
     if not path.exists():
         raise ValueError(f"{run.path} is a tuning folder without tune.json")
@@ -29,6 +35,21 @@ def build(page: Page, run: Loaded) -> list[str]:
         f"{len(trials)} trials (optuna, TPE), each of {_int(opts.get('games_per_trial'))} games "
         f"on the same duplicate deals (common random numbers), {tn['players']} players; the "
         f"tuned strategy holds one seat of each table, rotated over the seats.")})
+    what = "place share" if tn.get("v2") else "win rate"
+    f = tn["fresh"]
+    d = f["difference"]
+    rows = [{"": k, "spec": f[k]["spec"], what: _pct(f[k]["estimate"]),
+             "95% CI": f"{_pct(f[k]['ci_low'])} - {_pct(f[k]['ci_high'])}"}
+            for k in ("best", "default")]
+    rows.append({"": "best - defaults", "spec": "paired over deals",
+                 what: f"{100 * d['estimate']:+.2f} pts",
+                 "95% CI": f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}"})
+    verdict = (f"On {_int(f['games'])} games of fresh deals that no trial saw, for each: "
+               + ("the best parameters are better than the defaults." if f.get("better") else
+                  "no clear improvement over the defaults (the interval includes 0)."))
+    blocks.append({"kind": "text", "text": verdict})
+    blocks.append(page.table("tune_fresh", pd.DataFrame(rows), "Best against defaults on "
+                                                               "fresh deals:"))
     x = np.array([t["number"] for t in trials])
     y = np.array([t["value"] for t in trials])
     lo = np.array([t["ci_low"] for t in trials])
@@ -46,7 +67,6 @@ def build(page: Page, run: Loaded) -> list[str]:
         ax.axhline(trials[0]["value"], color="#1d2433", ls="--", lw=1,
                    label="trial 0 (the defaults)")
     ax.set_xlabel("trial")
-    what = "place share" if tn.get("v2") else "win rate"
     ax.set_ylabel(f"{what} of the tuned seat")
     _percent_axis(ax)
     ax.grid(alpha=0.3)
@@ -55,22 +75,9 @@ def build(page: Page, run: Loaded) -> list[str]:
                 f"games per trial)")
     blocks.append(page.figure("tune_history", fig, "Each trial's result on the trials' deals; "
                               "the best of many noisy trials is lucky too, hence the check on "
-                              "fresh deals below."))
+                              "fresh deals above."))
     top = sorted(trials, key=lambda t: -t["value"])[:10]
     df = pd.DataFrame([{"trial": t["number"], what: _pct(t["value"]),
                         "95% CI": f"{_pct(t['ci_low'])} - {_pct(t['ci_high'])}",
                         "spec": t["spec"]} for t in top])
     blocks.append(page.table("tune_best", df, "The best trials (on the trials' deals):"))
-    f = tn["fresh"]
-    d = f["difference"]
-    rows = [{"": k, "spec": f[k]["spec"], what: _pct(f[k]["estimate"]),
-             "95% CI": f"{_pct(f[k]['ci_low'])} - {_pct(f[k]['ci_high'])}"}
-            for k in ("best", "default")]
-    rows.append({"": "best - defaults", "spec": "paired over deals",
-                 what: f"{100 * d['estimate']:+.2f} pts",
-                 "95% CI": f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}"})
-    blocks.append(page.table("tune_fresh", pd.DataFrame(rows), (
-        f"On {_int(f['games'])} games of fresh deals that no trial saw, for each: "
-        + ("the best parameters are better than the defaults." if f.get("better") else
-           "no clear improvement over the defaults (the interval includes 0)."))))
-    return []
