@@ -270,6 +270,7 @@ def test_the_tournament_page_leads_with_the_leaders_differences(tmp_path):
     leader = (tmp_path / "s.html").read_text().split('<section id="run"')[0]
     assert "98.33% confidence sequence" in leader and "anytime-valid" in leader
     assert "ahead of every other strategy" in leader and "k = 4" in leader
+    assert "Play stopped after 3 looks, when the leader was clear." in leader
     # a compare.json from before the leader was saved: no answer section, no error
     old = {k: v for k, v in COMPARE.items() if k != "leader"}
     write_report(_compare_folder(tmp_path, old, "old"), tmp_path / "o.html")

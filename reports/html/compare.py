@@ -58,6 +58,10 @@ def answer(page: Page, run: Loaded) -> None:
         + ("; after --until-clear every interval is an anytime-valid confidence sequence, "
            "valid however often the results were looked at and whenever play stopped."
            if anytime else "; fixed-sample intervals over deals.")
+        + (f" Play stopped after {_int(info['looks'])} looks, "
+           + ("when the leader was clear." if info.get("stopped") == "clear" else
+              "at --max-games, without a clear leader.") if anytime and info.get("looks")
+           else "")
         + f" Each difference is the mean over {_int(lead.get('deals', cmp.get('deals')))} "
         f"deals of {name}'s {what} minus the other's in the same deal (duplicate deals: the "
         "luck of the cards cancels).")})
