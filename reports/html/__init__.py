@@ -10,7 +10,10 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 - ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`;
 - ``tune`` (``sim tune --out``): :mod:`reports.html.tune`.
 
-Every page starts with the options of what was simulated (:mod:`reports.html.common`).
+Every page starts with its answer where the kind has one (a module's ``answer``: the
+tournament's leader against each other strategy), then the options of what was simulated
+(:mod:`reports.html.common`). Every plot is checked for a cut title or a legend over data
+(:func:`reports.html.common.layout_problems`, kept on the ``<img>`` as ``data-layout``).
 """
 from __future__ import annotations
 
@@ -56,6 +59,10 @@ def write_report(run_dir, out_html=None) -> list[Path]:
              "tune": "tune.json"}.get(kind, "summary.json")
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
+        # The answer first, where the kind has one (a tournament: the leader's differences).
+        if hasattr(module, "answer"):
+            with common.shape_of(run.path / extra):
+                module.answer(page, run)
         with common.shape_of(run.path / "summary.json"):
             common.run_section(page, run)
         with common.shape_of(run.path / extra):

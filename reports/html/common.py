@@ -18,6 +18,8 @@ from sim.kernel.cards import CODE, NAMES
 from sim.runs.saved import Loaded
 
 DPI = 110
+SPARSE = 30        # a rate from fewer games than this is drawn as sparse (hatched, grey)
+SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
 KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study"}
 
@@ -62,7 +64,6 @@ def card_key(name) -> tuple:
 
 
 def rules_caption(cfg: dict) -> str:
-    """The rules of a saved folder in a few words: ``classic rules + V1 (choose face-ups)``."""
     base = cfg.get("rules", "seed")
     opts = cfg.get("options") or (base if isinstance(base, dict) else {})
     if isinstance(base, dict):
@@ -76,7 +77,8 @@ def rules_caption(cfg: dict) -> str:
 
 
 def _fmt_table(df: pd.DataFrame,
-               text_cols=("strategy", "swap", "seats", "triple", "position")) -> str:
+               text_cols=("strategy", "swap", "seats", "triple", "position", "spec",
+                          "against", "policy", "")) -> str:
     """A DataFrame as an HTML table: rates as %, intervals as one column, counts with commas."""
     out = pd.DataFrame(index=df.index)
     cols = list(df.columns)
@@ -141,6 +143,7 @@ class Page:
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
         self.sections: list[dict] = []
+        self.problems: list[str] = []          # what layout_problems found, per plot
 
     def section(self, ident: str, title: str) -> list:
         blocks: list = []
@@ -151,6 +154,8 @@ class Page:
         return f"{self.files_dir.name}/{path.name}"
 
     def figure(self, name: str, fig, caption: str) -> dict:
+        problems = layout_problems(fig)
+        self.problems += [f"{name}: {p}" for p in problems]
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
         data = buf.getvalue()
@@ -160,7 +165,8 @@ class Page:
         w, h = (int(round(v * DPI)) for v in fig.get_size_inches())
         return {"kind": "figure", "data": base64.b64encode(data).decode("ascii"),
                 "alt": fig.get_suptitle().replace("\n", " ") or caption,
-                "caption": caption, "href": self.href(path), "width": w, "height": h}
+                "caption": caption, "href": self.href(path), "width": w, "height": h,
+                "layout": "; ".join(problems) or "ok"}
 
     def table(self, name: str, df: pd.DataFrame, caption: str = "") -> dict:
         path = self.files_dir / f"{name}.csv"
@@ -192,26 +198,123 @@ def percent_axis(ax, axis="y"):
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
 
 
-def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None):
-    x = np.arange(len(labels))
+def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=None,
+               names_label="", rate_label="") -> None:
+    """Bars of rates with their intervals and values. A bar from fewer than ``SPARSE`` games
+    (``n``) is drawn hatched in grey, its value marked "(sparse)", and said so in the legend.
+    When the labels side by side would not fit the axes' width (many or long strategy
+    names), the bars lie horizontally, one label a line."""
     rate_f = np.array([as_float(v) for v in rate])
-    ax.bar(x, np.nan_to_num(rate_f), color=color, width=0.6, zorder=2)
-    ax.errorbar(x, np.nan_to_num(rate_f), yerr=error_bars(rate, low, high), fmt="none",
-                ecolor="#1d2433", capsize=5, lw=1.2, zorder=3, label="95% CI")
+    sparse = (np.zeros(len(labels), bool) if n is None else
+              np.array([as_float(v) < SPARSE for v in n]))
+    colors = list(color) if isinstance(color, (list, tuple)) else [color] * len(labels)
+    flat = _too_wide(ax, labels)
+    if flat:
+        labels = [str(lab).replace("\n", ", ") for lab in labels]
+    x = np.arange(len(labels))
+    bar = ax.barh if flat else ax.bar
+    size = {"height" if flat else "width": 0.6}
+    bar(x[~sparse], np.nan_to_num(rate_f[~sparse]),
+        color=[c for c, s in zip(colors, sparse) if not s], zorder=2, **size)
+    if sparse.any():
+        bar(x[sparse], np.nan_to_num(rate_f[sparse]), color=SPARSE_COLOR, hatch="///",
+            edgecolor="#6b7487", zorder=2, label=f"fewer than {SPARSE} games", **size)
+    err = {("xerr" if flat else "yerr"): error_bars(rate, low, high)}
+    ax.errorbar(*((np.nan_to_num(rate_f), x) if flat else (x, np.nan_to_num(rate_f))),
+                fmt="none", ecolor="#1d2433", capsize=5 if not flat else 3, lw=1.2, zorder=3,
+                label="95% CI", **err)
     top = max([as_float(v) for v in high if not math.isnan(as_float(v))] + [0.01])
-    for xi, r, hi in zip(x, rate_f, high):
+    for xi, r, hi, sp in zip(x, rate_f, high, sparse):
         if not math.isnan(r):
-            y = r if math.isnan(as_float(hi)) else max(r, as_float(hi))
-            ax.annotate(pct_text(r, 1), (xi, y), xytext=(0, 3), textcoords="offset points",
-                        fontsize=8, ha="center", va="bottom")
+            end = r if math.isnan(as_float(hi)) else max(r, as_float(hi))
+            ax.annotate(pct_text(r, 1) + (" (sparse)" if sp else ""),
+                        (end, xi) if flat else (xi, end), xytext=(3, 0) if flat else (0, 3),
+                        textcoords="offset points", fontsize=8,
+                        ha="left" if flat else "center", va="center" if flat else "bottom")
     if fair is not None:
-        ax.axhline(fair, color="#c0392b", ls="--", lw=1, zorder=1, label=fair_label)
+        (ax.axvline if flat else ax.axhline)(fair, color="#c0392b", ls="--", lw=1, zorder=1,
+                                             label=fair_label)
         top = max(top, fair)
-    ax.set_ylim(0, min(1.0, top * 1.18 + 0.005))
-    ax.set_xticks(x, labels)
-    percent_axis(ax)
-    ax.grid(axis="y", alpha=0.3, zorder=0)
-    ax.legend(loc="upper right", fontsize=8)
+    limit = min(1.0, top * (1.3 if flat else 1.18) + 0.005)
+    if flat:
+        ax.set_xlim(0, limit)
+        ax.set_yticks(x, labels)
+        ax.set_ylim(len(labels) - 0.5, -0.5)                  # the first label on top
+        ax.set_ylabel(names_label)
+        ax.set_xlabel(rate_label)
+        percent_axis(ax, "x")
+        ax.grid(axis="x", alpha=0.3, zorder=0)
+    else:
+        ax.set_ylim(0, limit)
+        ax.set_xticks(x, labels)
+        ax.set_xlabel(names_label)
+        ax.set_ylabel(rate_label)
+        percent_axis(ax)
+        ax.grid(axis="y", alpha=0.3, zorder=0)
+    _legend_below(ax)
+
+
+def _too_wide(ax, labels) -> bool:
+    """Would these tick labels, side by side under the axes, run into each other?"""
+    longest = max((len(line) for lab in labels for line in str(lab).split("\n")), default=0)
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    return (longest + 2) * len(labels) * 0.075 > inches      # ~0.075 in a character at 10 pt
+
+
+def _mark_sparse(ax, sparse, what="games") -> bool:
+    """Cover the heat-map cells of ``sparse`` (a boolean grid) in hatched grey, so that a
+    rate from a few games is never coloured like the best, and say so in a legend below."""
+    from matplotlib.patches import Patch, Rectangle
+
+    look = {"facecolor": SPARSE_COLOR, "hatch": "///", "edgecolor": "#6b7487"}
+    for i, j in zip(*np.nonzero(sparse)):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, lw=0, zorder=2, **look))
+    if sparse.any():
+        _legend_below(ax, extra=[Patch(label=f"fewer than {SPARSE} {what}: too few to colour",
+                                       **look)])
+    return bool(sparse.any())
+
+
+def _legend_below(ax, extra=(), **kw):
+    """The axes' legend (and ``extra`` handles) below the plot, outside the axes, where it
+    cannot cover the data."""
+    handles, labels = ax.get_legend_handles_labels()
+    handles += list(extra)
+    labels += [h.get_label() for h in extra]
+    if handles:
+        ax.figure.legend(handles, labels, loc="outside lower center", fontsize=8,
+                         ncols=min(len(handles), kw.pop("ncols", 3)), frameon=False, **kw)
+
+
+def layout_problems(fig) -> list[str]:
+    """What is wrong with a drawn figure's layout: anything cut at the figure's edge (a
+    title too long, a label outside), a legend over an axes' plotting area or over a text
+    (a bar's value), two titles over each other. Empty when the figure is clean."""
+    from matplotlib.legend import Legend
+
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    out = []
+    box = fig.bbox
+    tight = fig.get_tightbbox(r).transformed(fig.dpi_scale_trans)
+    if (tight.x0 < box.x0 - 1 or tight.y0 < box.y0 - 1 or tight.x1 > box.x1 + 1
+            or tight.y1 > box.y1 + 1):
+        out.append(f"drawn outside the figure ({tight.x0:.0f}, {tight.y0:.0f}, "
+                   f"{tight.x1:.0f}, {tight.y1:.0f} px of {box.x1:.0f} x {box.y1:.0f})")
+    # What a legend must not cover: the plotting areas, every text drawn in them (a bar's
+    # value, a cell's value), their titles, and their axes (tick labels and axis labels).
+    marks = []
+    for a in fig.axes:
+        marks.append((f"the plot {a.get_title() or a.get_ylabel() or 'an axes'!r}", a.bbox))
+        marks += [(f"the text {t.get_text()!r}", t.get_window_extent(r)) for t in
+                  list(a.texts) + [a.title] if t.get_visible() and t.get_text().strip()]
+        marks += [(f"the {n}-axis of {a.get_ylabel() or 'an axes'!r}", ax.get_tightbbox(r))
+                  for n, ax in (("x", a.xaxis), ("y", a.yaxis)) if ax.get_visible()]
+    for lg in (lg for lg in fig.findobj(Legend) if lg.get_visible()):
+        lb = lg.get_window_extent(r)
+        out += [f"a legend covers {what}" for what, bb in marks
+                if bb is not None and lb.overlaps(bb)]
+    return out
 
 
 def _value(v) -> str:
@@ -242,8 +345,7 @@ def run_section(page: Page, run: Loaded) -> None:
     if unf is not None:
         share = pct_text(unf / games) if games else "–"
         cap = cfg.pop("max_turns", None)
-        limit = f"; limit {int_text(cap)} turns, R25)" if cap else ")"
-        text = f"{int_text(unf)} ({share}" + limit
+        text = f"{int_text(unf)} ({share}" + (f"; limit {int_text(cap)} turns, R25)" if cap else ")")
         if ov.get("unfinished_cycle") is not None:
             text += (f": {int_text(ov.get('unfinished_cap'))} at the turn limit, "
                      f"{int_text(ov['unfinished_cycle'])} stopped as endless (a position repeated)")
@@ -270,7 +372,7 @@ def run_section(page: Page, run: Loaded) -> None:
     df = pd.DataFrame([(k, "–" if v is None else str(v)) for k, v in rows],
                       columns=["item", "value"])
     html = html_table(df.set_index("item"), text_cols=("value",), index_name="item",
-                      header=False)
+                       header=False)
     html = html.replace('class="data"', 'class="data kv"', 1)
     blocks.append({"kind": "table", "html": html, "caption": "The options:",
                    "href": page.href(write_csv(page, "run", df))})

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, fig_title, int_text, new_figure, pct_text, percent_axis, rate_bars, wilson_interval,
-    write_csv,
+    SPARSE, Page, write_csv, new_figure, int_text, _legend_below, pct_text, percent_axis, rate_bars, fig_title,
+    wilson_interval,
 )
 from sim.runs.saved import Loaded
 
@@ -103,11 +103,11 @@ def _strategy_section(page: Page, run: Loaded) -> None:
     fig = new_figure(8, 4.4)
     ax = fig.add_subplot()
     rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
-              fair=1 / p, fair_label=f"fair share 1/{p}")
-    ax.set_xlabel("strategy (seats held; n = seat-games)")
-    ax.set_ylabel("win rate (% of seat-games)")
+               fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+               names_label="strategy (seats held; n = seat-games)",
+               rate_label="win rate (% of seat-games)")
     fig_title(fig, f"Win rate by strategy with 95% Wilson CI (n = {int_text(bs['games'].sum())} "
-                    f"seat-games)")
+                 f"seat-games)")
     blocks.append(page.figure("win_rate_by_strategy", fig,
                               "Each strategy's wins over the seat-games it played; the seats "
                               "of one game are not independent, so read the intervals as "
@@ -126,11 +126,11 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         fig = new_figure(8, 4.4)
         ax = fig.add_subplot()
         rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
-                  fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat (strategy; n = games)")
-        ax.set_ylabel("win rate (% of games)")
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+                   names_label="seat (strategy; n = games)",
+                   rate_label="win rate (% of games)")
         fig_title(fig, f"Win rate by seat with 95% Wilson CI (n = {int_text(bs['games'].iloc[0])} "
-                        f"games)")
+                     f"games)")
         blocks.append(page.figure("win_rate_by_seat", fig, "Each seat's share of all games "
                                   "won; the dealer is drawn at random (R3)."))
         blocks.append(page.table("by_seat", bs, "Win rate by seat:"))
@@ -141,9 +141,9 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
             fig = new_figure(8, 4.2)
             ax = fig.add_subplot()
             rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
-                      fair=1 / p, fair_label=f"fair share 1/{p}")
-            ax.set_xlabel("seat (strategy; n = games)")
-            ax.set_ylabel("Shithead rate (% of games)")
+                       fair=1 / p, fair_label=f"fair share 1/{p}", n=games,
+                       names_label="seat (strategy; n = games)",
+                       rate_label="Shithead rate (% of games)")
             fig_title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
                          f"(n = {int_text(games[0])} games)")
             blocks.append(page.figure("shithead_by_seat", fig, "V2: the last player out "
@@ -159,9 +159,9 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
         rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
-                  fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat, counted in seat order from the player who started (R6)")
-        ax.set_ylabel("win rate (% of games)")
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=[n] * p,
+                   names_label="seat, counted in seat order from the player who started (R6)",
+                   rate_label="win rate (% of games)")
         fig_title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
                      f"(n = {int_text(n)} games)")
         blocks.append({"kind": "text", "text": (
@@ -211,7 +211,7 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.axvline(median, color="#1d2433", ls=":", lw=1.2, label=f"median {median}")
         ax.set_xlabel(f"turns per game (moves; bins of {width})")
         ax.set_ylabel("games (count)")
-        ax.legend(fontsize=8)
+        _legend_below(ax)
         ax.grid(axis="y", alpha=0.3)
         note = []
         if over:
@@ -219,7 +219,7 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         if stats["unfinished"]:
             note.append(f"{stats['unfinished']:,} unfinished excluded")
         fig_title(fig, f"Game length of finished games (n = {finished:,} games"
-                        + ("; " + ", ".join(note) if note else "") + ")")
+                     + ("; " + ", ".join(note) if note else "") + ")")
         blocks.append(page.figure("turns_histogram", fig, "Turns (moves, pick-ups included) "
                                   "per finished game."))
         df = pd.DataFrame({"turns": values, "games": turns})
@@ -241,8 +241,11 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
             if not n:
                 continue
             mean = float((np.arange(counts.size) * counts).sum() / n)
+            sparse = n < SPARSE                  # a share of a few player-games: dotted
             ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
-                      label=f"{label}: mean {mean:.2f} (n={n:,})")
+                      ls=":" if sparse else "-",
+                      label=f"{label}: mean {mean:.2f} (n={n:,}"
+                            + (f"; sparse, fewer than {SPARSE})" if sparse else ")"))
             for v, c in enumerate(counts):
                 if c:
                     rows.append({"strategy": label, "pickups": v, "player_games": int(c)})
@@ -251,10 +254,10 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("pick-ups per player per game (count)")
         ax.set_ylabel("share of player-games (%)")
-        ax.legend(fontsize=8)
+        _legend_below(ax, ncols=2)
         ax.grid(axis="y", alpha=0.3)
         fig_title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
-                       + (f"; {stats['unfinished']:,} unfinished games excluded)"
+                    + (f"; {stats['unfinished']:,} unfinished games excluded)"
                        if stats["unfinished"] else ")"))
         blocks.append(page.figure("pickups_histogram", fig, "How often a player picked up "
                                   "the pile in a finished game (R10), by strategy."))

@@ -1,5 +1,5 @@
-"""The page of a saved swap study (``sim study swap --out``): the split policy against the
-other policies (margins, intervals, the verdict), the model behind it (each card's face-up
+"""The page of a saved swap study (``sim study swap --out``): first the answer, the split
+policy against the other policies (margins, intervals, the verdict); after the options the model behind it (each card's face-up
 gain, examples of its choices) and the descriptive table of face-up triples; the policy for
 unfinished games under each table."""
 from __future__ import annotations
@@ -10,23 +10,26 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, as_float, card_key, error_bars, fig_title, html_table, int_text, new_figure, pct_text,
-    percent_axis, rate_key, write_csv,
+    SPARSE, SPARSE_COLOR, Page, card_key, write_csv, new_figure, html_table, int_text, _legend_below,
+    _mark_sparse, as_float, pct_text, percent_axis, rate_key, fig_title, error_bars,
 )
 from sim.runs.saved import Loaded
 
 TITLE = "swap study"
 MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
-MIN_CELL_GAMES = 30        # a heatmap cell seen less often is marked and left off the scale
 UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in every "
               "denominator.")
 
 
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page: the split policy against each other policy, and the verdict."""
+    if run.study is None:
+        raise ValueError(f"{run.path} is a swap-study folder without study.json")
+    _policies_section(page, run.study)
+
+
 def build(page: Page, run: Loaded) -> list[str]:
     st = run.study
-    if st is None:
-        raise ValueError(f"{run.path} is a swap-study folder without study.json")
-    _policies_section(page, st)
     _model_section(page, st)
     _triples_section(page, st)
     return []
@@ -74,7 +77,7 @@ def _policies_section(page: Page, st: dict) -> None:
     ax.set_ylabel("policy played against")
     ax.grid(axis="x", alpha=0.3)
     fig_title(fig, f"{mine.capitalize()} vs each swap policy, duplicate deals (n = {int_text(n)} "
-                   f"games per policy)")
+                f"games per policy)")
     blocks.append(page.figure("study_policies", fig, f"Right of the dashed line: the {mine} "
                               "wins more often than that policy."))
     if st.get("verdict"):
@@ -127,7 +130,7 @@ def _model_section(page: Page, st: dict) -> None:
     ax.set_ylabel("face-up gain (log-odds of a win)")
     ax.grid(axis="y", alpha=0.3, zorder=0)
     fig_title(fig, "Rank terms of the split model: a card face up rather than in hand, relative "
-                   "to the average card, 95% CI")
+                "to the average card, 95% CI")
     blocks.append(page.figure("study_card_gains", fig, "The model's rank terms; the terms of "
                               "each face-up and hand triple come on top of them."))
     path = write_csv(page, "study_card_gains", df)
@@ -194,23 +197,22 @@ def _triples_section(page: Page, st: dict) -> None:
             v[idx[t[-1]], idx[t[0]]] += n * float(r)
     with np.errstate(invalid="ignore", divide="ignore"):
         grid = np.where(g > 0, v / g, np.nan)
-    # The colour scale follows the cells seen often enough; rarer ones are marked with *.
-    rare = np.isfinite(grid) & (g < MIN_CELL_GAMES)
+    # The colour scale follows the cells seen often enough; rarer ones are hatched grey.
+    rare = np.isfinite(grid) & (g < SPARSE)
     scale = grid[np.isfinite(grid) & ~rare]
-    if not scale.size:
-        scale, rare = grid[np.isfinite(grid)], np.zeros_like(rare)
     fig = new_figure(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
     ax = fig.add_subplot()
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis",
+    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | rare, grid), cmap="viridis",
                    vmin=scale.min() if scale.size else None,
                    vmax=scale.max() if scale.size else None)
+    _mark_sparse(ax, rare, "seat-games")
     mid = (scale.min() + scale.max()) / 2 if scale.size else 0
     for i in range(k):
         for j in range(k):
             if np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{100 * grid[i, j]:.1f}" + ("*" if rare[i, j] else ""),
-                        ha="center", va="center", fontsize=7 if k > 9 else 9,
-                        color="white" if grid[i, j] < mid else "#1d2433")
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}", ha="center", va="center",
+                        fontsize=7 if k > 9 else 9, zorder=3,
+                        color="#1d2433" if rare[i, j] or grid[i, j] >= mid else "white")
     ax.set_xticks(range(k), ranks)
     ax.set_yticks(range(k), ranks)
     ax.set_xlabel("lowest card of the face-up triple")
@@ -219,12 +221,13 @@ def _triples_section(page: Page, st: dict) -> None:
     percent_axis(cb.ax)
     cb.set_label(f"{what} (%), pooled over the middle card")
     fig_title(fig, f"Value of the face-up triple: {what} (%) by lowest and highest card "
-                   f"(n = {total:,} seat-games)")
+                f"(n = {total:,} seat-games)")
     blocks.append(page.figure("study_heatmap", fig, "Each cell pools the triples with that "
                               "lowest and highest card (whatever the middle card), weighted "
                               "by seat-games; cell values in %"
-                              + (f"; * fewer than {MIN_CELL_GAMES} seat-games (outside the "
-                                 "colour scale)" if rare.any() else "") + "."))
+                              + (f"; hatched grey: fewer than {SPARSE} seat-games, a value "
+                                 "too uncertain to colour (outside the colour scale)"
+                                 if rare.any() else "") + "."))
 
     # the best and worst 10, among the triples seen often enough to rank
     min_n = MIN_TRIPLE_GAMES if (n_all >= MIN_TRIPLE_GAMES).sum() >= 20 else 0
@@ -245,13 +248,19 @@ def _triples_section(page: Page, st: dict) -> None:
     if rank_by == "shrunk":
         ax_shrunk = both["shrunk"].to_numpy(float)
     colors = ["#54a24b"] * len(top) + ["#e45756"] * len(bottom)
-    for yi, r, e0, e1, col in zip(y, rates, err[0], err[1], colors):
-        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=col, ecolor=col, capsize=3)
+    few = both["games"].to_numpy(float) < SPARSE
+    for yi, r, e0, e1, col, sp in zip(y, rates, err[0], err[1], colors, few):
+        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", capsize=3,
+                    color=SPARSE_COLOR if sp else col, ecolor=SPARSE_COLOR if sp else col,
+                    mfc="white" if sp else col, mec="#6b7487" if sp else col)
+    if few.any():
+        ax.plot([], [], "o", mfc="white", mec="#6b7487",
+                label=f"fewer than {SPARSE} seat-games (sparse)")
     if rank_by == "shrunk":
         ax.plot(ax_shrunk, y, "x", color="#1d2433", ms=6, label="shrunk rate")
     if not math.isnan(mean):
         ax.axvline(mean, color="#1d2433", ls="--", lw=1, label=f"mean {pct_text(mean, 1)}")
-        ax.legend(fontsize=8, loc="lower right")
+    _legend_below(ax)
     ax.set_yticks(y, [f"{t}  (n={int(n):,})" for t, n in zip(both["triple"], both["games"])])
     ax.invert_yaxis()
     percent_axis(ax, "x")
@@ -259,7 +268,7 @@ def _triples_section(page: Page, st: dict) -> None:
     ax.set_ylabel("face-up triple (seat-games)")
     ax.grid(axis="x", alpha=0.3)
     fig_title(fig, f"Best (green) and worst (red) face-up triples (n = {int(both['games'].sum()):,}"
-                   f" seat-games shown of {total:,})")
+                f" seat-games shown of {total:,})")
     blocks.append(page.figure("study_best_worst", fig, "The best and worst triples with "
                               "their 95% intervals (descriptive: owning the cards included)"
                               + ("; x: the shrunk rate they are ranked by." if
