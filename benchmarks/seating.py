@@ -18,7 +18,7 @@ Designs, each analysed with ``sim.studies.stats.mean_interval`` over deals (what
   tournament (tried for sim compare, and rejected: the list's own imbalance is a bias the
   interval over deals does not see);
 - ``balanced``: sim compare's design for eight strategies, every deal under its own random
-  order drawn from (seed, deal) (:func:`sim.studies.compare.seat_orders`).
+  order drawn from (seed, deal) (:func:`sim.studies.design.seat_orders`).
 
 Reported: how often the 95% interval covers ``delta`` (should be at least 95%), the mean
 estimate and the mean interval width.
@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.studies.compare import seat_orders  # noqa: E402
+from sim.studies.design import seat_orders  # noqa: E402
 from sim.studies.stats import mean_interval  # noqa: E402
 
 K, A, B, GIVER = 8, 0, 1, 2

@@ -33,8 +33,8 @@ def build(page: Page, run: Loaded) -> list[str]:
 
 
 def _fmt_p(p) -> str:
-    from sim.studies.swapstudy import fmt_p
-    return fmt_p(_nan(p))
+    from sim.studies.stats import format_p
+    return format_p(_nan(p))
 
 
 def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:
