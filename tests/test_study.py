@@ -11,9 +11,9 @@ from sim.kernel.cards import CODE
 from sim.kernel.layout import PUB
 from sim.runs.runner import RunConfig, play_batch
 from sim.runs.registry import get_swap
-from sim.studies.stats import format_p
+from sim.studies.stats import format_p, mean_interval
 from sim.studies.swapstudy import swap_study
-from sim.studies.swapstudy.h2h import bh, paired_test
+from sim.studies.swapstudy.h2h import bh
 from sim.studies.swapstudy.model import fit_split_model, write_split_file
 from sim.studies.swapstudy.policy import best_splits
 from sim.studies.swapstudy.table import triple_table
@@ -141,13 +141,16 @@ def test_split_model_shrinks_rare_cells(tmp_path):
 
 
 # -- item 5: a zero spread never crashes; tiny p-values ----------------------------------------
-def test_paired_test_never_gives_nan():
-    r = paired_test(np.zeros(500))                      # every deal: the same result
-    assert r["p_value"] == 1.0 and r["diff"] == 0.0 and r["ci_low"] < 0 < r["ci_high"]
-    r = paired_test(np.full(40, 0.5))                    # no spread, but all one way
-    assert 0 < r["p_value"] < 1e-10 and r["ci_low"] < 0.5 < r["ci_high"]
-    assert paired_test(np.array([0.5]))["p_value"] == 1.0
-    assert paired_test(np.array([]))["p_value"] == 1.0
+def test_a_paired_difference_never_gives_nan():
+    """The head-to-head's per-deal differences go through stats.mean_interval (bounds -1..1)."""
+    def paired(d):
+        return mean_interval(np.asarray(d, float), bounds=(-1.0, 1.0), null=0.0)
+    r = paired(np.zeros(500))                           # every deal: the same result
+    assert r["p_value"] == 1.0 and r["estimate"] == 0.0 and r["ci_low"] < 0 < r["ci_high"]
+    r = paired(np.full(40, 0.5))                         # no spread, but all one way
+    assert 0 < r["p_value"] < 1e-6 and r["ci_low"] < 0.5 < r["ci_high"]
+    r = paired([0.5])                                    # one deal: the widest interval
+    assert 0 < r["p_value"] <= 1 and r["ci_low"] < 0 < r["ci_high"]
     assert bh([1.0, float("nan"), 0.01]) == pytest.approx([1.0, 1.0, 0.03])
     assert format_p(0.0) == "< 1e-16" and format_p(1e-300) == "< 1e-16" and format_p(0.0312) == "0.031"
 

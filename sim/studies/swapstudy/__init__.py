@@ -40,9 +40,9 @@ decide and no swap changes).
 5. **Head-to-head.** The split policy against the old table policy and every built-in swap
    policy, same move strategy for everyone, seats alternating (S O S O ... then O S O S ...
    on the same deals: duplicate deals). Per deal, the difference between the split seats'
-   and the other seats' mean result; its mean, 95% interval and a two-sided p-value (t-test
-   over deals, scipy; a sign test when every deal gave the same difference), adjusted
-   for the several comparisons (Benjamini-Hochberg). The verdict names the best of the
+   and the other seats' mean result; its mean, 95% interval and a two-sided p-value over
+   deals (:func:`sim.studies.stats.mean_interval`, as every paired difference of the
+   project), adjusted for the several comparisons (Benjamini-Hochberg). The verdict names the best of the
    policies tested, with its margin and interval.
 
 **Unfinished games** (R25) count as games not won by any seat, in every denominator: in the

@@ -3,46 +3,11 @@ deals, seats alternating; per-deal paired differences, Benjamini-Hochberg adjust
 p-values and the verdict in words."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from sim.runs.runner import RunConfig, batches, play_batch
 from sim.studies.match import batch_results
-from sim.studies.stats import format_p
-
-Z95 = 1.959963984540054
-
-
-def paired_test(diffs):
-    """Mean of per-deal differences, its 95% interval and a two-sided p-value; never NaN.
-
-    The t interval's half-width is never below ``2 * (1 - 0.025 ** (1 / deals))`` (a
-    difference lies in [-1, 1]; Clopper-Pearson for "no deal deviated"), so an interval does
-    not collapse to a point. With no spread between deals the p-value is a sign test's
-    (1 when every difference is 0); with one deal it is 1.
-    """
-    from scipy import stats
-
-    d = np.asarray(diffs, float)
-    k = d.size
-    if k == 0:
-        return {"diff": 0.0, "ci_low": -1.0, "ci_high": 1.0, "p_value": 1.0}
-    mean = float(d.mean())
-    se = float(d.std(ddof=1) / math.sqrt(k)) if k > 1 else float("nan")
-    floor = 2 * (1 - 0.025 ** (1 / k))
-    half = max(Z95 * se, floor) if math.isfinite(se) else 2.0
-    if k < 2:
-        p = 1.0
-    elif se > 0:
-        p = float(stats.ttest_1samp(d, 0.0).pvalue)
-    else:                                         # every deal gave the same difference
-        nz = int((d != 0).sum())
-        p = 1.0 if nz == 0 else float(stats.binomtest(nz, nz).pvalue)
-    if not math.isfinite(p):
-        p = 1.0
-    return {"diff": mean, "ci_low": max(mean - half, -1.0), "ci_high": min(mean + half, 1.0),
-            "p_value": min(max(p, 0.0), 1.0)}
+from sim.studies.stats import format_p, mean_interval
 
 
 def head_to_head(mine, other, players, games, seed, rules, strategy, threads, records=None,
@@ -72,9 +37,11 @@ def head_to_head(mine, other, players, games, seed, rules, strategy, threads, re
             ow += o.sum()
         diffs.append(d / 2)
     diffs = np.concatenate(diffs)
+    ci = mean_interval(diffs, bounds=(-1.0, 1.0), null=0.0)
     return {"policy": label or other, "spec": other, "deals": int(diffs.size),
             "games": int(2 * diffs.size), "unfinished": unfinished,
-            "share": tw / (tw + ow) if tw + ow else float("nan"), **paired_test(diffs)}
+            "share": tw / (tw + ow) if tw + ow else float("nan"), "diff": ci["estimate"],
+            "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "p_value": ci["p_value"]}
 
 
 def bh(pvalues):
