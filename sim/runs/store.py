@@ -1,4 +1,5 @@
-"""A run's output folder: manifest, per-game records in Parquet batches, summary.
+"""A run's output folder: manifest, per-game records in Parquet batches, summary (written
+through :mod:`sim.runs.folder`, as every saved folder is).
 
 Layout of ``--out DIR``::
 
@@ -22,7 +23,7 @@ from sim.runs.batch import Batch
 from sim.kernel.referee import UNFINISHED
 from sim.kernel.cycle import END_FINISHED, END_NAMES
 from sim.kernel.layout import MAXP
-from sim.runs.folder import StoreError, versions, write_json, write_parquet
+from sim.runs.folder import StoreError, make_dir, versions, write_json, write_parquet
 
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
 FORMAT = 2
@@ -40,9 +41,8 @@ class Store:
         v = versions()
         self.manifest = {"format": FORMAT, "options": cfg.describe(), "batch": cfg.batch,
                          "code": v["code"], "strategies": cfg.identities(), "versions": v}
+        make_dir(self.path, "games")
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.games_dir.mkdir(exist_ok=True)
             probe = tempfile.NamedTemporaryFile(dir=self.games_dir, delete=True)
             probe.close()
         except OSError as e:

@@ -3,9 +3,14 @@ played under, its rotations, and the seat rows the core reads.
 
 With a cyclic order ``o`` of ``k`` strategy indices at ``n`` seats, rotation ``r`` seats
 ``o[(s + r) % k]`` at seat ``s``; over the ``k`` rotations each entry of the order holds each
-seat exactly once per deal. ``"fixed"`` plays every deal under the order given; ``"balanced"``
-makes every strategy follow every other equally often (:func:`seat_orders`; why a short list
-of shared random orders would not do: benchmarks/seating.py).
+seat exactly once per deal. ``"fixed"`` plays every deal under the order given, so with
+more than two strategies each always follows the same neighbour, who is then part of its
+result (a strategy that hands out 2s and 10s helps the one after it). ``"balanced"`` makes
+every strategy follow every other equally often (:func:`seat_orders`): up to six strategies,
+every cyclic order in turn (a stratified design, for which the interval over deals is valid,
+if anything conservative); with more, an order per deal drawn from (seed, deal) alone, so
+that deals stay independent (a short list of shared random orders would not do: its own
+imbalance is a bias the interval over deals does not see; benchmarks/seating.py).
 """
 from __future__ import annotations
 
