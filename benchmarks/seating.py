@@ -17,7 +17,7 @@ Designs, each analysed with ``sim.studies.stats.mean_interval`` over deals (what
 - ``list120``: deal d under order d mod 120 of a list of 120 random orders drawn once per
   tournament (tried for sim compare, and rejected: the list's own imbalance is a bias the
   interval over deals does not see);
-- ``balanced``: sim compare's design for ``k`` strategies (:func:`seat_orders`): up to 6
+- ``balanced``: sim compare's design for ``k`` strategies (:func:`sim.studies.design.seat_orders`): up to 6
   strategies deal d plays cyclic order d mod (k-1)! of all of them; from 7 on every deal its
   own random order drawn from (seed, deal). Checked for every k from 3 to 8 (issue 23).
 
@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.studies.compare import seat_orders  # noqa: E402
+from sim.studies.design import seat_orders  # noqa: E402
 from sim.studies.stats import mean_interval  # noqa: E402
 
 A, B, GIVER = 0, 1, 2

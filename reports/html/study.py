@@ -36,8 +36,8 @@ def build(page: Page, run: Loaded) -> list[str]:
 
 
 def _fmt_p(p) -> str:
-    from sim.studies.swapstudy import fmt_p
-    return fmt_p(as_float(p))
+    from sim.studies.stats import format_p
+    return format_p(as_float(p))
 
 
 def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:

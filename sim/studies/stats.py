@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+ALPHA = 0.05                      # 95% intervals, unless a caller asks for another level
 ELO = 400 / math.log(10)          # Elo points per natural-log unit of strength
 FRACTIONS = 0.9 * 2.0 ** (-np.arange(24) / 2)    # the dKelly bets f_g (0.9 .. 3.3e-4)
 CHECK_GROWTH = 1.05               # check points: every deal up to 20, then 5% apart
