@@ -17,7 +17,8 @@ decide and no swap changes).
    triple may be worth more or less than its cards), then one term for each face-up triple
    and one for each hand triple (what the cards of one place are worth together, beyond
    their ranks), and the seat's position after the starting player (a covariate fixed
-   before the swap under R6; left out under V1, where the swap decides the start). Because
+   before the swap under R6 as dealt; left out under V1 and under H14 ``starter=hand``,
+   where the swap decides who starts, so the start is part of what a split is worth). Because
    the split is random given the six cards, face-up and hand terms are told apart by the
    data; what the cards are worth to their owner wherever they lie cancels between two
    splits of the same six. The penalty is a Gaussian prior: sd ``PRIOR_SD`` on the counts,

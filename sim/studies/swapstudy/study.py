@@ -76,8 +76,11 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                        "kind": "logistic regression (scikit-learn, L2 penalty) of a seat's win "
                                "on rank x place terms (cards of each rank face up and in "
                                "hand, pairs, triples), a term for each face-up triple and "
-                               "each hand triple, and the position after the starting "
-                               "player",
+                               + ("each hand triple, and the position after the starting "
+                                  "player" if stage["position"] else
+                                  "each hand triple; no position term: under V1 or H14 "
+                                  "starter=hand the swap decides who starts"),
+                       "position_term": stage["position"],
                        "prior_sd": PRIOR_SD, "prior_sd_extra": PRIOR_SD_EXTRA,
                        "prior_sd_triple": model["sd_triple"],
                        "held_out_loglik": model["held_out"],

@@ -44,6 +44,10 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
                     max_turns=max_turns, cycle_stop=cycle_stop)
     v2 = bool(cfg.options["last_player_loses"])
     v1 = bool(cfg.options["choose_face_ups"])
+    # Who starts is fixed by the deal only under R6 as dealt: under V1 the face-ups are chosen,
+    # under H14 starter=hand the hands after the swap decide (issue 23), so there the seat's
+    # position after the starter is an outcome of the split, not a covariate, and is left out.
+    position = not v1 and cfg.options["starter"] == "dealt"
     tally = Tally(cfg)
     ncell = NTRIPLE * NTRIPLE * players
     cell_n = np.zeros((2, ncell), np.int64)
@@ -68,9 +72,9 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
         count += np.bincount(codes.ravel(), minlength=SIZE)
         score += np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE)
         unf += np.bincount(codes[~done].ravel(), minlength=SIZE)
-        # position after the starting player (fixed by the deal under R6; not under V1)
+        # the position after the starting player, where the deal fixes the start
         pos = ((np.arange(players)[None, :] - b.starter[:, None].astype(np.int64)) % players
-               if not v1 else np.zeros((n, players), np.int64))
+               if position else np.zeros((n, players), np.int64))
         cell = (INDEX[codes] * NTRIPLE + INDEX[hand]) * players + pos
         half = (np.arange(first, first + n) % 2)[:, None] + np.zeros(players, np.int64)
         flat = (half * ncell + cell).ravel()
@@ -80,5 +84,6 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
         if progress:
             progress(done_games)
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
-            "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2}
+            "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
+            "position": position}
 
