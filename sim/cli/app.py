@@ -335,6 +335,8 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                                                "sim play instead.")):
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
     saved by `sim play` (--file)."""
+    from dataclasses import replace
+
     from sim.runs.replay import describe
     from sim.runs.runner import RunError, record_game
 
@@ -354,7 +356,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                       last_player_loses, max_turns, None, rule=rule, cycle_stop=cycle_stop)
         if game < 0:
             raise RunError(f"--game: expected a game index of 0 or more, got {game}")
-        cfg.games = max(cfg.games, game + 1)
+        cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
         lines = describe(cfg, game, record_game(cfg, game))
     except (RunError, ValueError) as e:
         _fail(str(e))
