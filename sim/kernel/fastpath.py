@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.kernel import baseline
-from sim.kernel.compiler import FnTuple, jit
+from sim.kernel.compiler import FnTuple, jit, typed_once
 from sim.kernel.layout import HANDS, MAXP, NR, PLAYERS
 
 _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
@@ -48,6 +48,7 @@ class SeatEntry(NamedTuple):
     pure: bool                # a function of the position only (sim.kernel.cycle)
 
 
+@typed_once
 class Pool(NamedTuple):
     """The strategies of one core call (:func:`sim.kernel.referee.run_games`), each once, in
     ``n`` entries (``n`` in :data:`POOLS`)."""

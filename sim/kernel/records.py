@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.kernel.compiler import typed_once
 from sim.kernel.layout import MAXP
 
 
@@ -51,7 +52,7 @@ FIELDS = (
 
 # One array per field, (games,) + shape, in the order of FIELDS; passed to the jitted core
 # as a named tuple (Numba types it by its fields' names, and caches it).
-Records = namedtuple("Records", [f.name for f in FIELDS])
+Records = typed_once(namedtuple("Records", [f.name for f in FIELDS]))
 Records.__doc__ = "One array per record field (:data:`FIELDS`), a row per game."
 
 
@@ -62,4 +63,4 @@ def allocate(n: int) -> Records:
 
 def take(records: Records, index) -> Records:
     """The rows at ``index`` (a slice: views; an index array: copies) of every field."""
-    return Records(**{name: a[index] for name, a in records._asdict().items()})
+    return records._make(a[index] for a in records)       # field by field, the same type

@@ -14,7 +14,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.kernel import cycle
-from sim.kernel.compiler import borrow, ix, jit
+from sim.kernel.compiler import borrow, ix, jit, typed_once
 from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -39,6 +39,7 @@ _SEEN = STATE_SIZE + SWAP_CARDS
 _WORK64 = 6 + 3 + SEAT_TABLE
 
 
+@typed_once
 class Scratch(NamedTuple):
     """The scratch arrays one call of :func:`run_games` (or :func:`run_lowest`) works in
     (:func:`scratch`)."""
@@ -48,6 +49,7 @@ class Scratch(NamedTuple):
     rng: np.ndarray     # uint64: the game's random state
 
 
+@typed_once
 class Games(NamedTuple):
     """Which games one call of :func:`run_games` plays, and under which table (:func:`_games`)."""
 

@@ -90,7 +90,8 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
         table = core.Games(seed=cfg.seed, numbers=games[lo:hi], seat_rows=rows,
                            players=cfg.players, rules=cfg.rules_vector, cap=cfg.max_turns,
                            cycle_stop=bool(cfg.cycle_stop))
-        run(table, pool, core.scratch(cfg.cycle_stop), records.take(b.records, slice(lo, hi)))
+        part = b.records if hi - lo == n else records.take(b.records, slice(lo, hi))
+        run(table, pool, core.scratch(cfg.cycle_stop), part)
 
     # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the blocks change no result.
