@@ -15,20 +15,20 @@ from sim.kernel.layout import (
     BURNS, DEALER, FIRST, HTRIPLES, MAXP, OUTORDER, PICKUPS, TRIPLES, TURN,
 )
 from sim.kernel.records import FIELDS, Records, allocate
-from sim.kernel.ruleset import Ruleset
 from sim.runs.batch import play_batch, record_game
 from sim.runs.config import RunConfig
 from sim.runs.store import Store, records
 
-GAMES = 40
+GAMES = 60
 
 
 @pytest.fixture(scope="module")
 def cfg():
-    # V2 (the whole finishing order), three seats, a first-class strategy beside the inlined
-    return RunConfig(games=GAMES, players=3, seed=11, strategies=["lowest", "counting", "random"],
-                     swaps=["highest-up", "none", "random"],
-                     rules=Ruleset.build("seed", ["last_player_loses=true"]), threads=1)
+    # V2 (the whole finishing order), a first-class strategy (highest) beside the inlined
+    # lowest, pure seats and a cap: games finish, stop at the cap (R25) or as endless (cycles)
+    return RunConfig(games=GAMES, players=3, seed=5, strategies=["lowest", "highest", "lowest"],
+                     swaps=["highest-up", "none", "random"], max_turns=400,
+                     rules={"base": "seed", "last_player_loses": True}, threads=1)
 
 
 @pytest.fixture(scope="module")
@@ -50,20 +50,35 @@ def replayed(cfg, game) -> dict:
             "hand_triples": rec.start[HTRIPLES:HTRIPLES + MAXP], "errors": rec.error}
 
 
-def test_the_core_writes_every_record_field_under_its_own_name(cfg, batch):
+@pytest.fixture(scope="module")
+def replays(cfg):
+    return [replayed(cfg, g) for g in range(GAMES)]
+
+
+def mismatches(records, replays) -> set:
+    """The record fields that differ, by name, from the games replayed."""
+    return {name for g, want in enumerate(replays) for name, value in want.items()
+            if not np.array_equal(getattr(records, name)[g], value)}
+
+
+def test_the_core_writes_every_record_field_under_its_own_name(batch, replays):
     """Each field of the batch, read by name, is what the game replayed move by move gives
-    (R25 turns, R3 dealer, R6 starter, V2 order, the swap's triples): a core that wrote one
-    field's value into another's array fails."""
-    assert set(Records._fields) == {f.name for f in FIELDS}
-    for g in range(GAMES):
-        want = replayed(cfg, g)
-        assert set(want) == set(Records._fields)
-        for name, value in want.items():
-            assert np.array_equal(getattr(batch.records, name)[g], value), (g, name)
-    # the fields differ from one another in these games, so a swap cannot go unseen
-    assert len({batch.starter.tobytes(), batch.dealer.tobytes()}) == 2
-    assert not np.array_equal(batch.triples, batch.hand_triples)
-    assert (batch.order[:, 1] >= 0).all() and batch.pickups.any() and batch.burns.any()
+    (R25 turns, R3 dealer, R6 starter, V2 order, the swap's triples)."""
+    assert set(Records._fields) == {f.name for f in FIELDS} == set(replays[0])
+    assert mismatches(batch.records, replays) == set()
+
+
+def test_a_core_that_swapped_two_fields_would_fail(batch, replays):
+    """The check above sees any two fields of the same shape swapped (which the types alone
+    would let through): every pair, swapped in the records, is found."""
+    names = [f.name for f in FIELDS if f.name != "errors"]     # all zero in these games
+    shape = {f.name: f.shape for f in FIELDS}
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if shape[a] == shape[b]]
+    assert len(pairs) == 21 + 6
+    r = batch.records
+    for a, b in pairs:
+        swapped = r._replace(**{a: getattr(r, b), b: getattr(r, a)})
+        assert mismatches(swapped, replays) == {a, b}, (a, b)
 
 
 def test_records_are_allocated_as_defined():
@@ -102,11 +117,8 @@ def check_columns(df, b):
 
 
 def test_the_saved_columns_hold_the_fields_they_are_named_after(cfg, batch):
-    b = batch
-    assert (b.end == 0).all()      # a V2 table finishes; a stopped game's column:
-    b = dataclasses.replace(b, records=b.records._replace(end=np.where(b.turns > 150, 2, 0)
-                                                          .astype(np.int8)))
-    check_columns(records(cfg, b), b)
+    assert set(batch.end) == {0, 1, 2}      # finished, at the cap, endless
+    check_columns(records(cfg, batch), batch)
 
 
 def test_a_swap_of_two_saved_fields_fails_the_check(cfg, batch, monkeypatch):
@@ -166,7 +178,7 @@ def test_make_pool_places_each_entry_by_name(cfg):
 def test_a_config_is_set_once_and_declares_what_it_holds(cfg, batch):
     """RunConfig: checked values set by the constructor; nothing assigned afterwards (a
     changed config is a new one, dataclasses.replace); no attribute it does not declare."""
-    assert cfg.strategies == ["lowest", "counting", "random"]
+    assert cfg.strategies == ["lowest", "highest", "lowest"]
     assert cfg.swaps == ["highest-up", "none", "random"]
     assert cfg.rules == {"base": "seed", "last_player_loses": True}     # POSITION.md's JSON
     with pytest.raises(dataclasses.FrozenInstanceError):
