@@ -274,8 +274,8 @@ def _games(games, pool, work, records, play):
     still to move has a pure strategy); ``records.end`` gets why each game ended
     (``cycle.END_*``), ``records.cycle_turns`` the length in turns of the cycle that stopped
     it (0 for the others). ``work``: the scratch the games are played in (:func:`scratch`)."""
-    seat_rows, players, cap, cycle_stop = games.seat_rows, games.players, games.cap, \
-        games.cycle_stop
+    seat_rows, players, cap = games.seat_rows, games.players, games.cap
+    cycle_stop = games.cycle_stop
     # Not reference-counted views (sim.kernel.compiler.borrow) of the arrays handed on at
     # every turn, cut from the caller's scratch (:func:`scratch`).
     st, cards = borrow(work.state[:STATE_SIZE]), borrow(work.state[STATE_SIZE:_SEEN])
