@@ -88,18 +88,21 @@ def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypa
     """The core inlines the built-ins (sim.kernel.fastpath), with a loop of its own for a table of
     one built-in; calling them as first-class functions, like a user's strategy, must give
     the same games, bit for bit."""
-    from dataclasses import fields
+    from dataclasses import replace
 
     from sim.kernel import fastpath
+    from sim.kernel.records import FIELDS
     from sim.runs.runner import play_batch
 
     cfg = RunConfig(games=600, players=4, seed=3, strategies=seats,
                     swaps=["none", "random", "highest-up", "none"])
-    assert (cfg.kernel_args()[2][[0, 1, 6, 7, 8]] > 0).all()   # the fast path is taken
+    assert (cfg.seat_table[[0, 1, 6, 7, 8]] > 0).all()   # the fast path is taken
     fast = play_batch(cfg, 0, 600, 1)
-    monkeypatch.setattr(fastpath, "kinds", lambda moves, swaps: np.zeros(12, np.int64))
-    slow = play_batch(cfg, 0, 600, 1)
-    for f in fields(fast):
+    monkeypatch.setattr(fastpath, "kind", lambda fn, swap=False: 0)
+    plain = replace(cfg)                  # its pool made now: every seat first-class
+    assert not plain.pool.kinds[:12].any() and not plain.seat_table[:12].any()
+    slow = play_batch(plain, 0, 600, 1)
+    for f in FIELDS:
         assert np.array_equal(getattr(fast, f.name), getattr(slow, f.name)), f.name
     assert fast.turns.sum() > 600 * 50
 

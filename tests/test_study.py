@@ -232,12 +232,12 @@ def test_triple_codes_are_the_sorted_face_up_and_hand_ranks():
                                 (3, "random", ["hand_size=4"])):
         cfg = RunConfig(games=1, players=players, seed=5, strategies=["lowest"], swaps=[swap],
                         rules=Ruleset.build("seed", rule))
-        moves, swaps, kinds, params = cfg.kernel_args()
+        pool, kinds = cfg.pool, cfg.seat_table
         for game in range(200):
             st, rng = np.zeros(STATE_SIZE, np.int32), np.zeros(4, np.uint64)
             seed_game(rng, np.uint64(5), game)
             core.deal_game(st, rng, players, cfg.ruleset.vector())
-            assert core.swap_phase(st, rng, swaps, kinds, params, np.zeros(6, np.int64),
+            assert core.swap_phase(st, rng, pool.swaps, kinds, pool.params, np.zeros(6, np.int64),
                                    np.zeros(core.SWAP_CARDS, np.int32), np.zeros(3, np.int64))
             for s in range(players):
                 for block, at in ((FU, TRIPLES), (HANDS, HTRIPLES)):

@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -125,7 +126,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                          last_player_loses, max_turns, None, rule=rule, cycle_stop=cycle_stop)
         if game < 0:
             raise RunError(f"--game: expected a game index of 0 or more, got {game}")
-        cfg.games = max(cfg.games, game + 1)
+        cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
         lines = describe(cfg, game, record_game(cfg, game))
     except (RunError, ValueError) as e:
         fail(str(e))

@@ -88,7 +88,7 @@ class Table:
     def deal(self) -> None:
         """R3, R4 (H12, H13, H17): the deal of game 0 of ``seed``, as a run deals it."""
         seed_game(self.rng, np.uint64(self.seed), 0)
-        referee.deal_game(self.st, self.rng, self.players, self.cfg.rules_vector())
+        referee.deal_game(self.st, self.rng, self.players, self.cfg.rules_vector)
         self.dealt = self.st.copy()
 
     def swap_choices(self) -> list[str]:
@@ -105,7 +105,8 @@ class Table:
 
     def swap(self, mask: int) -> None:
         """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
-        moves, swaps, _, params = self.cfg.kernel_args()
+        pool = self.cfg.pool
+        moves, swaps, params = pool.moves, pool.swaps, pool.params
         swaps = FnTuple(_chosen if s == self.seat else f for s, f in enumerate(swaps))
         params = params.copy()
         params[MAXP + self.seat] = 0

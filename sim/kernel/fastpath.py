@@ -11,10 +11,12 @@ is why they may skip the bounds checks that enforce R26 on users' strategies.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.kernel import baseline
-from sim.kernel.compiler import FnTuple, jit
+from sim.kernel.compiler import FnTuple, jit, typed_once
 from sim.kernel.layout import HANDS, MAXP, NR, PLAYERS
 
 _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
@@ -34,38 +36,62 @@ _random_swap = jit(inline="always")(baseline.random_swap)
 _highest_up = jit(inline="always")(baseline.highest_up)
 
 
-def make_pool(entries) -> tuple:
-    """The core's pool (:func:`sim.kernel.referee.run_games`) of ``entries``, one per strategy (at most
-    :data:`POOL`): (move function, swap function, move kind, swap kind, move parameter row,
-    swap parameter row, pure). Padded with the first to a length ``n`` of :data:`POOLS`:
-    (move functions, swap functions, ``3 n`` kinds (of the moves, of the swaps, then 1 for a
-    pure strategy, :mod:`sim.kernel.cycle`), ``2 n`` parameter rows (moves then swaps))."""
+class SeatEntry(NamedTuple):
+    """One strategy of a pool (:func:`make_pool`): a seat's strategy and swap policy."""
+
+    move: object              # its move function (first-class, sim.kernel.strategy.MOVE_SIG)
+    swap: object              # its swap policy's function
+    move_kind: int            # which built-in the core inlines for it, 0 for none (:func:`kind`)
+    swap_kind: int            # ... for its swap policy
+    move_params: np.ndarray   # the strategy's parameter row (float64)
+    swap_params: np.ndarray   # the swap policy's
+    pure: bool                # a function of the position only (sim.kernel.cycle)
+
+
+@typed_once
+class Pool(NamedTuple):
+    """The strategies of one core call (:func:`sim.kernel.referee.run_games`), each once, in
+    ``n`` entries (``n`` in :data:`POOLS`)."""
+
+    moves: tuple              # FnTuple of n move functions
+    swaps: tuple              # FnTuple of n swap functions
+    kinds: np.ndarray         # int64 (3 n): the move kinds, the swap kinds, 1 for a pure entry
+    params: np.ndarray        # float64 (2 n, width): the move rows, then the swap rows
+
+
+def make_pool(entries) -> Pool:
+    """The core's pool of ``entries`` (:class:`SeatEntry`, at most :data:`POOL`), padded
+    with the first to a length ``n`` of :data:`POOLS`."""
     if not 1 <= len(entries) <= POOL:
         raise ValueError(f"at most {POOL} strategies in one call of the core, got "
                          f"{len(entries)}")
     size = next(n for n in POOLS if len(entries) <= n)
     entries = list(entries) + [entries[0]] * (size - len(entries))
-    width = max([1] + [e[i].size for e in entries for i in (4, 5)])
+    width = max([1] + [r.size for e in entries for r in (e.move_params, e.swap_params)])
     params = np.zeros((2 * size, width))
     for i, e in enumerate(entries):
-        params[i, :e[4].size] = e[4]
-        params[size + i, :e[5].size] = e[5]
-    kinds = [e[2] for e in entries] + [e[3] for e in entries] + [int(e[6]) for e in entries]
-    return (FnTuple(e[0] for e in entries), FnTuple(e[1] for e in entries),
-            np.array(kinds, np.int64), params)
+        params[i, :e.move_params.size] = e.move_params
+        params[size + i, :e.swap_params.size] = e.swap_params
+    kinds = ([e.move_kind for e in entries] + [e.swap_kind for e in entries]
+             + [int(e.pure) for e in entries])
+    return Pool(FnTuple(e.move for e in entries), FnTuple(e.swap for e in entries),
+                np.array(kinds, np.int64), params)
+
+
+def kind(fn, swap: bool = False) -> int:
+    """Which of :mod:`sim.kernel.baseline`'s strategies (``swap``: swap policies) ``fn``
+    compiles, as the core's kind of it (position + 1); 0 for any other function."""
+    for i, known in enumerate(_SWAPS if swap else _MOVES):
+        if getattr(fn, "py_func", None) is known:
+            return i + 1
+    return 0
 
 
 def kinds(move_fns, swap_fns) -> np.ndarray:
     """The seat table of a table whose seat ``s`` plays ``move_fns[s]`` and ``swap_fns[s]``
-    (:data:`SEAT_TABLE`): per seat, the kind of its strategy and of its swap policy (which of
-    :mod:`sim.kernel.baseline`'s functions it compiles, if any), and its entry in the tuples (here
-    ``s``)."""
-    def kind(table, fn):
-        for i, known in enumerate(table):
-            if getattr(fn, "py_func", None) is known:
-                return i + 1
-        return 0
-    return np.array([kind(_MOVES, f) for f in move_fns] + [kind(_SWAPS, f) for f in swap_fns]
+    (:data:`SEAT_TABLE`): per seat, the kind of its strategy and of its swap policy
+    (:func:`kind`), and its entry in the tuples (here ``s``)."""
+    return np.array([kind(f) for f in move_fns] + [kind(f, swap=True) for f in swap_fns]
                     + list(range(MAXP)), np.int64)
 
 

@@ -8,11 +8,13 @@ when asked (:mod:`sim.kernel.cycle`). A game's random stream comes from (seed, g
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.kernel import cycle
-from sim.kernel.compiler import borrow, ix, jit
+from sim.kernel.compiler import borrow, ix, jit, typed_once
 from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -37,13 +39,36 @@ _SEEN = STATE_SIZE + SWAP_CARDS
 _WORK64 = 6 + 3 + SEAT_TABLE
 
 
-def scratch(cycle_stop):
-    """The scratch arrays one call of :func:`run_games` (or :func:`run_lowest`) works in:
-    (int32, int64, uint64 random state). The core allocates nothing itself: code that
-    allocates makes every command import Numba's array implementation when it loads the
-    core (30 ms of start-up). One set per thread: calls must not share them."""
-    return (np.zeros(_SEEN + (cycle.SIZE if cycle_stop else 0), np.int32),
-            np.zeros(_WORK64, np.int64), np.zeros(4, np.uint64))
+@typed_once
+class Scratch(NamedTuple):
+    """The scratch arrays one call of :func:`run_games` (or :func:`run_lowest`) works in
+    (:func:`scratch`)."""
+
+    state: np.ndarray   # int32: the state, the swap's cards, then the cycle detection's
+    work: np.ndarray    # int64: the swap choices, an error, the seat table
+    rng: np.ndarray     # uint64: the game's random state
+
+
+@typed_once
+class Games(NamedTuple):
+    """Which games one call of :func:`run_games` plays, and under which table (:func:`_games`)."""
+
+    seed: int
+    numbers: np.ndarray     # int64: the game numbers (a game's cards come from seed and number)
+    seat_rows: np.ndarray   # int8 (1 or games, MAXP): per game, the pool entry of each seat
+    players: int
+    rules: np.ndarray       # the ruleset's vector (sim.kernel.ruleset.Ruleset.vector)
+    cap: int                # the turn limit (R25)
+    cycle_stop: bool        # stop games proven endless (sim.kernel.cycle)
+
+
+def scratch(cycle_stop) -> Scratch:
+    """The scratch one call of :func:`run_games` (or :func:`run_lowest`) works in. The core
+    allocates nothing itself: code that allocates makes every command import Numba's array
+    implementation when it loads the core (30 ms of start-up). One set per thread: calls must
+    not share them."""
+    return Scratch(np.zeros(_SEEN + (cycle.SIZE if cycle_stop else 0), np.int32),
+                   np.zeros(_WORK64, np.int64), np.zeros(4, np.uint64))
 
 
 @jit(inline="always")
@@ -235,78 +260,72 @@ def _seat(seat_rows, row, players, pool_kinds, n, kinds):
 
 
 @jit(inline="always")
-def _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
-           burns, starter, dealer, triples, htriples, errs, ends, periods, play):
-    """Play the games numbered ``numbers`` (int64; a game's cards come from the seed and its
-    number) one after the other with the referee ``play``, one record each.
+def _games(games, pool, work, records, play):
+    """Play the games ``games.numbers`` (:class:`Games`) one after the other with the referee
+    ``play``, writing one row of ``records`` (:class:`sim.kernel.records.Records`) each.
 
-    Seat ``s`` of game ``g`` plays entry ``seat_rows[g, s]`` of the pool
-    (:func:`sim.kernel.fastpath.make_pool`: ``n`` move functions, ``n`` swap functions, their kinds
-    and pure flags, their parameter rows); one row of ``seat_rows`` serves every game. So a
-    tournament with balanced seating plays a block of games under many seatings in one call
-    (sim.studies.compare), through the seat table (:data:`sim.kernel.fastpath.SEAT_TABLE`), which is
-    rewritten when the seating changes.
-    ``cycle_stop``: stop games proven endless (:mod:`sim.kernel.cycle`: while every seat still to
-    move has a pure strategy); ``ends`` gets why each game ended (``cycle.END_*``),
-    ``periods`` the length in turns of the cycle that stopped it (0 for the others).
-    ``work32``, ``work64``, ``work_rng``: the scratch the games are played in
-    (:func:`scratch`)."""
-    # Not reference-counted views (sim.kernel.compiler.borrow) of the arrays handed on at every turn,
-    # cut from the caller's scratch (:func:`scratch`).
-    st, cards = borrow(work32[:STATE_SIZE]), borrow(work32[STATE_SIZE:_SEEN])
-    seen = borrow(work32[_SEEN:]) if cycle_stop else borrow(work32[:0])
-    log = borrow(work32[:0])                  # never written
-    swaps, err, kinds = borrow(work64[:6]), borrow(work64[6:9]), borrow(work64[9:_WORK64])
-    rng, params, rules_ = borrow(work_rng), borrow(pool_params), borrow(rules)
-    n = len(pool_moves)
-    impure = _seat(seat_rows, 0, players, pool_kinds, n, kinds)
+    Seat ``s`` of game ``g`` plays entry ``games.seat_rows[g, s]`` of the ``pool``
+    (:class:`sim.kernel.fastpath.Pool`: ``n`` move functions, ``n`` swap functions, their
+    kinds and pure flags, their parameter rows); one row of ``seat_rows`` serves every game.
+    So a tournament with balanced seating plays a block of games under many seatings in one
+    call (sim.studies.compare), through the seat table (:data:`sim.kernel.fastpath.SEAT_TABLE`),
+    which is rewritten when the seating changes.
+    ``games.cycle_stop``: stop games proven endless (:mod:`sim.kernel.cycle`: while every seat
+    still to move has a pure strategy); ``records.end`` gets why each game ended
+    (``cycle.END_*``), ``records.cycle_turns`` the length in turns of the cycle that stopped
+    it (0 for the others). ``work``: the scratch the games are played in (:func:`scratch`)."""
+    seat_rows, players, cap = games.seat_rows, games.players, games.cap
+    cycle_stop = games.cycle_stop
+    # Not reference-counted views (sim.kernel.compiler.borrow) of the arrays handed on at
+    # every turn, cut from the caller's scratch (:func:`scratch`).
+    st, cards = borrow(work.state[:STATE_SIZE]), borrow(work.state[STATE_SIZE:_SEEN])
+    seen = borrow(work.state[_SEEN:]) if cycle_stop else borrow(work.state[:0])
+    log = borrow(work.state[:0])                  # never written
+    swaps, err, kinds = (borrow(work.work[:6]), borrow(work.work[6:9]),
+                         borrow(work.work[9:_WORK64]))
+    rng, params, rules_ = borrow(work.rng), borrow(pool.params), borrow(games.rules)
+    n = len(pool.moves)
+    impure = _seat(seat_rows, 0, players, pool.kinds, n, kinds)
+    status = records.status
     for g in range(status.shape[0]):
         if g > 0 and seat_rows.shape[0] > 1:
             differs = False
             for s in range(MAXP):
                 differs = differs or seat_rows[g, s] != seat_rows[g - 1, s]
             if differs:
-                impure = _seat(seat_rows, g, players, pool_kinds, n, kinds)
+                impure = _seat(seat_rows, g, players, pool.kinds, n, kinds)
         if cycle_stop:
             seen[cycle.IMPURE] = impure
-        seed_game(rng, seed, numbers[g])
-        status[g] = _game(st, rng, players, rules_, cap, pool_moves, pool_swaps, kinds, params,
+        seed_game(rng, games.seed, games.numbers[g])
+        status[g] = _game(st, rng, players, rules_, cap, pool.moves, pool.swaps, kinds, params,
                           swaps, cards, log, err, seen, play)
-        ends[g], periods[g] = cycle.end_of(status[g] == UNFINISHED, seen)
-        turns[g] = st[TURN]
-        burns[g] = st[BURNS]
-        starter[g] = st[FIRST]
-        dealer[g] = st[DEALER]
+        records.end[g], records.cycle_turns[g] = cycle.end_of(status[g] == UNFINISHED, seen)
+        records.turns[g] = st[TURN]
+        records.burns[g] = st[BURNS]
+        records.starter[g] = st[FIRST]
+        records.dealer[g] = st[DEALER]
         for s in range(6):
-            order[g, s] = st[ix(OUTORDER + s)]
-            pickups[g, s] = st[ix(PICKUPS + s)]
-            triples[g, s] = st[ix(TRIPLES + s)]
-            htriples[g, s] = st[ix(HTRIPLES + s)]
-        errs[g, 0], errs[g, 1], errs[g, 2] = err[0], err[1], err[2]
+            records.order[g, s] = st[ix(OUTORDER + s)]
+            records.pickups[g, s] = st[ix(PICKUPS + s)]
+            records.triples[g, s] = st[ix(TRIPLES + s)]
+            records.hand_triples[g, s] = st[ix(HTRIPLES + s)]
+        records.errors[g, 0], records.errors[g, 1], records.errors[g, 2] = err[0], err[1], err[2]
 
 
 # Two entry points, so that a command compiles only the referee its table needs: a table of
 # ``lowest`` (the default run, the bench) never compiles the dispatching copy, and the
 # reverse. Threads run blocks of games in parallel from Python (sim.runs.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
+# Their arguments are named tuples: :class:`Games`, :class:`sim.kernel.fastpath.Pool`,
+# :class:`Scratch` and :class:`sim.kernel.records.Records`.
 @jit
-def run_games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-              pool_kinds, pool_params, cycle_stop, work32, work64, work_rng, status, turns,
-              order, pickups, burns, starter, dealer, triples, htriples, errs, ends, periods):
-    """Play the games numbered ``numbers``, any table; write their records (the seating,
-    the pool and ``cycle_stop``: :func:`_games`; the scratch: :func:`scratch`)."""
-    _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
-           burns, starter, dealer, triples, htriples, errs, ends, periods, _play_any)
+def run_games(games, pool, work, records):
+    """Play ``games`` (any table) seated from ``pool``, in the scratch ``work``; write one
+    row of ``records`` each (:func:`_games`)."""
+    _games(games, pool, work, records, _play_any)
 
 
 @jit
-def run_lowest(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps,
-               pool_kinds, pool_params, cycle_stop, work32, work64, work_rng, status, turns,
-               order, pickups, burns, starter, dealer, triples, htriples, errs, ends,
-               periods):
+def run_lowest(games, pool, work, records):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
-    _games(seed, numbers, seat_rows, players, rules, cap, pool_moves, pool_swaps, pool_kinds,
-           pool_params, cycle_stop, work32, work64, work_rng, status, turns, order, pickups,
-           burns, starter, dealer, triples, htriples, errs, ends, periods, _play_lowest)
+    _games(games, pool, work, records, _play_lowest)

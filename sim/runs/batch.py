@@ -9,63 +9,54 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.kernel import cycle, records
 from sim.kernel import referee as core
-
-from sim.kernel import cycle
-from sim.runs.config import SEATED, RunConfig, RunError
-from sim.kernel.fastpath import LOWEST
+from sim.kernel.fastpath import KIND, LOWEST, Pool
 from sim.kernel.layout import MAXP
+from sim.kernel.records import Records
+from sim.runs.config import SEATED, RunConfig, RunError
 
 
 @dataclass
 class Batch:
-    """Per-game records of a batch of consecutive games (NumPy arrays)."""
+    """Per-game records of a batch of games: ``records`` (:class:`sim.kernel.records.Records`,
+    one array per field of :data:`sim.kernel.records.FIELDS`), each field also readable as an
+    attribute of the batch (``b.turns`` is ``b.records.turns``)."""
 
     first: int
-    status: np.ndarray
-    turns: np.ndarray
-    order: np.ndarray
-    pickups: np.ndarray
-    burns: np.ndarray
-    starter: np.ndarray
-    dealer: np.ndarray
-    errors: np.ndarray
-    triples: np.ndarray = None   # (n, 6): each seat's face-up triple after the swap
-    hand_triples: np.ndarray = None  # (n, 6): each seat's hand triple after the swap
-    end: np.ndarray = None       # why each game ended: sim.kernel.cycle.END_* (finished, cap, cycle)
-    cycle_turns: np.ndarray = None   # the length in turns of the cycle that stopped it, or 0
-    numbers: np.ndarray = None   # the game numbers, when not first, first + 1, ...
+    records: Records
+    numbers: np.ndarray | None = None   # the game numbers, when not first, first + 1, ...
+
+    def __getattr__(self, name):
+        if name in Records._fields:                 # only called for what is not an attribute
+            return getattr(self.__dict__["records"], name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def take(self, index) -> "Batch":
         """The games at ``index`` (a slice or an index array) as a batch of their own."""
         numbers = self.games[index]
-        cut = {f: (None if getattr(self, f) is None else getattr(self, f)[index])
-               for f in _COLUMNS}
-        return Batch(int(numbers[0]) if numbers.size else self.first, numbers=numbers, **cut)
+        return Batch(int(numbers[0]) if numbers.size else self.first,
+                     records.take(self.records, index), numbers=numbers)
 
     @property
     def games(self) -> np.ndarray:
         """The game numbers of the batch (each game's cards come from the seed and this)."""
         if self.numbers is not None:
             return self.numbers
-        return self.first + np.arange(self.status.size, dtype=np.int64)
+        return self.first + np.arange(self.records.status.size, dtype=np.int64)
 
 
 @dataclass
 class Seating:
     """Other strategies than a config's, seated game by game (sim.studies.compare's tournaments)."""
 
-    pool: tuple            # the core's pool of strategies (sim.kernel.fastpath.make_pool)
+    pool: Pool             # the core's pool of strategies (sim.kernel.fastpath.make_pool)
     rows: np.ndarray       # int8 (games, 6): per game, the pool entry of each seat
     config: object         # a row's first `players` entries (a tuple) -> that table's RunConfig
 
     def configs(self, players) -> list:
         """The RunConfig of every distinct table seated."""
         return [self.config(tuple(r)) for r in np.unique(self.rows[:, :players], axis=0)]
-
-
-_COLUMNS = ("status", "turns", "order", "pickups", "burns", "starter", "dealer", "errors",
-            "triples", "hand_triples", "end", "cycle_turns")
 
 
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
@@ -82,29 +73,25 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     else:
         numbers = games = np.ascontiguousarray(numbers, np.int64)
         first, n = (int(numbers[0]) if numbers.size else 0), numbers.size
-    b = Batch(first, np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros((n, MAXP), np.int8),
-              np.zeros((n, MAXP), np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8),
-              np.zeros(n, np.int8), np.zeros((n, 3), np.int64), np.zeros((n, MAXP), np.int16),
-              np.zeros((n, MAXP), np.int16), np.zeros(n, np.int8), np.zeros(n, np.int32),
-              numbers)
+    b = Batch(first, records.allocate(n), numbers)
     if seating is None:
-        pool, seat_rows = cfg.pool_args(), SEATED
+        pool, seat_rows = cfg.pool, SEATED
         # The compiled referee for this table: a table of lowest has its own (sim.kernel.referee).
-        lowest = (cfg.kernel_args()[2][:cfg.players] == LOWEST).all()
+        lowest = (cfg.seat_table[KIND:KIND + cfg.players] == LOWEST).all()
     else:
         pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
         if seat_rows.shape != (n, MAXP):
             raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got {seat_rows.shape}")
         lowest = False
     run = core.run_lowest if lowest else core.run_games
-    rules = cfg.rules_vector()
-    records = (b.status, b.turns, b.order, b.pickups, b.burns, b.starter, b.dealer, b.triples,
-               b.hand_triples, b.errors, b.end, b.cycle_turns)
 
     def block(lo, hi):
         rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
-        run(cfg.seed, games[lo:hi], rows, cfg.players, rules, cfg.max_turns, *pool,
-            bool(cfg.cycle_stop), *core.scratch(cfg.cycle_stop), *(r[lo:hi] for r in records))
+        table = core.Games(seed=cfg.seed, numbers=games[lo:hi], seat_rows=rows,
+                           players=cfg.players, rules=cfg.rules_vector, cap=cfg.max_turns,
+                           cycle_stop=bool(cfg.cycle_stop))
+        part = b.records if hi - lo == n else records.take(b.records, slice(lo, hi))
+        run(table, pool, core.scratch(cfg.cycle_stop), part)
 
     # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the blocks change no result.
@@ -170,23 +157,24 @@ def _record(cfg: RunConfig, game: int) -> GameRecord:
     from sim.kernel.layout import STATE_SIZE, TURN
     from sim.kernel.rng import seed_game
 
-    moves, swaps, kinds, params = cfg.kernel_args()
+    pool, kinds = cfg.pool, cfg.seat_table
     st = np.zeros(STATE_SIZE, np.int32)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(cfg.seed), game)
-    core.deal_game(st, rng, cfg.players, cfg.rules_vector())
+    core.deal_game(st, rng, cfg.players, cfg.rules_vector)
     dealt = st.copy()
     choice = np.zeros(6, np.int64)
     err = np.zeros(3, np.int64)
     cards = np.zeros(core.SWAP_CARDS, np.int32)
-    if not core.swap_phase(st, rng, swaps, kinds, params, choice, cards, err):
+    if not core.swap_phase(st, rng, pool.swaps, kinds, pool.params, choice, cards, err):
         return GameRecord(dealt, choice, st.copy(), np.zeros(0, np.int32), core.BAD_SWAP, err)
     start = st.copy()
     log = np.zeros(cfg.max_turns, np.int32)
     seen = np.zeros(cycle.SIZE if cfg.cycle_stop else 0, np.int32)
     if cfg.cycle_stop:
         seen[cycle.IMPURE] = cfg.impure_seats()       # as the batch core does (sim.kernel.referee)
-    status = core.play_out(st, rng, cfg.max_turns, moves, kinds, params, log, err, seen)  # H16 too
+    status = core.play_out(st, rng, cfg.max_turns, pool.moves, kinds, pool.params, log, err,
+                           seen)  # H16 too
     end, period = cycle.end_of(status == core.UNFINISHED, seen)
     return GameRecord(dealt, choice, start, log[:st[TURN]], int(status), err, int(end),
                       int(period))

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numba
 import numpy as np
 
 from sim.kernel import fastpath
-from sim.kernel.compiler import FnTuple
 from sim.kernel.layout import MAXP
 from sim.kernel.ruleset import Ruleset
 from sim.kernel.strategy import Strategy
@@ -50,69 +50,103 @@ def _materialize(spec: str, source: str) -> Path:
     return path
 
 
-# The seating of a plain run: seat s plays entry s of the pool (RunConfig.pool_args).
+def _per_seat(names, players, option) -> list:
+    """One name per seat, from one for all or one per seat."""
+    names = list(names)
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise RunError(f"{option}: give one for all seats or one per seat "
+                       f"({players}), got {len(names)}")
+    return names
+
+
+# The seating of a plain run: seat s plays entry s of the pool (RunConfig.pool).
 SEATED = np.arange(MAXP, dtype=np.int8)[None, :]
 
 
-@dataclass
+@dataclass(frozen=True, init=False)
 class RunConfig:
-    """What to simulate. ``strategies``/``swaps``: one name for every seat, or one per seat;
-    a swap of ``None`` uses each strategy's own default swap policy. ``rules``: a preset
-    name, a POSITION.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`."""
+    """What to simulate, checked. Built from what the user asked for (:meth:`__init__`), each
+    field is set once, to its checked value; a config is never changed afterwards (for
+    another, ``dataclasses.replace``). The values derived from it are declared: the fields
+    after ``imported_as``, set by the constructor, and the cached properties."""
 
-    games: int = 10_000
-    players: int = 4
-    seed: int = 0
-    strategies: list[str] = field(default_factory=lambda: ["lowest"])
-    swaps: list[str | None] = field(default_factory=lambda: [None])
-    rules: object = "seed"
-    max_turns: int = DEFAULT_CAP
-    threads: int | None = None
-    batch: int = 100_000
-    cycle_stop: bool = True   # stop games proven endless (sim.kernel.cycle), when every seat is pure
-    preset_rows: list | None = field(default=None, repr=False)  # set by from_spec
+    games: int
+    players: int
+    seed: int
+    strategies: list        # one name per seat
+    swaps: list             # one swap policy's name per seat (each strategy's default resolved)
+    rules: object           # the ruleset as POSITION.md's JSON: the preset's name, or it and changes
+    max_turns: int          # R25
+    threads: int | None
+    batch: int
+    cycle_stop: bool        # stop games proven endless (sim.kernel.cycle), when every seat is pure
+    preset_rows: list | None = field(repr=False)   # parameter rows given (from_spec), else None
+    imported_as: dict = field(repr=False)   # a strategy name -> where to import it (from_spec)
+    # derived by the constructor
+    ruleset: Ruleset = field(init=False, repr=False, compare=False)
+    options: dict = field(init=False, repr=False, compare=False)   # every rule option, in full
+    move_objs: list = field(init=False, repr=False, compare=False)   # per seat: Strategy
+    swap_objs: list = field(init=False, repr=False, compare=False)   # per seat: Strategy
+    # the parameter rows: each seat's strategy's, then each seat's swap policy's
+    rows: list = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
-            raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {self.players}")
-        if not isinstance(self.games, int) or self.games < 1:
-            raise RunError(f"--games: expected a positive number of games, got {self.games}")
-        if not 0 <= self.seed < 2**63:
-            raise RunError(f"--seed: expected an integer from 0 to 2**63-1, got {self.seed}")
-        if self.max_turns < 1:
-            raise RunError(f"--max-turns: expected a positive number, got {self.max_turns}")
-        if self.threads is not None and not 1 <= self.threads <= numba.config.NUMBA_NUM_THREADS:
+    def __init__(self, games: int = 10_000, players: int = 4, seed: int = 0,
+                 strategies=("lowest",), swaps=(None,), rules="seed",
+                 max_turns: int = DEFAULT_CAP, threads: int | None = None,
+                 batch: int = 100_000, cycle_stop: bool = True, preset_rows=None,
+                 imported_as: dict | None = None):
+        """``strategies``/``swaps``: one name for every seat, or one per seat; a swap of
+        ``None`` uses each strategy's own default swap policy. ``rules``: a preset name, a
+        POSITION.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
+        ``preset_rows``: the parameter rows, instead of reading them from the strategies'
+        files; ``imported_as``: user files written elsewhere (a worker's copy), by name."""
+        if not isinstance(players, int) or not 2 <= players <= 6:
+            raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {players}")
+        if not isinstance(games, int) or games < 1:
+            raise RunError(f"--games: expected a positive number of games, got {games}")
+        if not 0 <= seed < 2**63:
+            raise RunError(f"--seed: expected an integer from 0 to 2**63-1, got {seed}")
+        if max_turns < 1:
+            raise RunError(f"--max-turns: expected a positive number, got {max_turns}")
+        if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise RunError(f"--threads: expected 1 to {numba.config.NUMBA_NUM_THREADS} "
-                           f"(this machine's cores), got {self.threads}")
-        if self.batch < 1:
-            raise RunError(f"batch: expected a positive number, got {self.batch}")
+                           f"(this machine's cores), got {threads}")
+        if batch < 1:
+            raise RunError(f"batch: expected a positive number, got {batch}")
         try:
-            self.ruleset = Ruleset.parse(self.rules)
-            self.ruleset.check_players(self.players)
+            ruleset = Ruleset.parse(rules)
+            ruleset.check_players(players)
         except ValueError as e:
             raise RunError(f"rules: {e}") from None
-        self.rules = self.ruleset.to_json()          # the preset's name, or it and changes
-        self.options = self.ruleset.to_dict()        # every option, in full
-        self.strategies = self._per_seat(self.strategies, "--strategy")
-        self.swaps = self._per_seat(self.swaps or [None], "--swap")
+        imported_as = dict(imported_as or {})
+        strategies = _per_seat(strategies, players, "--strategy")
+        swaps = _per_seat(swaps or [None], players, "--swap")
         try:
-            self.move_objs: list[Strategy] = [get_move(n) for n in self.strategies]
-            self.swap_objs: list[Strategy] = [
-                get_swap(sw if sw is not None else mv.swap)
-                for sw, mv in zip(self.swaps, self.move_objs)]
+            move_objs: list[Strategy] = [get_move(imported_as.get(n, n)) for n in strategies]
+            swaps = [sw if sw is not None else mv.swap for sw, mv in zip(swaps, move_objs)]
+            swap_objs: list[Strategy] = [get_swap(imported_as.get(n, n)) for n in swaps]
         except ValueError as e:
             raise RunError(str(e)) from None
-        self.swaps = [s.name for s in self.swap_objs]
         # Parameter rows are prepared once, here: a bad parameter file fails before anything
         # is written, and a file edited during the run does not change it half-way.
-        if self.preset_rows is not None:
-            self.rows = [np.asarray(r, np.float64) for r in self.preset_rows]
+        if preset_rows is not None:
+            rows = [np.asarray(r, np.float64) for r in preset_rows]
         else:
             try:
-                self.rows = ([s.row() for s in self.move_objs]
-                             + [s.row() for s in self.swap_objs])
+                rows = [s.row() for s in move_objs] + [s.row() for s in swap_objs]
             except (OSError, ValueError) as e:
                 raise RunError(str(e)) from None
+        values = dict(games=games, players=players, seed=seed, strategies=strategies,
+                      swaps=[n if n in imported_as else s.name
+                             for n, s in zip(swaps, swap_objs)],
+                      rules=ruleset.to_json(), max_turns=max_turns, threads=threads,
+                      batch=batch, cycle_stop=cycle_stop, preset_rows=preset_rows,
+                      imported_as=imported_as, ruleset=ruleset, options=ruleset.to_dict(),
+                      move_objs=move_objs, swap_objs=swap_objs, rows=rows)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)      # frozen: set once, here
 
     @property
     def cycle_detect(self) -> bool:
@@ -139,56 +173,38 @@ class RunConfig:
             return note
         return "on: every seat's strategy is pure"
 
-    def _per_seat(self, names, option):
-        names = list(names)
-        if len(names) == 1:
-            return names * self.players
-        if len(names) != self.players:
-            raise RunError(f"{option}: give one for all seats or one per seat "
-                           f"({self.players}), got {len(names)}")
-        return names
-
-    def kernel_args(self):
-        """Strategy tuples (always 6 long, so one compiled core serves every table size), the
-        kinds of the built-ins the core inlines (:mod:`sim.kernel.fastpath`) and the parameter rows
-        (seat ``s``'s strategy in row ``s``, its swap policy in row ``MAXP + s``). Made once
-        per config, as :meth:`rules_vector`: a tournament calls the core thousands of times
-        with the same ones. (Not flagged read-only: that would be another Numba type, and
-        another compile of the core; nothing writes to them.)"""
-        if getattr(self, "_kernel_args", None) is None:
-            self._kernel_args = self._make_kernel_args()
-        return self._kernel_args
-
-    def seat_entry(self, s: int) -> tuple:
+    def seat_entry(self, s: int) -> fastpath.SeatEntry:
         """Seat ``s``'s strategy as an entry of a pool of the core
-        (:func:`sim.kernel.fastpath.make_pool`), as :meth:`kernel_args` seats it."""
-        moves, swaps, kinds, params = self.kernel_args()
-        pure = self.move_objs[s if s < self.players else 0].pure
-        return moves[s], swaps[s], kinds[s], kinds[MAXP + s], params[s], params[MAXP + s], pure
+        (:func:`sim.kernel.fastpath.make_pool`); a seat past the players gets seat 0's
+        functions and no parameters (it never plays)."""
+        seated = s < self.players
+        move, swap = self.move_objs[s if seated else 0], self.swap_objs[s if seated else 0]
+        none = np.zeros(0)
+        return fastpath.SeatEntry(
+            move=move.fn, swap=swap.fn, move_kind=fastpath.kind(move.fn),
+            swap_kind=fastpath.kind(swap.fn, swap=True),
+            move_params=self.rows[s] if seated else none,
+            swap_params=self.rows[self.players + s] if seated else none, pure=move.pure)
 
-    def pool_args(self) -> tuple:
-        """The core's pool for this table: entry ``s`` is seat ``s``'s (:data:`SEATED`)."""
-        if getattr(self, "_pool_args", None) is None:
-            self._pool_args = fastpath.make_pool([self.seat_entry(s) for s in range(MAXP)])
-        return self._pool_args
+    @cached_property
+    def pool(self) -> fastpath.Pool:
+        """The core's pool for this table: entry ``s`` is seat ``s``'s (:data:`SEATED`);
+        always 6 entries, so one compiled core serves every table size. Made once per config,
+        as :attr:`seat_table` and :attr:`rules_vector`: a tournament calls the core thousands
+        of times with the same ones. (Not flagged read-only: that would be another Numba
+        type, and another compile of the core; nothing writes to them.)"""
+        return fastpath.make_pool([self.seat_entry(s) for s in range(MAXP)])
 
+    @cached_property
+    def seat_table(self) -> np.ndarray:
+        """The seat table of :attr:`pool` seated so (:data:`sim.kernel.fastpath.SEAT_TABLE`),
+        for the step-by-step kernel (``swap_phase``, ``play_out``)."""
+        return fastpath.kinds(self.pool.moves, self.pool.swaps)
+
+    @cached_property
     def rules_vector(self) -> np.ndarray:
-        """The ruleset as the kernel reads it (:meth:`sim.kernel.ruleset.Ruleset.vector`), made once
-        (56 us each time)."""
-        if getattr(self, "_rules_vector", None) is None:
-            self._rules_vector = self.ruleset.vector()
-        return self._rules_vector
-
-    def _make_kernel_args(self):
-        pad = MAXP - self.players
-        moves = tuple(s.fn for s in self.move_objs) + (self.move_objs[0].fn,) * pad
-        swaps = tuple(s.fn for s in self.swap_objs) + (self.swap_objs[0].fn,) * pad
-        rows = self.rows[:self.players] + [None] * pad + self.rows[self.players:]
-        params = np.zeros((2 * MAXP, max([1] + [r.size for r in rows if r is not None])))
-        for i, row in enumerate(rows):
-            if row is not None:
-                params[i, :row.size] = row
-        return FnTuple(moves), FnTuple(swaps), fastpath.kinds(moves, swaps), params
+        """The ruleset as the kernel reads it (:meth:`sim.kernel.ruleset.Ruleset.vector`)."""
+        return self.ruleset.vector()
 
     def describe(self) -> dict:
         return {"games": self.games, "players": self.players, "seed": self.seed,
@@ -226,11 +242,9 @@ class RunConfig:
         (so a worker needs no copy of them) and imported from there."""
         rename = {name: str(_materialize(name, text)) + ":" + name.rpartition(":")[2]
                   for name, text in spec["sources"].items()}
-        cfg = cls(games=spec["games"], players=spec["players"], seed=spec["seed"],
-                  strategies=[rename.get(n, n) for n in spec["strategies"]],
-                  swaps=[rename.get(n, n) for n in spec["swaps"]], rules=spec["rules"],
-                  max_turns=spec["max_turns"], threads=None, batch=spec["batch"],
-                  cycle_stop=spec.get("cycle_stop", True),
-                  preset_rows=spec["rows"])   # the driver's: a worker needs no table file
-        cfg.strategies, cfg.swaps = list(spec["strategies"]), list(spec["swaps"])
-        return cfg
+        return cls(games=spec["games"], players=spec["players"], seed=spec["seed"],
+                   strategies=spec["strategies"], swaps=spec["swaps"], rules=spec["rules"],
+                   max_turns=spec["max_turns"], threads=None, batch=spec["batch"],
+                   cycle_stop=spec.get("cycle_stop", True),
+                   preset_rows=spec["rows"],   # the driver's: a worker needs no table file
+                   imported_as=rename)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.runs.batch import Batch
-from sim.kernel.referee import UNFINISHED
 from sim.kernel.cycle import END_FINISHED, END_NAMES
-from sim.kernel.layout import MAXP
+from sim.kernel.records import FIELDS, Records
+from sim.kernel.referee import UNFINISHED
+from sim.runs.batch import Batch
 from sim.runs.folder import StoreError, make_dir, versions, write_json, write_parquet
 
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
@@ -90,57 +90,67 @@ class Store:
         write_parquet(self.part(index), records(self.cfg, batch))
 
     def read(self, index: int):
-        """The batch stored under ``index`` (to re-count it on --resume)."""
+        """The batch stored under ``index`` (to re-count it on --resume): every saved record
+        field from its columns (:func:`records`); a field not saved (``errors``) is zeros."""
         import pandas as pd
 
         df = pd.read_parquet(self.part(index))
-        order = np.stack([df[f"order_{s}"].to_numpy() for s in range(MAXP)], axis=1)
-        pickups = np.stack([df[f"pickups_{s}"].to_numpy() for s in range(MAXP)], axis=1)
-        triples = np.stack([df[f"faceup_{s}"].to_numpy() for s in range(MAXP)], axis=1)
-        hand = np.stack([df[f"hand_{s}"].to_numpy() for s in range(MAXP)], axis=1)
-        by = df["unfinished_by"].astype(object).to_numpy()
-        end = np.zeros(len(df), np.int8)                    # null: finished
-        for code, name in enumerate(END_NAMES):
-            end[by == name] = code
-        return Batch(int(df["game"].iloc[0]), df["status"].to_numpy(), df["turns"].to_numpy(),
-                     order, pickups, df["burns"].to_numpy(), df["starter"].to_numpy(),
-                     df["dealer"].to_numpy(), np.zeros((len(df), 3), np.int64), triples, hand,
-                     end, df["cycle_turns"].to_numpy())
+        values = {}
+        for f in FIELDS:
+            if f.column is None:
+                values[f.name] = np.zeros((len(df),) + f.shape, f.dtype)
+            elif f.name == "end":
+                values[f.name] = _end_codes(df[f.column])
+            elif f.shape:
+                values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
+                                           for s in range(f.shape[0])], axis=1)
+            else:
+                values[f.name] = df[f.column].to_numpy()
+        return Batch(int(df["game"].iloc[0]), Records(**values))
 
     def finish(self, summary: dict) -> None:
         self._write_json("summary.json", summary)
 
 
 def records(cfg, b):
-    """Per-game records of a batch as a DataFrame (one row per game)."""
+    """Per-game records of a batch as a DataFrame (one row per game): the game number, every
+    saved record field (:data:`sim.kernel.records.FIELDS`: its ``column``, per seat
+    ``column_0`` ..), with ``unfinished`` after ``status`` and ``winner`` before ``turns``;
+    then each seat's strategy and swap policy."""
     import pandas as pd
 
     n = b.status.size
-    end = b.end if b.end is not None else np.where(b.status == UNFINISHED, 1, 0)
-    # why an unfinished game stopped: "cap" (the turn limit, R25) or "cycle" (proven endless,
-    # sim.kernel.cycle); null for a finished game
-    unfinished_by = pd.Categorical.from_codes(end.astype(np.int8) - (END_FINISHED + 1),
-                                              list(END_NAMES[1:]))
-    cols = {"game": b.games, "status": b.status,
-            "unfinished": b.status == UNFINISHED, "unfinished_by": unfinished_by,
-            "cycle_turns": (b.cycle_turns if b.cycle_turns is not None
-                            else np.zeros(n, np.int32)),
-            "winner": b.order[:, 0], "turns": b.turns,
-            "burns": b.burns, "starter": b.starter, "dealer": b.dealer}
-    for s in range(MAXP):
-        cols[f"order_{s}"] = b.order[:, s]
-    for s in range(MAXP):
-        cols[f"pickups_{s}"] = b.pickups[:, s]
-    for s in range(MAXP):   # face-up triple after the swap: r1*196 + r2*14 + r3 (sim.kernel.referee)
-        cols[f"faceup_{s}"] = b.triples[:, s]
-    for s in range(MAXP):   # hand triple after the swap, same code
-        cols[f"hand_{s}"] = b.hand_triples[:, s]
+    cols = {"game": b.games}
+    for f in FIELDS:
+        value = getattr(b.records, f.name)
+        if f.column is None:
+            continue
+        if f.name == "end":
+            # why an unfinished game stopped: "cap" (the turn limit, R25) or "cycle" (proven
+            # endless, sim.kernel.cycle); null for a finished game
+            cols[f.column] = pd.Categorical.from_codes(value.astype(np.int8) - (END_FINISHED + 1),
+                                                       list(END_NAMES[1:]))
+        elif f.shape:
+            cols.update({f"{f.column}_{s}": value[:, s] for s in range(f.shape[0])})
+        else:
+            cols[f.column] = value
     df = pd.DataFrame(cols)
+    df.insert(df.columns.get_loc("unfinished_by"), "unfinished", b.status == UNFINISHED)
+    df.insert(df.columns.get_loc("turns"), "winner", b.order[:, 0])
     for s in range(cfg.players):
         df[f"strategy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8),
                                                         [cfg.strategies[s]])
         df[f"swap_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [cfg.swaps[s]])
     return df
+
+
+def _end_codes(unfinished_by) -> np.ndarray:
+    """The record field ``end`` (sim.kernel.cycle.END_*) from its column: null is finished."""
+    by = unfinished_by.astype(object).to_numpy()
+    end = np.zeros(len(by), np.int8)
+    for code, name in enumerate(END_NAMES):
+        end[by == name] = code
+    return end
 
 
 def _flat(data, prefix=""):

@@ -60,8 +60,7 @@ class Tally:
         done = b.status != UNFINISHED
         self.games += b.status.size
         self.unfinished += int((~done).sum())
-        if getattr(b, "end", None) is not None:   # records without the reason: all cap
-            self.cycles += int((b.end == END_CYCLE).sum())
+        self.cycles += int((b.end == END_CYCLE).sum())
         self.turns += int(b.turns[done].sum())
         self.played += int(b.turns.sum())
         self.burns += int(b.burns.sum())

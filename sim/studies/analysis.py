@@ -151,13 +151,13 @@ class Analysis:
 
 
 def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
-    """The playout strategies as the batch core takes them (:meth:`RunConfig.kernel_args`):
+    """The playout strategies as the batch core takes them (:attr:`RunConfig.pool`):
     ``me`` at ``seat`` (default: ``opponents``), ``opponents`` elsewhere; and their names.
     Only the seats are taken from the config: the rules are the state's own."""
     cfg = RunConfig(players=players,
                     strategies=[me or opponents if s == seat else opponents
                                 for s in range(players)])
-    moves, _, _, params = cfg.kernel_args()
+    moves, params = cfg.pool.moves, cfg.pool.params
     return moves, params, cfg.move_objs[(seat + 1) % players].name, cfg.move_objs[seat].name
 
 
