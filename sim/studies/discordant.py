@@ -97,17 +97,20 @@ def centre(x, bounds) -> float:
 
 
 def p_value(n, sums_, center, bounds, null):
-    """The smallest level at which the MOVER interval excludes ``null`` (bisection on the
-    level: the interval shrinks as the level grows)."""
-    lo_a, hi_a = 1e-300, 1.0
+    """The smallest level at which the MOVER interval excludes ``null``: bisection on the
+    log of the level (the interval shrinks as the level grows), down to 1e-300."""
     low, high = mover(n, *sums_, center, bounds, 1.0 - 1e-12)
     if low <= null <= high:
         return 1.0
+    lo_a, hi_a = math.log(1e-300), 0.0
+    low, high = mover(n, *sums_, center, bounds, 1e-300)
+    if low > null or high < null:
+        return 1e-300
     for _ in range(60):
-        mid = math.sqrt(lo_a * hi_a)
-        low, high = mover(n, *sums_, center, bounds, mid)
+        mid = (lo_a + hi_a) / 2
+        low, high = mover(n, *sums_, center, bounds, math.exp(mid))
         if low > null or high < null:
             hi_a = mid
         else:
             lo_a = mid
-    return float(hi_a)
+    return float(math.exp(hi_a))
