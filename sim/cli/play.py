@@ -298,10 +298,7 @@ class Table:
     def swap_choices(self) -> list[str]:
         """The human's cards to choose from (R5: dealt face-ups first, then the hand; V1: the
         cards dealt to the hand), as the swap phase orders them."""
-        k = 2 * int(self.st[R_HAND])
-        cards = np.zeros(k + engine.SWAP_SCRATCH, np.int32)
-        engine.swap_cards(self.st, self.seat, cards)
-        return [NAMES[r] for r in cards[:k]]
+        return [NAMES[r] for r in engine.swap_choices(self.st, self.seat)]   # H12: 2 x hand size
 
     def choose_mask(self, text: str):
         """The human's face-up choice as a mask over :meth:`swap_choices`, or a reason."""

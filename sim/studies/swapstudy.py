@@ -1,6 +1,7 @@
 """The swap study: which cards should a player put face up?
 
-A swap (R5) divides a fixed set of six cards into three face up and three in hand. The
+A swap (R5) divides a fixed set of six cards into three face up and three in hand (the
+study supports hand size 3 only and refuses others, H12; its deck follows H13). The
 study values that *division*, not the cards: a seat holding a 2 wins more often whether the 2
 lies face up or in its hand, so the win rate of the seats that held a face-up triple mostly
 measures owning its cards (and, under the seed rules, R6's start, which the dealt face-ups
@@ -63,8 +64,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.kernel.cards import NAMES, NRANK, deck_counts
+from sim.kernel.cards import NAMES, NRANK
 from sim.kernel.layout import MAXP
+from sim.kernel.ruleset import Ruleset
 from sim.runs.runner import RunConfig, RunError, batches, play_batch
 
 SIZE = NRANK ** 3
@@ -88,6 +90,15 @@ _COUNTS = np.zeros((NTRIPLE, NRANK), np.int64)
 for _i, _t in enumerate(TRIPLES):
     for _r in _t:
         _COUNTS[_i, _r] += 1
+
+
+def refuse_hand_size(ruleset) -> None:
+    """The study values triples, 3 + 3 cards (R5 at H12's hand size 3): any other hand size
+    is refused with :class:`RunError` before a game is played, never modelled wrongly."""
+    if ruleset.hand_size != 3:
+        raise RunError(f"swap study: hand_size={ruleset.hand_size} (H12) is not supported; the "
+                       f"study values face-up and hand triples, a swap of 3 of 6 cards (R5 "
+                       f"at hand_size=3)")
 
 
 def triple_names(code: int) -> list[str]:
@@ -146,6 +157,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                     swaps=["random"], rules=rules, threads=threads, batch=batch,
                     max_turns=max_turns, cycle_stop=cycle_stop)
+    refuse_hand_size(cfg.ruleset)
     v2 = bool(cfg.options["last_player_loses"])
     v1 = bool(cfg.options["choose_face_ups"])
     tally = Tally(cfg)
@@ -184,7 +196,8 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
         if progress:
             progress(done_games)
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
-            "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2}
+            "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
+            "deck": cfg.ruleset.deck_counts(players)}
 
 
 # -- 2. the split model --------------------------------------------------------------------
@@ -266,7 +279,8 @@ def fit_split_model(stage, players, sd_triple=None):
 
     cell_n, cell_w = np.atleast_2d(stage["cell_n"]), np.atleast_2d(stage["cell_w"])
     all_n, all_w = cell_n.sum(axis=0), cell_w.sum(axis=0)
-    ranks = [r for r in range(NRANK) if deck_counts(players)[r] > 0]
+    deck = np.array(stage["deck"])                 # R1, H13: the deck the games were dealt
+    ranks = [r for r in range(NRANK) if deck[r] > 0]
     mean = float(all_w.sum() / all_n.sum())
     if not 0 < all_w.sum() < all_n.sum():    # nothing won, or everything: nothing to learn
         return _flat_model(ranks, int((all_n > 0).sum()), all_n.sum(), mean,
@@ -295,7 +309,7 @@ def fit_split_model(stage, players, sd_triple=None):
     col = {t: i for i, t in enumerate(names)}
     # the value of each triple in each place: its rank terms plus its own triple term
     value = np.full((2, NTRIPLE), -np.inf)
-    possible = (_COUNTS <= np.array(deck_counts(players))).all(axis=1)
+    possible = (_COUNTS <= deck).all(axis=1)
     for pl, place in enumerate(("up", "hand")):
         for t in np.flatnonzero(possible):
             v = coef[col[(place, int(t), "triple")]] if (place, int(t), "triple") in col else 0
@@ -355,9 +369,10 @@ def write_split_file(path, model) -> Path:
 
 
 # -- 3. the policy: the best split of every six-card set -----------------------------------
-def six_card_sets(players):
-    """Every six-card multiset the deck of ``players`` allows, as (sets, 6) rank codes."""
-    limit = np.array(deck_counts(players))
+def six_card_sets(deck):
+    """Every six-card multiset ``deck`` (cards of each rank, ``Ruleset.deck_counts``, H13)
+    allows, as (sets, 6) rank codes."""
+    limit = np.array(deck)
     sets = np.array([[a, b - 1, c - 2, d - 3, e - 4, f - 5]
                      for a, b, c, d, e, f in combinations(range(NRANK + 5), 6)])
     counts = np.stack([(sets == r).sum(axis=1) for r in range(NRANK)], axis=1)
@@ -394,14 +409,13 @@ def _names(codes):
     return [NAMES[int(c)] for c in codes]
 
 
-def examples(model, row, players, k=3, seed=12345):
+def examples(model, row, deck, k=3, seed=12345):
     """``k`` six-card sets from random deals where the split policy differs from
     ``highest-up``, with its choice and why (the model's values of the two splits, and the
     rank terms' face-up gain of each card)."""
     from strategies.basic import highest_up
     rs = np.random.RandomState(seed)
-    deck = np.array([r for r in range(NRANK) for _ in range(deck_counts(players)[r])],
-                    np.int32)
+    deck = np.array([r for r in range(NRANK) for _ in range(deck[r])], np.int32)   # H13
     out = []
     seen = set()
     for _ in range(5000):
@@ -448,11 +462,11 @@ def table_code(cards) -> int:
     return a * NRANK * NRANK + b * NRANK + c
 
 
-def write_policy_file(path, row, players) -> Path:
+def write_policy_file(path, row, deck) -> Path:
     """``policy.csv``: the face-up triple the split policy chooses for every six-card set,
     its model value and its margin over the best split with other cards face up."""
     import csv
-    sets = six_card_sets(players)
+    sets = six_card_sets(deck)
     choice, top, second = best_splits(row, sets)
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -611,6 +625,12 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     from sim.runs.store import StoreError, _atomic_write, versions
     from strategies.swaps import read_split, write_table
 
+    try:
+        ruleset = Ruleset.parse(rules)
+    except ValueError:
+        ruleset = None                           # bad rules: RunConfig names the fault
+    if ruleset is not None:
+        refuse_hand_size(ruleset)                # before anything is written
     out = Path(out).expanduser()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -629,7 +649,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     split_file = write_split_file(out / "split.csv", model)
     split_spec = f"split(file={split_file})"
     row = read_split(split_file)
-    policy_file = write_policy_file(out / "policy.csv", row, players)
+    policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
     table_file = write_table(out / "swap_values.csv",
                              {tuple(r["triple"]): r["win_rate"] for r in rows})
     table_spec = f"table(file={table_file})"
@@ -669,7 +689,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                        "mean": model["mean"], "intercept": model["intercept"],
                        "coefficients": model["coef"]},
              "cards": cards,
-             "examples": examples(model, row, players),
+             "examples": examples(model, row, stage["deck"]),
              "split_file": str(split_file), "split_policy": split_spec,
              "policy_file": str(policy_file),
              "table_file": str(table_file), "table_policy": table_spec,
