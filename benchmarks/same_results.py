@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VOLATILE = {"seconds", "elapsed", "versions", "games_per_second", "out", "path", "created",
-            "time", "cpu_seconds", "started", "finished", "wall"}
+            "time", "cpu_seconds", "started", "finished", "wall", "playouts_per_second"}
 
 COMMANDS = {
     "run-seed": "run --games 20k --seed 3 --threads 2 --json",
@@ -37,11 +37,14 @@ COMMANDS = {
 }
 
 
-def _clean(x):
+def _clean(x, tmp=""):
+    """``x`` without its volatile fields, the temporary folder's name replaced by ``{tmp}``."""
     if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items() if k not in VOLATILE}
+        return {k: _clean(v, tmp) for k, v in x.items() if k not in VOLATILE}
     if isinstance(x, list):
-        return [_clean(v) for v in x]
+        return [_clean(v, tmp) for v in x]
+    if isinstance(x, str) and tmp:
+        return x.replace(tmp, "{tmp}")
     return x
 
 
@@ -51,16 +54,18 @@ def results(tree: Path) -> dict:
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, args in COMMANDS.items():
-            argv = [sys.executable, "-c", "from sim.cli.app import main; main()",
+            argv = [sys.executable, "-c", "from sim.cli import main; main()",
                     *args.format(tmp=tmp).split()]
             p = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True)
             text = p.stdout
             try:
-                value = _clean(json.loads(text))
+                value = _clean(json.loads(text), tmp)
             except json.JSONDecodeError:
-                value = text
+                value = text.replace(tmp, "{tmp}")
             out[name] = {"exit": p.returncode, "out": value}
             print(f"  {name}: exit {p.returncode}", file=sys.stderr)
+            if p.returncode:
+                print("    " + "\n    ".join(p.stderr.strip().splitlines()[-5:]), file=sys.stderr)
     return out
 
 

@@ -12,7 +12,7 @@
    deals drawn from the measured distribution, made exactly symmetric (identical strategies)
    or tilted to a mean difference of one point of win rate (``mean(D) = 0.01``). Each
    repetition runs sim.studies.compare's own stopping rule (``Tournament.clear_leader`` after every
-   block of ``sim.studies.compare._blocks``) up to ``--max-games``; the script reports how often a
+   block of ``sim.studies.compare.blocks``) up to ``--max-games``; the script reports how often a
    leader is declared between identical strategies (the promise: at most 5%) and how many
    games a one-point difference needs.
 3. The real ``compare(..., until_clear=True)`` is also run ``--real`` times on the two
@@ -30,7 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.studies.compare import ALPHA, Tournament, _blocks, compare  # noqa: E402
+from sim.studies.compare import blocks, compare  # noqa: E402
+from sim.studies.stats import ALPHA  # noqa: E402
+from sim.studies.tournament import Tournament  # noqa: E402
 from sim.kernel.rng import randint  # noqa: E402
 from sim.kernel.strategy import move_strategy  # noqa: E402
 from strategies.basic import random_move  # noqa: E402
@@ -67,7 +69,7 @@ def until_clear(values, p, rng, max_games):
     """One until-clear procedure on simulated deals; (declared leader or None, games)."""
     t = Tournament(["a", "b"], 4, False, sequential=True)
     deals = max_games // 2
-    for first, n in _blocks(deals, None, True):
+    for first, n in blocks(deals, None, True):
         d = rng.choice(values, p=p, size=n)
         a = (0.5 + d) / 2                       # a's and b's win rates add up to 1/2
         t.per_deal.append(np.stack([a, 0.5 - a], axis=1))

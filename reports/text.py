@@ -153,7 +153,7 @@ def print_study(study: dict, console: Console | None = None) -> None:
     verdict, then the descriptive triple table; the unfinished-games policy under them."""
     import sys
 
-    from sim.studies.swapstudy import fmt_p
+    from sim.studies.stats import format_p
 
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     rows = study["triples"]
@@ -188,7 +188,7 @@ def print_study(study: dict, console: Console | None = None) -> None:
         h.add_row(r["policy"], f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
                   _pct(r.get("share", r.get("table_share"))), f"{100 * r['diff']:+.2f} pts",
                   f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
-                  fmt_p(r["p_value"]), fmt_p(r["p_adjusted"]))
+                  format_p(r["p_value"]), format_p(r["p_adjusted"]))
     console.print(h)
     console.print(study["verdict"])
     for title, part in (("Best face-up triples", rows[:10]),

@@ -7,8 +7,8 @@ so that they cost little more than ``lowest`` in the batch core.
 ``lowest`` seats, rotating seats); its weights are the module constants below. What the
 tuning found, for whoever changes them:
 
-- shedding more cards per play (``_SHED``) and not breaking up a pair or triple to follow
-  (``_BREAK``) are worth most -- under the count rule (R9). With H1 off (``count_rule``
+- shedding more cards per play (``SHED``) and not breaking up a pair or triple to follow
+  (``BREAK``) are worth most -- under the count rule (R9). With H1 off (``count_rule``
   false: classic, masters-of-shithead, boothj5) every copy of a rank may go in any play, so
   a hand takes as many plays as it holds ranks and a pair is never stuck: a play then sheds
   one rank whatever its cards, and counting plays its cheapest rank, all copies (a bonus per
@@ -111,8 +111,8 @@ def save_specials(obs, hand, legal, rng, params):
 
 
 # -- counting --------------------------------------------------------------------------------
-_SHED = 3.0      # value of each card a play gets rid of
-_BREAK = 3.0     # cost of leaving part of a rank behind (breaking a pair or triple)
+SHED = 3.0      # value of each card a play gets rid of
+BREAK = 3.0     # cost of leaving part of a rank behind (breaking a pair or triple)
 _COST_TEN = 7.0  # cost of spending a card; plain ranks cost their code (3 = 0 ... A = 11)
 _COST_TWO = 9.0
 _COST_JOKER = 13.0
@@ -126,14 +126,14 @@ _LOOP_ODDS = 4
 
 
 @jit(inline="always")
-def _cost(r):
+def card_cost(r):
     """:func:`_cost_k` with the default costs."""
     return _cost_k(r, _COST_TEN, _COST_TWO, _COST_JOKER)
 
 
 @jit(inline="always")
 def _cost_k(r, cten, ctwo, cjoker):
-    """:func:`_cost` with the costs of 10, 2 and joker given."""
+    """:func:`card_cost` with the costs of 10, 2 and joker given."""
     if r == TEN:
         return cten
     if r == TWO:
@@ -253,12 +253,12 @@ def _score(obs, hand, p, from_hand, r, m, block, params):
     # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
     # as it holds ranks, however many cards: a play sheds one rank, not c cards
     shed = c if obs[R_COUNT] else 1
-    score = _knob(params, 1, _SHED) * shed - (
+    score = _knob(params, 1, SHED) * shed - (
         ctwo if wildish else _cost_k(r, _knob(params, 3, _COST_TEN), ctwo,
                                      _knob(params, 5, _COST_JOKER)))
     held = hand[r] if from_hand else obs[FU + p * NR + r]
     if held > c:
-        score -= _knob(params, 2, _BREAK)
+        score -= _knob(params, 2, BREAK)
     if block > 0.0 and not (obs[R_FOUR] and (c >= 4 or (obs[TOPRANK] == r
                                                          and obs[RUN] + c >= 4))):
         score += block
@@ -309,7 +309,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params):
 
 
 @jit(inline="always")
-def _pickup_move(obs, legal):
+def pickup_move(obs, legal):
     """No play is legal: blind (R14), else a pick-up that sends the lowest face-up along
     (R12; H11 takes all of that rank), else a plain pick-up (R10)."""
     if has(legal, L_BLIND):
@@ -329,8 +329,8 @@ def _pickup_move(obs, legal):
     "its cheapest rank, every copy), keeping 2s over 3..Q; picks up a pile of pickup_limit "
     "cards or fewer rather than spend a 2",
     swap="highest-up",
-    params={"pickup_limit": (3, 0, 52), "shed": (_SHED, 0.0, 10.0),
-            "break_cost": (_BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),
+    params={"pickup_limit": (3, 0, 52), "shed": (SHED, 0.0, 10.0),
+            "break_cost": (BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),
             "cost_two": (_COST_TWO, 0.0, 15.0), "cost_joker": (_COST_JOKER, 0.0, 20.0),
             "near": (_NEAR, 1, 15), "danger": (_DANGER, 0.0, 30.0)},
 )
@@ -338,7 +338,7 @@ def counting(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     p = obs[CURRENT]
     if ranks == 0:
-        return _pickup_move(obs, legal)
+        return pickup_move(obs, legal)
     if obs[TURN] >= _LOOP_TURNS and randint(rng, _LOOP_ODDS) == 0:
         # a long game is most likely a cycle of pick-ups among deterministic players (every
         # seat leading its lowest pair, say): a random move now and then breaks it (R25)

@@ -42,72 +42,25 @@ import numpy as np
 from sim.kernel.compiler import borrow, jit
 from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
-from sim.kernel.engine import apply_move, deck_jokers, derive_have, legal_word
+from sim.kernel.engine import apply_move, legal_word
 from sim.kernel.layout import (
-    ADD, BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, L_PICKUP, MAXP,
-    NMOVES, NOUT, OUTORDER, PICKUP, PILECNT, PILELEN, PLAYERS, PUB, REMOVED, REMOVEDN,
-    STATE_SIZE, STOCK, STOCKLEN, V2,
+    ADD, CURRENT, DECK, EV_GAME_OVER, FU, HANDN, HANDS, L_PICKUP, MAXP,
+    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
 from sim.kernel.rng import next_u64, randint, splitmix64, uniform
+from sim.kernel.sampling import sample_world
 from sim.kernel.strategy import move_strategy
 from strategies.heuristics import (
-    _BREAK, _SHED, _cost, _pickup_move, counting, highest, save_specials, wild,
+    BREAK, SHED, card_cost, pickup_move, counting, highest, save_specials, wild,
 )
-from strategies.peers import _prepare_cheapest, cheapest
+from strategies.peers import cheapest, prepare_cheapest
 
 # The opponent models of the mixture (model=4), in the order of their weights' parameters.
 POLICIES = ("lowest", "counting", "save-specials", "random", "highest", "cheapest")
 NPOL = len(POLICIES)
-_CHEAPEST_ROW = _prepare_cheapest({"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": 7})
+_CHEAPEST_ROW = prepare_cheapest({"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": 7})
 _SAVE_ROW = np.array([6.0])
-
-
-@jit
-def sample_world(obs, hand, rng, st, pool):
-    """Fill ``st`` with a full position consistent with the observation and the hand."""
-    st[:] = 0
-    st[:PUB] = obs
-    me = obs[CURRENT]
-    players = obs[PLAYERS]
-    n = 0                                    # the unseen cards: deck minus everything known
-    for r in range(NRANK):
-        left = deck_jokers(obs) if r == NRANK - 1 else 4       # R1, H13
-        left -= obs[PILECNT + r] + obs[BURNED + r] + hand[r]
-        for s in range(players):
-            left -= obs[FU + s * NRANK + r]
-            if s != me:
-                left -= obs[KNOWN + s * NRANK + r]
-        for _ in range(left):
-            pool[n] = r
-            n += 1
-    for i in range(n - 1, 0, -1):            # shuffle, then deal in a fixed order
-        j = randint(rng, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    k = 0
-    for s in range(players):
-        if s == me:
-            for r in range(NRANK):
-                st[HANDS + s * NRANK + r] = hand[r]
-        else:
-            unknown = obs[HANDN + s]
-            for r in range(NRANK):
-                st[HANDS + s * NRANK + r] = obs[KNOWN + s * NRANK + r]
-                unknown -= obs[KNOWN + s * NRANK + r]
-            for _ in range(unknown):
-                st[HANDS + s * NRANK + pool[k]] += 1
-                k += 1
-        for i in range(obs[FDN + s]):
-            st[FD + s * DECK + i] = pool[k]
-            k += 1
-    for i in range(obs[STOCKLEN]):
-        st[STOCK + i] = pool[k]
-        k += 1
-    for _ in range(obs[REMOVEDN]):           # H17: set aside, unseen by all
-        st[REMOVED + pool[k]] += 1
-        k += 1
-    derive_have(st)                          # hands written directly: the legal words' source
-    return k == n                            # every unseen card placed exactly once
 
 
 # ``lowest`` itself (one source, :mod:`sim.kernel.baseline`), inlined into the playouts.
@@ -122,7 +75,7 @@ def _lite(legal, st):
     ranks = play_ranks(legal)
     p = st[CURRENT]
     if ranks == 0:
-        return _pickup_move(st, legal)
+        return pickup_move(st, legal)
     if ((ranks & ~wild(st)) == 0 and has(legal, L_PICKUP) and st[STOCKLEN] > 0
             and st[PILELEN] <= 3):
         return PICKUP
@@ -135,10 +88,10 @@ def _lite(legal, st):
         bits &= bits - 1
         m = most_cards(legal, r)
         c = m // NRANK + 1
-        score = _SHED * c - _cost(r)
+        score = SHED * c - card_cost(r)
         held = st[HANDS + p * NRANK + r] if from_hand else st[FU + p * NRANK + r]
         if held > c:
-            score -= _BREAK
+            score -= BREAK
         if score >= best_score if r < TWO else score > best_score:
             best_score, best = score, m
     return best
@@ -335,4 +288,4 @@ def montecarlo(obs, hand, legal, rng, params):
                     params[6:6 + NPOL], np.int64(params[6 + NPOL]))
 
 
-__all__ = ["montecarlo", "sample_world", "evaluate", "candidates", "MAXP"]
+__all__ = ["montecarlo", "evaluate", "candidates", "MAXP"]

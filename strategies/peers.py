@@ -42,7 +42,7 @@ def _order_row(text: str, what: str) -> list[float]:
     return place
 
 
-def _prepare_cheapest(values: dict) -> np.ndarray:
+def prepare_cheapest(values: dict) -> np.ndarray:
     hold = values["hold_back"]
     return np.array(_order_row(values["order"], "cheapest(order=...)") + [hold], np.float64)
 
@@ -98,7 +98,7 @@ def _no_play(obs, legal, params):
     "picks up only when it cannot play",
     swap="none",
     params={"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13)},
-    prepare=_prepare_cheapest,
+    prepare=prepare_cheapest,
     pure=True,
 )
 def cheapest(obs, hand, legal, rng, params):

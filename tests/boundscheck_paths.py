@@ -135,7 +135,9 @@ def table_game(rules, players, seed, opponents):
     first half) and always makes its first legal move; one hint on the way."""
     import numpy as np
 
-    from sim.cli.play import Table, describe_saved
+    from reports.game import describe_saved
+    from sim.cli.savedgame import record
+    from sim.cli.table import Table
     from sim.kernel.layout import CURRENT, OVER, TURN
 
     t = Table(players, rules, seed, 0, opponents, max_turns=300, hint_rollouts=8)
@@ -153,7 +155,7 @@ def table_game(rules, players, seed, opponents):
         else:
             m = t.bot_move()
         t.play(int(m))
-    rec = t.record()
+    rec = record(t)
     describe_saved(rec)
     return np.int64(len(rec["moves"]))
 

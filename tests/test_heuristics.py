@@ -9,7 +9,7 @@ from sim.kernel import engine
 from sim.kernel.layout import HANDS, NR, PUB
 from sim.kernel.moves import is_legal
 from sim.kernel.rng import seed_game
-from sim.kernel.position import _to_state, move_to_dict
+from sim.kernel.position import to_state, move_to_dict
 from sim.runs.runner import RunConfig, run
 from sim.runs.registry import get_move
 from tests.positions import pos
@@ -25,7 +25,7 @@ def play(*cards):
 
 def choose(spec, position):
     """The move strategy ``spec`` chooses in ``position`` (POSITION.md), as a JSON move."""
-    st = _to_state(position)
+    st = to_state(position)
     legal = engine.legal_word(st)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, 1, 0)

@@ -13,9 +13,10 @@ from sim.kernel.layout import (
 from sim.kernel.layout import V2 as V2_FLAG
 from sim.kernel.moves import legal_list, most_cards
 from sim.kernel.rng import seed_game
+from sim.kernel.sampling import sample_world
 from sim.runs.registry import get_move
 from strategies.heuristics import counting
-from strategies.montecarlo import NPOL, POLICIES, candidates, draw_models, evaluate, sample_world
+from strategies.montecarlo import NPOL, POLICIES, candidates, draw_models, evaluate
 from tests.conftest import assert_conserved, card_totals
 from tests.test_engine_properties import random_game
 

@@ -11,7 +11,11 @@ from sim.kernel.cards import NAMES
 from sim.cli.app import app
 from sim.kernel.layout import FU, NR
 from sim.studies.analysis import move_words
-from sim.cli.play import Table, Terminal, load, parse, play, result_lines
+from reports.game import result_lines
+from sim.cli.play import Terminal, play
+from sim.cli.savedgame import load
+from sim.cli.table import Table
+from sim.cli.words import parse
 from sim.kernel.ruleset import Ruleset
 from sim.kernel.position import move_to_dict
 

@@ -10,7 +10,9 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -199,6 +201,157 @@ def test_report_of_a_tournament_folder(tmp_path):
     assert pd.isna(h2h.loc["random", "careful"])
 
 
+def _compare_folder(tmp_path, data=None, name="compare"):
+    data = data or COMPARE
+    options = {"strategies": data["strategies"], "players": data["players"],
+               "games": data["games"], "seed": 0, "rules": "seed"}
+    path = tmp_path / name
+    path.mkdir()
+    return _folder_of(path, "compare", options,
+                      {"overall": {"games": data["games"]}, "by_seat": data["seat_effect"],
+                       "by_strategy": data["per_strategy"]}, "compare.json", data)
+
+
+def _wide_compare(k=7, sparse=False):
+    """A tournament of k strategies with long names (the widest tables a page draws);
+    ``sparse``: every strategy and pair seen in fewer than 30 games (SPARSE)."""
+    names = [f"counting(pickup_limit={i}, shed={i}.5)" for i in range(k)]
+    n = 20 if sparse else 9000
+    meet = 12 if sparse else 2500
+    per = [{"strategy": s, "games": n, "wins": n // k, "win_rate": 1 / k - 0.01 * i,
+            "ci_low": 1 / k - 0.01 * i - 0.01, "ci_high": 1 / k - 0.01 * i + 0.01,
+            "rating": 10.0 - i, "rating_low": -10.0 - i, "rating_high": 30.0 - i}
+           for i, s in enumerate(names)]
+    m = [[None if i == j else 0.5 + 0.01 * (j - i) for j in range(k)] for i in range(k)]
+    lo = [[None if v is None else v - 0.02 for v in row] for row in m]
+    hi = [[None if v is None else v + 0.02 for v in row] for row in m]
+    level = 1 - 0.05 / (k - 1)
+    return {"strategies": names, "players": 4, "games": n, "deals": n // k, "unfinished": 0,
+            "per_strategy": per,
+            "head_to_head": {"strategies": names, "matrix": m, "ci_low": lo, "ci_high": hi,
+                             "meetings": [[0 if i == j else meet for j in range(k)]
+                                          for i in range(k)]},
+            "seat_effect": [{"seat": s, "games": n, "wins": n // 4, "win_rate": 0.25,
+                             "ci_low": 0.24, "ci_high": 0.26} for s in range(4)],
+            "intervals": "anytime-valid (confidence sequences)",
+            "info": {"until_clear": True, "stopped": "clear", "looks": 3},
+            "leader": {"strategy": names[0], "level": level, "deals": n // k, "clear": True,
+                       "comparisons": [{"against": b, "difference": 0.01 * j,
+                                        "ci_low": 0.01 * j - 0.005,
+                                        "ci_high": 0.01 * j + 0.005, "p_value": 1e-3 / j,
+                                        "p_adjusted": min(1.0, 1e-3 * (k - 1) / j)}
+                                       for j, b in enumerate(names) if j]}}
+
+
+def test_the_tournament_page_leads_with_the_leaders_differences(tmp_path):
+    """Issue 21: the leader against each other strategy (forest plot and table: the
+    difference, its interval at level 1 - 0.05/(k-1), Bonferroni, and p raw and adjusted)
+    comes before every other section, as sim compare prints it."""
+    path = _compare_folder(tmp_path)
+    files = write_report(path, tmp_path / "t.html")
+    html = (tmp_path / "t.html").read_text()
+    order = re.findall(r'<section id="([^"]+)"', html)
+    assert order[0] == "leader" and order[1:] == ["run", "tournament"]
+    names = {f.name for f in files}
+    assert {"leader_differences.png", "leader_differences.csv"} <= names
+    leader = html[html.index('<section id="leader"'):html.index('<section id="run"')]
+    assert leader.index("<img") < leader.index("<table")            # the plot, then the table
+    for text in ("careful against each other strategy", "97.5% confidence interval",
+                 "1 − 0.05/(k − 1) with k = 3", "Bonferroni", "p (raw)",
+                 "p adjusted (× 2, Bonferroni)", "+5.56", "-0.40 – +11.50", "0.031", "0.062",
+                 "&lt; 1e-16", "not clearly ahead of lowest", "fixed-sample"):
+        assert text in leader, text
+    df = pd.read_csv(tmp_path / "t_files" / "leader_differences.csv")
+    assert df["against"].tolist() == ["lowest", "random"]
+    assert df["p_adjusted"].tolist() == [0.062, 2e-150]
+    # after --until-clear the interval is named what it is: an anytime-valid sequence
+    path = _compare_folder(tmp_path, _wide_compare(4), "sequential")
+    write_report(path, tmp_path / "s.html")
+    leader = (tmp_path / "s.html").read_text().split('<section id="run"')[0]
+    assert "98.33% confidence sequence" in leader and "anytime-valid" in leader
+    assert "ahead of every other strategy" in leader and "k = 4" in leader
+    assert "Play stopped after 3 looks, when the leader was clear." in leader
+    # a compare.json from before the leader was saved: no answer section, no error
+    old = {k: v for k, v in COMPARE.items() if k != "leader"}
+    write_report(_compare_folder(tmp_path, old, "old"), tmp_path / "o.html")
+    assert 'id="leader"' not in (tmp_path / "o.html").read_text()
+
+
+def test_layout_problems_finds_a_cut_title_and_a_legend_over_data():
+    """The check every plot passes (kept on the page as data-layout): it fails a legend
+    inside the axes over a bar's label and a title longer than the figure."""
+    from reports.html.common import new_figure, rate_bars, layout_problems
+    fig = new_figure(4, 3)
+    ax = fig.add_subplot()
+    ax.bar([0, 1], [0.9, 0.95], label="rate")
+    ax.annotate("95.0%", (1, 0.95), ha="center", va="bottom")
+    ax.legend(loc="upper right")
+    ax.set_title("A title much longer than this small figure can hold on one line at all")
+    problems = layout_problems(fig)
+    assert any("drawn outside the figure" in p for p in problems), problems
+    assert any("legend covers the plot" in p for p in problems), problems
+    assert any("legend covers the text '95.0%'" in p for p in problems), problems
+    fig = new_figure(8, 4)
+    rate_bars(fig.add_subplot(), ["a", "b"], [0.9, 0.95], [0.85, 0.9], [0.95, 0.99],
+               "#4c78a8", fair=0.5, fair_label="fair share 1/2", n=[1000, 10])
+    assert layout_problems(fig) == []
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """Every figure a report draws, by name, for checking what it shows."""
+    from reports.html import common
+    drawn = {}
+    real = common.Page.figure
+
+    def keep(self, name, fig, caption):
+        drawn[name] = fig
+        return real(self, name, fig, caption)
+    monkeypatch.setattr(common.Page, "figure", keep)
+    return drawn
+
+
+def _hatched(ax):
+    return [p for p in ax.patches if p.get_hatch()]
+
+
+def test_sparse_cells_are_marked_in_every_plot(tmp_path, figures):
+    """A rate from fewer than 30 games is hatched grey and named in the legend, never
+    coloured like the best: the swap study's heat map, the tournament's head-to-head and
+    its bars."""
+    from reports.html.common import SPARSE
+    study = dict(STUDY, triples=[dict(t, games=10 if t["triple"] == ["A", "2", "10"] else
+                                      1000) for t in STUDY["triples"]])
+    path = _folder_of(tmp_path, "swap-study", {"players": 3, "games": 5000, "seed": 0},
+                      {"overall": {"games": 5000}, "by_seat": [], "by_strategy": []},
+                      "study.json", study)
+    write_report(path, tmp_path / "s.html")
+    ax = figures["study_heatmap"].axes[0]
+    image = ax.images[0].get_array()
+    ranks = [t.get_text() for t in ax.get_xticklabels()]
+    row, col = ranks.index("2"), ranks.index("10")     # "10 A 2": lowest 10, highest 2
+    assert image.mask[row, col] and not image.mask[ranks.index("K"), ranks.index("Q")]
+    assert [(p.get_x() + 0.5, p.get_y() + 0.5) for p in _hatched(ax)] == [(col, row)]
+    legend = figures["study_heatmap"].legends[0]
+    assert [t.get_text() for t in legend.texts] == [
+        f"fewer than {SPARSE} seat-games: too few to colour"]
+    html = (tmp_path / "s.html").read_text()
+    assert f"hatched grey: fewer than {SPARSE} seat-games" in html
+    figures.clear()
+    write_report(_compare_folder(tmp_path, _wide_compare(3, sparse=True)), tmp_path / "t.html")
+    h2h = figures["head_to_head"].axes[0]
+    assert h2h.images[0].get_array().mask.all()               # 12 meetings a pair: none coloured
+    assert len(_hatched(h2h)) == 6
+    bars = figures["tournament_strategies"].axes[0]
+    assert len(_hatched(bars)) == 3                           # 20 seat-games each
+    assert "(sparse)" in " ".join(t.get_text() for t in bars.texts)
+    assert "12 (sparse)" in (tmp_path / "t.html").read_text()
+    figures.clear()
+    write_report(_compare_folder(tmp_path, _wide_compare(3), "dense"), tmp_path / "d.html")
+    assert not _hatched(figures["head_to_head"].axes[0])
+    assert not _hatched(figures["tournament_strategies"].axes[0])
+
+
 def _study_folder(tmp_path):
     options = {"players": 3, "games": 5000, "seed": 0, "rules": "seed", "strategy": "lowest"}
     study = dict(STUDY, games=5000, unfinished=12, strategy="lowest",
@@ -254,8 +407,56 @@ def _chromium():
     return None
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "swap-study"])
-def test_report_renders_in_a_headless_browser(saved, tmp_path, kind):
+def _tune_folder(tmp_path):
+    spec = ("counting(pickup_limit=3, shed=3.0, break_cost=3.0, cost_ten=7.0, cost_two=9.0, "
+            "cost_joker=13.0, near=4, danger=10.0)")
+    trials = [{"number": i, "value": 0.5 + 0.01 * i, "ci_low": 0.45 + 0.01 * i,
+               "ci_high": 0.55 + 0.01 * i, "spec": spec} for i in range(8)]
+    est = {"spec": spec, "estimate": 0.55, "ci_low": 0.5, "ci_high": 0.6}
+    tune = {"strategy": "counting", "against": ["lowest", "random"], "players": 3,
+            "options": {"games_per_trial": 300}, "trials": trials,
+            "fresh": {"games": 300, "better": False, "best": est, "default": est,
+                      "difference": {"estimate": 0.0, "ci_low": -0.07, "ci_high": 0.07}}}
+    options = {"strategy": "counting", "players": 3, "games": 2400, "seed": 0,
+               "rules": "seed"}
+    return _folder_of(tmp_path, "tune", options, {"overall": {"games": 2400}, "by_seat": [],
+                                                   "by_strategy": []}, "tune.json", tune)
+
+
+def test_every_page_leads_with_its_answer_and_every_plot_passes_the_layout_check(tmp_path):
+    """Issue 21: the answer first (the tournament's leader, the swap study's best split, the
+    tuning's check on fresh deals), then the options; every plot's layout check (data-layout,
+    layout_problems) passed. Without a browser, so it runs everywhere."""
+    for kind, path, first in (("compare", _compare_folder(tmp_path), "leader"),
+                              ("swap-study", _study_folder(tmp_path), "study"),
+                              ("tune", _tune_folder(tmp_path), "tune")):
+        write_report(path, tmp_path / f"{kind}.html")
+        html = (tmp_path / f"{kind}.html").read_text()
+        assert re.findall(r'<section id="([^"]+)"', html)[:2] == [first, "run"], kind
+        layout = re.findall(r'data-layout="([^"]*)"', html)
+        assert layout and set(layout) == {"ok"}, (kind, layout)
+    tune = (tmp_path / "tune.html").read_text()
+    assert tune.index("no clear improvement over the defaults") < tune.index("<img")
+
+
+@pytest.fixture(scope="session")
+def page_shots(tmp_path_factory):
+    """Where the browser tests keep their screenshots: $SHITHEAD_ARTIFACTS/report-pages when
+    set (for a CI job to upload), else report-pages under pytest's base temporary folder
+    (pytest keeps the last three runs)."""
+    root = os.environ.get("SHITHEAD_ARTIFACTS")
+    folder = (Path(root) if root else tmp_path_factory.getbasetemp()) / "report-pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("kind", ["run", "compare", "compare-wide", "swap-study", "tune"])
+def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots):
+    """Issue 21: every kind of page in Chromium at 1280 px: every plot decodes, nothing sticks
+    out sideways (the page's own check, data-overflow: the page no wider than the window,
+    no table or plot wider than the column or scrolling inside it), every plot passed the
+    layout check (data-layout: no cut title, no legend over data); the screenshot is kept
+    and its margins right of the column are blank."""
     browser = _chromium()
     if browser is None:
         pytest.skip("no Chromium found (apt-get install -y chromium, or set CHROMIUM=path): "
@@ -263,10 +464,11 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind):
     if kind == "run":
         path = _copy(saved, tmp_path)
     elif kind == "compare":
-        path = _folder_of(tmp_path, "compare", {"strategies": _NAMES, "players": 3,
-                                                 "games": 9000, "seed": 0, "rules": "seed"},
-                          {"overall": {"games": 9000}, "by_seat": COMPARE["seat_effect"],
-                           "by_strategy": COMPARE["per_strategy"]}, "compare.json", COMPARE)
+        path = _compare_folder(tmp_path)
+    elif kind == "compare-wide":
+        path = _compare_folder(tmp_path, _wide_compare(7))
+    elif kind == "tune":
+        path = _tune_folder(tmp_path)
     else:
         path = _study_folder(tmp_path)
     page = tmp_path / "page" / "report.html"
@@ -275,7 +477,7 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind):
     base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'prof'}",
-            "--virtual-time-budget=5000"]
+            "--virtual-time-budget=5000", "--hide-scrollbars", "--window-size=1280,900"]
     dom = subprocess.run(base + ["--dump-dom", page.as_uri()], capture_output=True, text=True,
                          timeout=120)
     assert dom.returncode == 0, dom.stderr[-2000:]
@@ -283,11 +485,21 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind):
     assert f'data-images="{plots}/{plots}"' in dom.stdout, dom.stdout[:500]
     assert 'data-rendered="ok"' in dom.stdout
     assert dom.stdout.count("<img") == plots
-    shot = tmp_path / "shot.png"
-    r = subprocess.run(base + [f"--screenshot={shot}", "--window-size=1200,3000",
-                               page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert re.findall(r'data-overflow="([^"]*)"', dom.stdout) == ["none"]
+    assert re.findall(r'data-layout="([^"]*)"', dom.stdout) == ["ok"] * plots
+    shot = page_shots / f"{kind}.png"
+    shot.unlink(missing_ok=True)
+    r = subprocess.run(base[:-1] + [f"--screenshot={shot}", "--window-size=1280,6000",
+                                    page.as_uri()], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and shot.exists(), r.stderr[-2000:]
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+    from PIL import Image
+    with Image.open(shot) as im:
+        assert im.size == (1280, 6000)
+        rgb = np.asarray(im.convert("RGB"))
+    # the column is 1000 px wide plus padding, centred: nothing is drawn beside it
+    margin = np.concatenate([rgb[:, :100], rgb[:, -100:]], axis=1).reshape(-1, 3)
+    assert (margin == rgb[0, 0]).all(), f"something drawn beside the column ({kind})"
+    assert rgb[:1500, 140:1140].std() > 10                   # and the page has content
 
 
 # -- fixtures of the files later commands add --------------------------------------------------
@@ -305,6 +517,12 @@ COMPARE = {
                      "ci_low": 0.32, "ci_high": 0.34} for s in range(3)],
     "starter_effect": {"games": 9000, "starter_wins": 2900, "win_rate": 2900 / 9000,
                        "ci_low": 0.31, "ci_high": 0.33},
+    "leader": {"strategy": "careful", "level": 1 - 0.05 / 2, "deals": 3000, "clear": False,
+               "comparisons": [
+                   {"against": "lowest", "difference": 0.0556, "ci_low": -0.004,
+                    "ci_high": 0.115, "p_value": 0.031, "p_adjusted": 0.062},
+                   {"against": "random", "difference": 0.444, "ci_low": 0.41,
+                    "ci_high": 0.48, "p_value": 1e-150, "p_adjusted": 2e-150}]},
 }
 _TRIPLES = [["3", "3", "4"], ["5", "7", "9"], ["A", "2", "10"], ["K", "K", "Q"],
             ["2", "2", "2"], ["3", "8", "J"], ["4", "6", "10"], ["9", "9", "A"],

@@ -11,10 +11,13 @@ from sim.kernel.cards import CODE
 from sim.kernel.layout import PUB
 from sim.runs.runner import RunConfig, play_batch
 from sim.runs.registry import get_swap
-from sim.studies.swapstudy import (
-    _INDEX, NTRIPLE, SIZE, _bh, best_splits, fit_split_model, fmt_p, paired_test, swap_study,
-    triple_names, triple_table, write_split_file,
-)
+from sim.studies.stats import format_p, mean_interval
+from sim.studies.swapstudy import swap_study
+from sim.studies.swapstudy.h2h import bh
+from sim.studies.swapstudy.model import fit_split_model, write_split_file
+from sim.studies.swapstudy.policy import best_splits
+from sim.studies.swapstudy.table import triple_table
+from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE, triple_names
 from strategies.swaps import read_split, read_table
 
 PRIOR_SD_TRIPLE_TEST = 0.1      # the triple terms' prior sd when none is chosen on held-out
@@ -93,7 +96,7 @@ def _synthetic_stage(players=4, seat_games=200_000, seed=1):
         won = (rs.rand(1000) < p).astype(float)
         code_up = up[:, 0] * 196 + up[:, 1] * 14 + up[:, 2]
         code_hand = hand[:, 0] * 196 + hand[:, 1] * 14 + hand[:, 2]
-        cell = (_INDEX[code_up] * NTRIPLE + _INDEX[code_hand]) * players
+        cell = (INDEX[code_up] * NTRIPLE + INDEX[code_hand]) * players
         cell_n += np.bincount(cell, minlength=ncell)
         cell_w += np.bincount(cell, weights=won, minlength=ncell)
         count += np.bincount(code_up, minlength=SIZE)
@@ -139,15 +142,18 @@ def test_split_model_shrinks_rare_cells(tmp_path):
 
 
 # -- item 5: a zero spread never crashes; tiny p-values ----------------------------------------
-def test_paired_test_never_gives_nan():
-    r = paired_test(np.zeros(500))                      # every deal: the same result
-    assert r["p_value"] == 1.0 and r["diff"] == 0.0 and r["ci_low"] < 0 < r["ci_high"]
-    r = paired_test(np.full(40, 0.5))                    # no spread, but all one way
-    assert 0 < r["p_value"] < 1e-10 and r["ci_low"] < 0.5 < r["ci_high"]
-    assert paired_test(np.array([0.5]))["p_value"] == 1.0
-    assert paired_test(np.array([]))["p_value"] == 1.0
-    assert _bh([1.0, float("nan"), 0.01]) == pytest.approx([1.0, 1.0, 0.03])
-    assert fmt_p(0.0) == "< 1e-16" and fmt_p(1e-300) == "< 1e-16" and fmt_p(0.0312) == "0.031"
+def test_a_paired_difference_never_gives_nan():
+    """The head-to-head's per-deal differences go through stats.mean_interval (bounds -1..1)."""
+    def paired(d):
+        return mean_interval(np.asarray(d, float), bounds=(-1.0, 1.0), null=0.0)
+    r = paired(np.zeros(500))                           # every deal: the same result
+    assert r["p_value"] == 1.0 and r["estimate"] == 0.0 and r["ci_low"] < 0 < r["ci_high"]
+    r = paired(np.full(40, 0.5))                         # no spread, but all one way
+    assert 0 < r["p_value"] < 1e-6 and r["ci_low"] < 0.5 < r["ci_high"]
+    r = paired([0.5])                                    # one deal: the widest interval
+    assert 0 < r["p_value"] <= 1 and r["ci_low"] < 0 < r["ci_high"]
+    assert bh([1.0, float("nan"), 0.01]) == pytest.approx([1.0, 1.0, 0.03])
+    assert format_p(0.0) == "< 1e-16" and format_p(1e-300) == "< 1e-16" and format_p(0.0312) == "0.031"
 
 
 def test_study_where_no_game_finishes_does_not_crash(tmp_path):

@@ -82,7 +82,8 @@ def test_h12_swap_choices_are_the_face_ups_then_the_hand(hand_size):
 def test_h12_swap_study_refuses_hand_size_4_before_playing(tmp_path):
     """H12, R5: the swap study values triples (3 of 6 cards); at hand size 4 it refuses at
     once, naming H12, and writes nothing (it used to play the whole values stage first)."""
-    from sim.studies.swapstudy import swap_study, values_stage
+    from sim.studies.swapstudy import swap_study
+    from sim.studies.swapstudy.values import values_stage
     out = tmp_path / "study"
     with pytest.raises(RunError, match="hand_size=4 \\(H12\\)"):
         swap_study(out, players=3, games=200, rules={"base": "seed", "hand_size": 4},
@@ -139,7 +140,7 @@ def test_h13_swap_study_models_the_jokers_of_jokers_always(tmp_path):
 
 def test_h13_six_card_sets_follow_the_deck():
     """H13: the study's six-card sets are those the given deck allows."""
-    from sim.studies.swapstudy import six_card_sets
+    from sim.studies.swapstudy.policy import six_card_sets
     with_jk = six_card_sets(Ruleset.build("seed", {"jokers": "always"}).deck_counts(3))
     without = six_card_sets(Ruleset.build("seed").deck_counts(3))
     assert (with_jk == CODE["JK"]).any(axis=1).sum() > 0

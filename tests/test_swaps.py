@@ -288,7 +288,7 @@ def test_split_agrees_with_its_numpy_value(tmp_path):
     """On random values and random deals the compiled policy returns the first split of
     highest value by :func:`split_value` (the study derives policy.csv with it)."""
     from sim.kernel.cards import NAMES
-    from sim.studies.swapstudy import best_splits
+    from sim.studies.swapstudy.policy import best_splits
     rs = np.random.RandomState(5)
     values = {}
     for a in range(NRANK):

@@ -10,7 +10,10 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 - ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`;
 - ``tune`` (``sim tune --out``): :mod:`reports.html.tune`.
 
-Every page starts with the options of what was simulated (:mod:`reports.html.common`).
+Every page starts with its answer where the kind has one (a module's ``answer``: the
+tournament's leader against each other strategy), then the options of what was simulated
+(:mod:`reports.html.common`). Every plot is checked for a cut title or a legend over data
+(:func:`reports.html.common.layout_problems`, kept on the ``<img>`` as ``data-layout``).
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     from markupsafe import Markup
 
     run = load(run_dir)
-    kind = common._kind(run)
+    kind = common.run_kind(run)
     module = page_module(kind)
     out_html = Path(out_html if out_html is not None else run.path / "report.html").expanduser()
     if out_html.is_dir():
@@ -56,15 +59,19 @@ def write_report(run_dir, out_html=None) -> list[Path]:
              "tune": "tune.json"}.get(kind, "summary.json")
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
-        with common._shape_of(run.path / "summary.json"):
-            common._run_section(page, run)
-        with common._shape_of(run.path / extra):
+        # The answer first, where the kind has one (a tournament: the leader's differences).
+        if hasattr(module, "answer"):
+            with common.shape_of(run.path / extra):
+                module.answer(page, run)
+        with common.shape_of(run.path / "summary.json"):
+            common.run_section(page, run)
+        with common.shape_of(run.path / extra):
             warnings = module.build(page, run)
     cfg = run.config
-    title = (f"Shithead {module.TITLE}: {common._int(cfg.get('games'))} games, "
+    title = (f"Shithead {module.TITLE}: {common.int_text(cfg.get('games'))} games, "
              f"{cfg.get('players')} players")
     names = cfg.get("strategies") or ([cfg["strategy"]] if cfg.get("strategy") else [])
-    lead = (f"{common._rules_text(cfg)}, seed {cfg.get('seed')}"
+    lead = (f"{common.rules_caption(cfg)}, seed {cfg.get('seed')}"
             + (f"; {'strategies' if len(set(names)) > 1 else 'strategy'} "
                f"{', '.join(dict.fromkeys(names))}" if names else "") + ".")
     for s in page.sections:

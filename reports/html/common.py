@@ -18,33 +18,35 @@ from sim.kernel.cards import CODE, NAMES
 from sim.runs.saved import Loaded
 
 DPI = 110
+SPARSE = 30        # a rate from fewer games than this is drawn as sparse (hatched, grey)
+SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
 KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study"}
 
 
-def _kind(run: Loaded) -> str:
+def run_kind(run: Loaded) -> str:
     return str(run.manifest.get("kind", "run"))
 
 
-def _nan(x) -> float:
+def as_float(x) -> float:
     return float("nan") if x is None else float(x)
 
 
-def _pct(x, digits=2) -> str:
-    x = _nan(x)
+def pct_text(x, digits=2) -> str:
+    x = as_float(x)
     return "–" if math.isnan(x) else f"{100 * x:.{digits}f}%"
 
 
-def _int(x) -> str:
+def int_text(x) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{int(x):,}"
 
 
-def _wilson(wins: int, games: int):
+def wilson_interval(wins: int, games: int):
     from sim.runs.tally import wilson
     return wilson(int(wins), int(games))
 
 
-def _rate_key(rows) -> str:
+def rate_key(rows) -> str:
     """``win_rate`` (seed rules) or ``place_share`` (a V2 tournament)."""
     for key in RATE_KEYS:
         if rows and all(key in r for r in rows):
@@ -52,16 +54,16 @@ def _rate_key(rows) -> str:
     return "win_rate"
 
 
-def _yerr(rate, low, high):
-    rate, low, high = (np.asarray([_nan(v) for v in a]) for a in (rate, low, high))
+def error_bars(rate, low, high):
+    rate, low, high = (np.asarray([as_float(v) for v in a]) for a in (rate, low, high))
     return np.nan_to_num(np.vstack([rate - low, high - rate]).clip(min=0))
 
 
-def _card_key(name) -> tuple:
+def card_key(name) -> tuple:
     return (CODE.get(str(name), len(NAMES)), str(name))
 
 
-def _rules_text(cfg: dict) -> str:
+def rules_caption(cfg: dict) -> str:
     base = cfg.get("rules", "seed")
     opts = cfg.get("options") or (base if isinstance(base, dict) else {})
     if isinstance(base, dict):
@@ -75,7 +77,8 @@ def _rules_text(cfg: dict) -> str:
 
 
 def _fmt_table(df: pd.DataFrame,
-               text_cols=("strategy", "swap", "seats", "triple", "position")) -> str:
+               text_cols=("strategy", "swap", "seats", "triple", "position", "spec",
+                          "against", "policy", "")) -> str:
     """A DataFrame as an HTML table: rates as %, intervals as one column, counts with commas."""
     out = pd.DataFrame(index=df.index)
     cols = list(df.columns)
@@ -83,37 +86,37 @@ def _fmt_table(df: pd.DataFrame,
     for c in cols:
         if c in ("ci_low", "ci_high"):
             if c == "ci_low":
-                out["95% CI"] = [f"{_pct(lo)} – {_pct(hi)}" for lo, hi in
+                out["95% CI"] = [f"{pct_text(lo)} – {pct_text(hi)}" for lo, hi in
                                  zip(df["ci_low"], df.get("ci_high", df["ci_low"]))]
             continue
         if c in ("rating_low", "rating_high"):
             if c == "rating_low":
-                out["rating 95% CI"] = [f"{_nan(lo):+.0f} – {_nan(hi):+.0f}" for lo, hi in
+                out["rating 95% CI"] = [f"{as_float(lo):+.0f} – {as_float(hi):+.0f}" for lo, hi in
                                         zip(df["rating_low"], df["rating_high"])]
             continue
         s = df[c]
         if c == rate or c in ("win_share", "shithead_rate"):
-            out[c.replace("_", " ")] = [_pct(v) for v in s]
+            out[c.replace("_", " ")] = [pct_text(v) for v in s]
         elif c == "rating":
-            out[c] = [f"{_nan(v):+.0f}" for v in s]
+            out[c] = [f"{as_float(v):+.0f}" for v in s]
         elif pd.api.types.is_bool_dtype(s) or pd.api.types.is_object_dtype(s):
             out[c.replace("_", " ")] = s.map(lambda v: "–" if v is None else str(v))
         elif pd.api.types.is_integer_dtype(s):
-            out[c.replace("_", " ")] = [_int(v) for v in s]
+            out[c.replace("_", " ")] = [int_text(v) for v in s]
         elif pd.api.types.is_float_dtype(s):
             whole = s.dropna()
             if len(whole) and (whole == whole.round()).all() and c in (
                     "games", "wins", "unfinished", "started", "shithead", "starter_wins"):
-                out[c.replace("_", " ")] = [_int(v) for v in s]
+                out[c.replace("_", " ")] = [int_text(v) for v in s]
             else:
                 out[c.replace("_", " ")] = [("–" if pd.isna(v) else f"{v:,.3f}") for v in s]
         else:
             out[c.replace("_", " ")] = s.astype(str)
     text = [c for c in out.columns if c in text_cols]
-    return _html_table(out, text)
+    return html_table(out, text)
 
 
-def _html_table(df: pd.DataFrame, text_cols=(), index_name=None, header=True) -> str:
+def html_table(df: pd.DataFrame, text_cols=(), index_name=None, header=True) -> str:
     """A DataFrame of display strings as a plain HTML table (text columns left-aligned)."""
     from html import escape
 
@@ -140,16 +143,19 @@ class Page:
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
         self.sections: list[dict] = []
+        self.problems: list[str] = []          # what layout_problems found, per plot
 
     def section(self, ident: str, title: str) -> list:
         blocks: list = []
         self.sections.append({"id": ident, "title": title, "blocks": blocks})
         return blocks
 
-    def _href(self, path: Path) -> str:
+    def href(self, path: Path) -> str:
         return f"{self.files_dir.name}/{path.name}"
 
     def figure(self, name: str, fig, caption: str) -> dict:
+        problems = layout_problems(fig)
+        self.problems += [f"{name}: {p}" for p in problems]
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
         data = buf.getvalue()
@@ -159,17 +165,18 @@ class Page:
         w, h = (int(round(v * DPI)) for v in fig.get_size_inches())
         return {"kind": "figure", "data": base64.b64encode(data).decode("ascii"),
                 "alt": fig.get_suptitle().replace("\n", " ") or caption,
-                "caption": caption, "href": self._href(path), "width": w, "height": h}
+                "caption": caption, "href": self.href(path), "width": w, "height": h,
+                "layout": "; ".join(problems) or "ok"}
 
     def table(self, name: str, df: pd.DataFrame, caption: str = "") -> dict:
         path = self.files_dir / f"{name}.csv"
         df.to_csv(path, index=False)
         self.written.append(path)
         return {"kind": "table", "html": _fmt_table(df),
-                "caption": caption, "href": self._href(path)}
+                "caption": caption, "href": self.href(path)}
 
 
-def _figure(w=8.0, h=4.2):
+def new_figure(w=8.0, h=4.2):
     """A figure on the Agg canvas (no pyplot: nothing global changes)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -179,38 +186,135 @@ def _figure(w=8.0, h=4.2):
     return fig
 
 
-def _title(fig, text: str) -> None:
+def fig_title(fig, text: str) -> None:
     """The figure's title, wrapped to the figure's width."""
     import textwrap
     text = text.replace("(n = ", "(n\u00a0=\u00a0")       # keep "n = 1,000" on one line
     fig.suptitle(textwrap.fill(text, max(30, int(fig.get_figwidth() * 10.5))))
 
 
-def _percent_axis(ax, axis="y"):
+def percent_axis(ax, axis="y"):
     from matplotlib.ticker import PercentFormatter
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
 
 
-def _rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None):
+def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=None,
+               names_label="", rate_label="") -> None:
+    """Bars of rates with their intervals and values. A bar from fewer than ``SPARSE`` games
+    (``n``) is drawn hatched in grey, its value marked "(sparse)", and said so in the legend.
+    When the labels side by side would not fit the axes' width (many or long strategy
+    names), the bars lie horizontally, one label a line."""
+    rate_f = np.array([as_float(v) for v in rate])
+    sparse = (np.zeros(len(labels), bool) if n is None else
+              np.array([as_float(v) < SPARSE for v in n]))
+    colors = list(color) if isinstance(color, (list, tuple)) else [color] * len(labels)
+    flat = _too_wide(ax, labels)
+    if flat:
+        labels = [str(lab).replace("\n", ", ") for lab in labels]
     x = np.arange(len(labels))
-    rate_f = np.array([_nan(v) for v in rate])
-    ax.bar(x, np.nan_to_num(rate_f), color=color, width=0.6, zorder=2)
-    ax.errorbar(x, np.nan_to_num(rate_f), yerr=_yerr(rate, low, high), fmt="none",
-                ecolor="#1d2433", capsize=5, lw=1.2, zorder=3, label="95% CI")
-    top = max([_nan(v) for v in high if not math.isnan(_nan(v))] + [0.01])
-    for xi, r, hi in zip(x, rate_f, high):
+    bar = ax.barh if flat else ax.bar
+    size = {"height" if flat else "width": 0.6}
+    bar(x[~sparse], np.nan_to_num(rate_f[~sparse]),
+        color=[c for c, s in zip(colors, sparse) if not s], zorder=2, **size)
+    if sparse.any():
+        bar(x[sparse], np.nan_to_num(rate_f[sparse]), color=SPARSE_COLOR, hatch="///",
+            edgecolor="#6b7487", zorder=2, label=f"fewer than {SPARSE} games", **size)
+    err = {("xerr" if flat else "yerr"): error_bars(rate, low, high)}
+    ax.errorbar(*((np.nan_to_num(rate_f), x) if flat else (x, np.nan_to_num(rate_f))),
+                fmt="none", ecolor="#1d2433", capsize=5 if not flat else 3, lw=1.2, zorder=3,
+                label="95% CI", **err)
+    top = max([as_float(v) for v in high if not math.isnan(as_float(v))] + [0.01])
+    for xi, r, hi, sp in zip(x, rate_f, high, sparse):
         if not math.isnan(r):
-            y = r if math.isnan(_nan(hi)) else max(r, _nan(hi))
-            ax.annotate(_pct(r, 1), (xi, y), xytext=(0, 3), textcoords="offset points",
-                        fontsize=8, ha="center", va="bottom")
+            end = r if math.isnan(as_float(hi)) else max(r, as_float(hi))
+            ax.annotate(pct_text(r, 1) + (" (sparse)" if sp else ""),
+                        (end, xi) if flat else (xi, end), xytext=(3, 0) if flat else (0, 3),
+                        textcoords="offset points", fontsize=8,
+                        ha="left" if flat else "center", va="center" if flat else "bottom")
     if fair is not None:
-        ax.axhline(fair, color="#c0392b", ls="--", lw=1, zorder=1, label=fair_label)
+        (ax.axvline if flat else ax.axhline)(fair, color="#c0392b", ls="--", lw=1, zorder=1,
+                                             label=fair_label)
         top = max(top, fair)
-    ax.set_ylim(0, min(1.0, top * 1.18 + 0.005))
-    ax.set_xticks(x, labels)
-    _percent_axis(ax)
-    ax.grid(axis="y", alpha=0.3, zorder=0)
-    ax.legend(loc="upper right", fontsize=8)
+    limit = min(1.0, top * (1.3 if flat else 1.18) + 0.005)
+    if flat:
+        ax.set_xlim(0, limit)
+        ax.set_yticks(x, labels)
+        ax.set_ylim(len(labels) - 0.5, -0.5)                  # the first label on top
+        ax.set_ylabel(names_label)
+        ax.set_xlabel(rate_label)
+        percent_axis(ax, "x")
+        ax.grid(axis="x", alpha=0.3, zorder=0)
+    else:
+        ax.set_ylim(0, limit)
+        ax.set_xticks(x, labels)
+        ax.set_xlabel(names_label)
+        ax.set_ylabel(rate_label)
+        percent_axis(ax)
+        ax.grid(axis="y", alpha=0.3, zorder=0)
+    _legend_below(ax)
+
+
+def _too_wide(ax, labels) -> bool:
+    """Would these tick labels, side by side under the axes, run into each other?"""
+    longest = max((len(line) for lab in labels for line in str(lab).split("\n")), default=0)
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    return (longest + 2) * len(labels) * 0.075 > inches      # ~0.075 in a character at 10 pt
+
+
+def _mark_sparse(ax, sparse, what="games") -> bool:
+    """Cover the heat-map cells of ``sparse`` (a boolean grid) in hatched grey, so that a
+    rate from a few games is never coloured like the best, and say so in a legend below."""
+    from matplotlib.patches import Patch, Rectangle
+
+    look = {"facecolor": SPARSE_COLOR, "hatch": "///", "edgecolor": "#6b7487"}
+    for i, j in zip(*np.nonzero(sparse)):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, lw=0, zorder=2, **look))
+    if sparse.any():
+        _legend_below(ax, extra=[Patch(label=f"fewer than {SPARSE} {what}: too few to colour",
+                                       **look)])
+    return bool(sparse.any())
+
+
+def _legend_below(ax, extra=(), **kw):
+    """The axes' legend (and ``extra`` handles) below the plot, outside the axes, where it
+    cannot cover the data."""
+    handles, labels = ax.get_legend_handles_labels()
+    handles += list(extra)
+    labels += [h.get_label() for h in extra]
+    if handles:
+        ax.figure.legend(handles, labels, loc="outside lower center", fontsize=8,
+                         ncols=min(len(handles), kw.pop("ncols", 3)), frameon=False, **kw)
+
+
+def layout_problems(fig) -> list[str]:
+    """What is wrong with a drawn figure's layout: anything cut at the figure's edge (a
+    title too long, a label outside), a legend over an axes' plotting area or over a text
+    (a bar's value), two titles over each other. Empty when the figure is clean."""
+    from matplotlib.legend import Legend
+
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    out = []
+    box = fig.bbox
+    tight = fig.get_tightbbox(r).transformed(fig.dpi_scale_trans)
+    if (tight.x0 < box.x0 - 1 or tight.y0 < box.y0 - 1 or tight.x1 > box.x1 + 1
+            or tight.y1 > box.y1 + 1):
+        out.append(f"drawn outside the figure ({tight.x0:.0f}, {tight.y0:.0f}, "
+                   f"{tight.x1:.0f}, {tight.y1:.0f} px of {box.x1:.0f} x {box.y1:.0f})")
+    # What a legend must not cover: the plotting areas, every text drawn in them (a bar's
+    # value, a cell's value), their titles, and their axes (tick labels and axis labels).
+    marks = []
+    for a in fig.axes:
+        marks.append((f"the plot {a.get_title() or a.get_ylabel() or 'an axes'!r}", a.bbox))
+        marks += [(f"the text {t.get_text()!r}", t.get_window_extent(r)) for t in
+                  list(a.texts) + [a.title] if t.get_visible() and t.get_text().strip()]
+        marks += [(f"the {n}-axis of {a.get_ylabel() or 'an axes'!r}", ax.get_tightbbox(r))
+                  for n, ax in (("x", a.xaxis), ("y", a.yaxis)) if ax.get_visible()]
+    for lg in (lg for lg in fig.findobj(Legend) if lg.get_visible()):
+        lb = lg.get_window_extent(r)
+        out += [f"a legend covers {what}" for what, bb in marks
+                if bb is not None and lb.overlaps(bb)]
+    return out
 
 
 def _value(v) -> str:
@@ -227,39 +331,39 @@ def _value(v) -> str:
     return str(v)
 
 
-def _run_section(page: Page, run: Loaded) -> None:
+def run_section(page: Page, run: Loaded) -> None:
     """What was simulated: every option of the run, whatever command saved it."""
     cfg, ov, man = dict(run.config), run.summary.get("overall", {}), run.manifest
-    blocks = page.section("run", KINDS.get(_kind(run), "The run"))
+    blocks = page.section("run", KINDS.get(run_kind(run), "The run"))
     extra = run.compare or run.study or {}
     games = ov.get("games", cfg.get("games"))
     unf = ov.get("unfinished", extra.get("unfinished"))
-    rows = [("players", cfg.pop("players", None)), ("rules", _rules_text(cfg)),
-            ("seed", cfg.pop("seed", None)), ("games", _int(games))]
+    rows = [("players", cfg.pop("players", None)), ("rules", rules_caption(cfg)),
+            ("seed", cfg.pop("seed", None)), ("games", int_text(games))]
     for key in ("rules", "options", "games"):
         cfg.pop(key, None)
     if unf is not None:
-        share = _pct(unf / games) if games else "–"
+        share = pct_text(unf / games) if games else "–"
         cap = cfg.pop("max_turns", None)
-        text = f"{_int(unf)} ({share}" + (f"; limit {_int(cap)} turns, R25)" if cap else ")")
+        text = f"{int_text(unf)} ({share}" + (f"; limit {int_text(cap)} turns, R25)" if cap else ")")
         if ov.get("unfinished_cycle") is not None:
-            text += (f": {_int(ov.get('unfinished_cap'))} at the turn limit, "
-                     f"{_int(ov['unfinished_cycle'])} stopped as endless (a position repeated)")
+            text += (f": {int_text(ov.get('unfinished_cap'))} at the turn limit, "
+                     f"{int_text(ov['unfinished_cycle'])} stopped as endless (a position repeated)")
         rows.append(("unfinished", text))
     stop = cfg.pop("cycle_stop", None)
     if ov.get("cycle_stop") or stop is not None:
         rows.append(("stop endless games", ov.get("cycle_stop") or ("on" if stop else "off")))
     if ov.get("mean_turns") is not None:
-        rows.append(("mean turns per finished game", f"{_nan(ov['mean_turns']):.1f}"))
+        rows.append(("mean turns per finished game", f"{as_float(ov['mean_turns']):.1f}"))
     if ov.get("burns_per_game") is not None:
-        rows.append(("burns per game", f"{_nan(ov['burns_per_game']):.2f}"))
+        rows.append(("burns per game", f"{as_float(ov['burns_per_game']):.2f}"))
     if "swaps" in cfg and isinstance(cfg.get("strategies"), list):
         rows.append(("seats (strategy and swap policy)", ", ".join(
             f"{s}: {st} (swap {sw})" for s, (st, sw) in enumerate(
                 zip(cfg.pop("strategies"), cfg.pop("swaps"))))))
     rows += [(k.replace("_", " "), _value(v)) for k, v in cfg.items() if v is not None]
     if run.parts:
-        rows.append(("batch / record files", f"{_int(man.get('batch'))} games per file, "
+        rows.append(("batch / record files", f"{int_text(man.get('batch'))} games per file, "
                                              f"{len(run.parts)} file(s)"))
     versions = man.get("versions", {})
     rows += [("date", _date(run)),
@@ -267,14 +371,14 @@ def _run_section(page: Page, run: Loaded) -> None:
              ("folder", str(run.path))]
     df = pd.DataFrame([(k, "–" if v is None else str(v)) for k, v in rows],
                       columns=["item", "value"])
-    html = _html_table(df.set_index("item"), text_cols=("value",), index_name="item",
+    html = html_table(df.set_index("item"), text_cols=("value",), index_name="item",
                        header=False)
     html = html.replace('class="data"', 'class="data kv"', 1)
     blocks.append({"kind": "table", "html": html, "caption": "The options:",
-                   "href": page._href(_csv(page, "run", df))})
+                   "href": page.href(write_csv(page, "run", df))})
 
 
-def _csv(page: Page, name: str, df: pd.DataFrame) -> Path:
+def write_csv(page: Page, name: str, df: pd.DataFrame) -> Path:
     path = page.files_dir / f"{name}.csv"
     df.to_csv(path, index=False)
     page.written.append(path)
@@ -291,7 +395,7 @@ def _date(run: Loaded) -> str:
 
 
 @contextmanager
-def _shape_of(path: Path):
+def shape_of(path: Path):
     """A file of the run that is not shaped as expected is a ValueError naming it."""
     try:
         yield

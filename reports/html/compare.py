@@ -1,6 +1,9 @@
-"""The page of a saved tournament (``sim compare --out``): win rates (or V2 place shares)
-and Plackett-Luce ratings with their intervals (all over deals), the head-to-head matrix
-with meetings, the seat effect."""
+"""The page of a saved tournament (``sim compare --out``). First the answer: the leader
+against each other strategy (the mean paired per-deal difference, its interval at level
+``1 - 0.05 / (k - 1)``, Bonferroni, anytime-valid after ``--until-clear``, and the p-values,
+raw and adjusted), as a forest plot and a table; then the options, win rates (or V2 place
+shares) and Plackett-Luce ratings with their intervals (all over deals), the head-to-head
+matrix with meetings, the seat effect."""
 from __future__ import annotations
 
 import math
@@ -9,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_bars, _rate_key,
-    _title, _yerr,
+    SPARSE, Page, write_csv, new_figure, html_table, int_text, _mark_sparse, as_float, pct_text, percent_axis,
+    rate_bars, rate_key, fig_title, _too_wide, error_bars,
 )
 from sim.runs.saved import Loaded
 
@@ -24,70 +27,160 @@ def build(page: Page, run: Loaded) -> list[str]:
     return []
 
 
+def answer(page: Page, run: Loaded) -> None:
+    """The leader against each other strategy, before anything else: is it clearly best?"""
+    if run.compare is None:
+        raise ValueError(f"{run.path} is a tournament folder without compare.json")
+    cmp = run.compare
+    lead = cmp.get("leader") or {}
+    rows = lead.get("comparisons") or []
+    if not rows:
+        return                            # compare.json of a version before the leader
+    k = len(rows) + 1
+    info = cmp.get("info") or {}
+    anytime = bool(info.get("until_clear")) or "anytime" in str(cmp.get("intervals", ""))
+    what = ("win rate" if rate_key(cmp.get("per_strategy") or []) == "win_rate"
+            else "place share")
+    level = f"{100 * as_float(lead.get('level', 1 - 0.05 / (k - 1))):.4g}%"
+    interval = "confidence sequence" if anytime else "confidence interval"
+    name = lead["strategy"]
+    blocks = page.section("leader", f"The answer: {name} against each other strategy")
+    open_ = [r["against"] for r in rows if not as_float(r.get("ci_low")) > 0]
+    blocks.append({"kind": "text", "text": (
+        f"{name} has the highest {what}. " + (
+            f"It is ahead of every other strategy: each {level} interval of the difference "
+            "lies above 0, so the chance that this claim is wrong is at most 5%."
+            if not open_ else
+            f"It is not clearly ahead of {', '.join(open_)}: the {level} interval of the "
+            "difference includes 0 (more games, or --until-clear, would tell).")
+        + f" The level {level} is 1 − 0.05/(k − 1) with k = {k} strategies: Bonferroni over "
+        f"the {k - 1} comparisons of the leader"
+        + ("; after --until-clear every interval is an anytime-valid confidence sequence, "
+           "valid however often the results were looked at and whenever play stopped."
+           if anytime else "; fixed-sample intervals over deals.")
+        + (f" Play stopped after {int_text(info['looks'])} looks, "
+           + ("when the leader was clear." if info.get("stopped") == "clear" else
+              "at --max-games, without a clear leader.") if anytime and info.get("looks")
+           else "")
+        + f" Each difference is the mean over {int_text(lead.get('deals', cmp.get('deals')))} "
+        f"deals of {name}'s {what} minus the other's in the same deal (duplicate deals: the "
+        "luck of the cards cancels).")})
+    diff = np.array([100 * as_float(r.get("difference")) for r in rows])
+    low = np.array([100 * as_float(r.get("ci_low")) for r in rows])
+    high = np.array([100 * as_float(r.get("ci_high")) for r in rows])
+    fig = new_figure(8, max(2.6, 1.5 + 0.45 * len(rows)))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    for yi, d, lo, hi in zip(y, diff, low, high):
+        color = "#54a24b" if lo > 0 else "#6b7487"
+        ax.errorbar([d], [yi], xerr=error_bars([d], [lo], [hi]), fmt="o", color=color,
+                    ecolor=color, capsize=5, lw=1.6, ms=7)
+    ax.axvline(0, color="#c0392b", ls="--", lw=1)
+    ax.set_yticks(y, [str(r["against"]) for r in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_ylabel(f"{name} against")
+    ax.set_xlabel(f"the leader's {what} minus the other's (percentage points)")
+    ax.grid(axis="x", alpha=0.3)
+    fig_title(fig, f"{name} against each other strategy: paired difference of {what} per deal, "
+                f"{level} {interval} (n = {int_text(lead.get('deals', cmp.get('deals')))} deals)")
+    blocks.append(page.figure("leader_differences", fig, (
+        f"Right of the dashed zero line: {name} ahead. Green: the whole interval above 0. "
+        f"Level {level} = 1 − 0.05/{k - 1} (Bonferroni)"
+        + (", anytime-valid (--until-clear)." if anytime else ", fixed-sample over deals."))))
+    df = pd.DataFrame(rows)
+    path = write_csv(page, "leader_differences", df)
+
+    def pts(x):
+        return "–" if math.isnan(as_float(x)) else f"{100 * as_float(x):+.2f}"
+    from sim.studies.stats import format_p
+    shown = pd.DataFrame({
+        "against": [str(r["against"]) for r in rows],
+        f"difference ({what} points)": [pts(r.get("difference")) for r in rows],
+        f"{level} {interval}": [f"{pts(r.get('ci_low'))} – {pts(r.get('ci_high'))}"
+                                 for r in rows],
+        "p (raw)": [format_p(r.get("p_value")) for r in rows],
+        f"p adjusted (× {k - 1}, Bonferroni)": [format_p(r.get("p_adjusted")) for r in rows]})
+    blocks.append({"kind": "table", "html": html_table(shown, ("against",)),
+                   "caption": f"{name} against each other strategy:", "href": page.href(path)})
+
+
 def _compare_section(page: Page, run: Loaded) -> None:
     cmp = run.compare
     blocks = page.section("tournament", "Tournament (compare.json)")
     rows = cmp.get("per_strategy") or []
-    key = _rate_key(rows)
+    key = rate_key(rows)
     what = "win rate" if key == "win_rate" else "place share (V2: share of others beaten)"
     games = cmp.get("games") or (cmp.get("starter_effect") or {}).get("games")
     facts = [f"{len(cmp.get('strategies', rows))} strategies"]
     for k, label in (("players", "players"), ("games", "games"), ("deals", "deals"),
                      ("unfinished", "unfinished")):
         if cmp.get(k) is not None:
-            facts.append(f"{_int(cmp[k])} {label}")
+            facts.append(f"{int_text(cmp[k])} {label}")
     blocks.append({"kind": "text", "text": "Every strategy in every seat equally often: "
                    + ", ".join(facts) + "."})
     if rows:
         df = pd.DataFrame(rows)
-        labels = [f"{r['strategy']}\nn={_int(r.get('games'))}" for r in rows]
+        labels = [f"{r['strategy']}\nn={int_text(r.get('games'))}" for r in rows]
         has_rating = "rating" in df
-        fig = _figure(9, 4.4)
+        fig = new_figure(9, 4.4)
         ax = fig.add_subplot(1, 2 if has_rating else 1, 1)
+        # Names too long for two panels side by side: one above the other, full width.
+        stacked = has_rating and _too_wide(ax, labels)
+        if stacked:
+            ax.remove()
+            fig.set_size_inches(9, max(5.0, 2.6 + 0.55 * len(rows)))
+            ax = fig.add_subplot(2, 1, 1)
         p = cmp.get("players")
-        _rate_bars(ax, labels, df[key], df["ci_low"], df["ci_high"], "#4c78a8",
+        rate_bars(ax, labels, df[key], df["ci_low"], df["ci_high"], "#4c78a8",
                    fair=1 / p if p and key == "win_rate" else None,
-                   fair_label=f"fair share 1/{p}" if p else None)
-        ax.set_xlabel("strategy (n = seat-games)")
-        ax.set_ylabel(f"{what.split(' (')[0]} (%)")
+                   fair_label=f"fair share 1/{p}" if p else None, n=df["games"],
+                   names_label="strategy (n = seat-games)",
+                   rate_label=f"{what.split(' (')[0]} (%)")
         ax.set_title(f"{what.split(' (')[0].capitalize()}, 95% CI", fontsize=10)
         if has_rating:
-            ax2 = fig.add_subplot(1, 2, 2)
+            ax2 = fig.add_subplot(*((2, 1, 2) if stacked else (1, 2, 2)))
             r = df["rating"].astype(float).to_numpy()
             y = np.arange(len(rows))
-            ax2.errorbar(r, y, xerr=_yerr(r, df.get("rating_low", r), df.get("rating_high", r)),
+            ax2.errorbar(r, y, xerr=error_bars(r, df.get("rating_low", r), df.get("rating_high", r)),
                          fmt="o", color="#54a24b", ecolor="#1d2433", capsize=4)
             ax2.axvline(0, color="#888", lw=0.8)
             ax2.set_yticks(y, [str(x["strategy"]) for x in rows])
             ax2.set_ylim(len(rows) - 0.5, -0.5)             # first strategy on top
             ax2.set_xlabel("Plackett-Luce rating (Elo points, mean 0)")
-            ax2.set_title("Rating, 95% interval (prior: " + str((cmp.get("ratings") or {})
-                          .get("prior", "stated in compare.json")) + ")", fontsize=8)
+            ax2.set_title("Plackett-Luce rating, 95% interval", fontsize=10)
             ax2.grid(axis="x", alpha=0.3)
-        _title(fig, f"Tournament: strategies compared (n = {_int(games)} games)")
+        fig_title(fig, f"Tournament: strategies compared (n = {int_text(games)} games)")
         blocks.append(page.figure("tournament_strategies", fig, f"Per strategy: {what} "
                                   + ("and Plackett-Luce rating (Elo points, mean 0; a bound "
-                                     "where a strategy always beat another) " if has_rating
-                                     else "") + "with 95% intervals "
+                                     "where a strategy always beat another; prior: "
+                                     + str((cmp.get("ratings") or {}).get(
+                                         "prior", "stated in compare.json")) + ") "
+                                     if has_rating else "") + "with 95% intervals "
                                   + f"({cmp.get('intervals', 'over deals')})."))
         blocks.append(page.table("tournament_strategies", df, "Per strategy:"))
     h2h = cmp.get("head_to_head") or {}
     names = h2h.get("strategies") or cmp.get("strategies") or []
     matrix = h2h.get("matrix")
     if matrix and names:
-        m = np.array([[_nan(v) for v in row] for row in matrix], float)
+        m = np.array([[as_float(v) for v in row] for row in matrix], float)
         k = len(names)
-        fig = _figure(max(5.5, 1.0 + 0.9 * k), max(4.5, 0.8 + 0.75 * k))
+        fig = new_figure(max(5.5, 1.0 + 0.9 * k), max(4.5, 0.8 + 0.75 * k))
         ax = fig.add_subplot()
         dev = np.nanmax(np.abs(m - 0.5)) if np.isfinite(m).any() else 0.1
         dev = max(0.05, math.ceil(dev * 20) / 20)
-        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.5 - dev, vmax=0.5 + dev)
+        meet = h2h.get("meetings")
+        few = (np.array([[as_float(v) for v in row] for row in meet]) < SPARSE) & np.isfinite(m) \
+            if meet else np.zeros(m.shape, bool)
+        im = ax.imshow(np.ma.masked_where(~np.isfinite(m) | few, m), cmap="RdBu",
+                       vmin=0.5 - dev, vmax=0.5 + dev)
+        _mark_sparse(ax, few, "meetings")
         for i in range(k):
             for j in range(k):
                 v = m[i, j]
                 text = "–" if math.isnan(v) else f"{100 * v:.1f}%"
-                dark = not math.isnan(v) and abs(v - 0.5) > 0.6 * dev
-                ax.text(j, i, text, ha="center", va="center", fontsize=9,
+                dark = not math.isnan(v) and abs(v - 0.5) > 0.6 * dev and not few[i, j]
+                ax.text(j, i, text, ha="center", va="center", fontsize=9 if k <= 5 else 7,
+                        zorder=3,
                         color="white" if dark else "#1d2433")
         ax.set_xticks(range(k), names, rotation=30, ha="right")
         ax.set_yticks(range(k), names)
@@ -95,20 +188,21 @@ def _compare_section(page: Page, run: Loaded) -> None:
         ax.set_ylabel("strategy (row)")
         cb = fig.colorbar(im, ax=ax, shrink=0.85)
         cb.set_label("row finishes ahead of column (% of meetings)")
-        _percent_axis(cb.ax)
-        _title(fig, f"Head to head: share of meetings the row strategy won (n = "
-                     f"{_int(games)} games)")
-        meet = h2h.get("meetings")
+        percent_axis(cb.ax)
+        fig_title(fig, f"Head to head: share of meetings the row strategy won (n = "
+                     f"{int_text(games)} games)")
         blocks.append(page.figure("head_to_head", fig, "Row beats column, among the games "
                                   "where both were seated and one of them was ranked ahead"
-                                  + (f" ({_int(sum(sum(r) for r in meet) // 2)} meetings in "
+                                  + (f" ({int_text(sum(sum(r) for r in meet) // 2)} meetings in "
                                      "all; per pair with its 95% interval over deals in the "
-                                     "table)" if meet else "") + "."))
+                                     "table)" if meet else "")
+                                  + (f"; hatched grey: fewer than {SPARSE} meetings, too few "
+                                     "to colour" if few.any() else "") + "."))
         df = pd.DataFrame(m, index=names, columns=names).reset_index(names="strategy")
-        path = _csv(page, "head_to_head", df)
+        path = write_csv(page, "head_to_head", df)
         blocks.append({"kind": "table", "html": _fmt_h2h(names, m, h2h),
-                       "caption": "Head to head (row beats column):",
-                       "href": page._href(path)})
+                       "caption": "Head to head, per pair (the strategy against the other):",
+                       "href": page.href(path)})
     seat = cmp.get("seat_effect") or []
     start = cmp.get("starter_effect")
     if seat or start:
@@ -117,16 +211,17 @@ def _compare_section(page: Page, run: Loaded) -> None:
         labels = [f"seat {r['seat']}" if r["seat"] != "starter" else "starting\nplayer (R6)"
                   for r in rows]
         p = cmp.get("players") or len(seat)
-        fig = _figure(8, 4.2)
+        fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
-        _rate_bars(ax, labels, [r.get("win_rate") for r in rows], [r.get("ci_low") for r in rows],
+        rate_bars(ax, labels, [r.get("win_rate") for r in rows], [r.get("ci_low") for r in rows],
                    [r.get("ci_high") for r in rows],
                    ["#72b7b2"] * len(seat) + ["#f58518"] * (len(rows) - len(seat)),
-                   fair=1 / p if p else None, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat (strategies rotated through every seat)")
-        ax.set_ylabel("win rate (% of games)")
-        _title(fig, f"Tournament: win rate by seat and of the starting player, 95% interval "
-                    f"over deals (n = {_int(games)} games)")
+                   fair=1 / p if p else None, fair_label=f"fair share 1/{p}",
+                   n=[r.get("games") for r in rows],
+                   names_label="seat (strategies rotated through every seat)",
+                   rate_label="win rate (% of games)")
+        fig_title(fig, f"Tournament: win rate by seat and of the starting player, 95% interval "
+                    f"over deals (n = {int_text(games)} games)")
         blocks.append(page.figure("tournament_seats", fig, "Over the rotations every "
                                   "strategy holds every seat equally often."))
         if seat:
@@ -134,27 +229,30 @@ def _compare_section(page: Page, run: Loaded) -> None:
                                      "Win rate by seat:"))
         if start:
             blocks.append({"kind": "text", "text": (
-                f"The starting player won {_pct(start.get('win_rate'))} of the tournament's "
-                f"games (95% CI {_pct(start.get('ci_low'))} – {_pct(start.get('ci_high'))}, "
-                f"n = {_int(start.get('games'))})" + (f"; a fair share is {_pct(1 / p)}."
+                f"The starting player won {pct_text(start.get('win_rate'))} of the tournament's "
+                f"games (95% CI {pct_text(start.get('ci_low'))} – {pct_text(start.get('ci_high'))}, "
+                f"n = {int_text(start.get('games'))})" + (f"; a fair share is {pct_text(1 / p)}."
                                                        if p else "."))})
-            _csv(page, "tournament_starter", pd.DataFrame([start]))
+            write_csv(page, "tournament_starter", pd.DataFrame([start]))
 
 
 def _fmt_h2h(names, m, h2h=None) -> str:
-    """Each cell: the share, its 95% interval over deals and the number of meetings."""
+    """One row per pair (the first named before the second), as the terminal prints it: the
+    share of meetings the first finished ahead, its 95% interval over deals and the number of
+    meetings. A long table fits the page however many strategies there are."""
     h2h = h2h or {}
     low, high, meet = h2h.get("ci_low"), h2h.get("ci_high"), h2h.get("meetings")
-
-    def cell(i, j, v):
-        if math.isnan(v):
-            return "–"
-        text = _pct(v, 1)
-        if low and high and low[i][j] is not None and high[i][j] is not None:
-            text += f" ({_pct(low[i][j], 1)} – {_pct(high[i][j], 1)})"
-        if meet:
-            text += f", n = {_int(meet[i][j])}"
-        return text
-    df = pd.DataFrame([[cell(i, j, v) for j, v in enumerate(row)] for i, row in enumerate(m)],
-                      index=names, columns=names)
-    return _html_table(df, index_name="row beats column")
+    rows = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i >= j or math.isnan(m[i, j]):
+                continue
+            ci = ("–" if not (low and high) or low[i][j] is None or high[i][j] is None
+                  else f"{pct_text(low[i][j], 1)} – {pct_text(high[i][j], 1)}")
+            n = int_text(meet[i][j]) if meet else "–"
+            rows.append({"strategy": a, "against": b, "meetings": n + (
+                " (sparse)" if meet and as_float(meet[i][j]) < SPARSE else ""),
+                "share ahead": pct_text(m[i, j], 1), "95% CI": ci})
+    df = pd.DataFrame(rows, columns=["strategy", "against", "meetings", "share ahead",
+                                     "95% CI"])
+    return html_table(df, ("strategy", "against"))

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, _csv, _figure, _int, _pct, _percent_axis, _rate_bars, _title, _wilson,
+    SPARSE, Page, write_csv, new_figure, int_text, _legend_below, pct_text, percent_axis, rate_bars, fig_title,
+    wilson_interval,
 )
 from sim.runs.saved import Loaded
 
@@ -97,15 +98,15 @@ def _strategy_section(page: Page, run: Loaded) -> None:
         return
     blocks = page.section("strategies", "Win rate by strategy")
     p = run.players
-    labels = [f"{lab}\nseats {','.join(map(str, seats))}\nn={_int(g)}"
+    labels = [f"{lab}\nseats {','.join(map(str, seats))}\nn={int_text(g)}"
               for (lab, seats), g in zip(_strategy_labels(run), bs["games"])]
-    fig = _figure(8, 4.4)
+    fig = new_figure(8, 4.4)
     ax = fig.add_subplot()
-    _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
-               fair=1 / p, fair_label=f"fair share 1/{p}")
-    ax.set_xlabel("strategy (seats held; n = seat-games)")
-    ax.set_ylabel("win rate (% of seat-games)")
-    _title(fig, f"Win rate by strategy with 95% Wilson CI (n = {_int(bs['games'].sum())} "
+    rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
+               fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+               names_label="strategy (seats held; n = seat-games)",
+               rate_label="win rate (% of seat-games)")
+    fig_title(fig, f"Win rate by strategy with 95% Wilson CI (n = {int_text(bs['games'].sum())} "
                  f"seat-games)")
     blocks.append(page.figure("win_rate_by_strategy", fig,
                               "Each strategy's wins over the seat-games it played; the seats "
@@ -120,52 +121,52 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         return                             # a tournament's seat effect is in its section
     blocks = page.section("seats", "Win rate by seat (seat effect)")
     if not bs.empty and "strategy" in bs:
-        labels = [f"seat {s}\n{st}\nn={_int(g)}" for s, st, g in
+        labels = [f"seat {s}\n{st}\nn={int_text(g)}" for s, st, g in
                   zip(bs["seat"], bs["strategy"], bs["games"])]
-        fig = _figure(8, 4.4)
+        fig = new_figure(8, 4.4)
         ax = fig.add_subplot()
-        _rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
-                   fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat (strategy; n = games)")
-        ax.set_ylabel("win rate (% of games)")
-        _title(fig, f"Win rate by seat with 95% Wilson CI (n = {_int(bs['games'].iloc[0])} "
+        rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
+                   names_label="seat (strategy; n = games)",
+                   rate_label="win rate (% of games)")
+        fig_title(fig, f"Win rate by seat with 95% Wilson CI (n = {int_text(bs['games'].iloc[0])} "
                      f"games)")
         blocks.append(page.figure("win_rate_by_seat", fig, "Each seat's share of all games "
                                   "won; the dealer is drawn at random (R3)."))
         blocks.append(page.table("by_seat", bs, "Win rate by seat:"))
         if "shithead" in bs:
             games = bs["games"].to_numpy()
-            ci = [_wilson(k, n) for k, n in zip(bs["shithead"], games)]
+            ci = [wilson_interval(k, n) for k, n in zip(bs["shithead"], games)]
             rate = bs["shithead"].to_numpy() / np.maximum(games, 1)
-            fig = _figure(8, 4.2)
+            fig = new_figure(8, 4.2)
             ax = fig.add_subplot()
-            _rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
-                       fair=1 / p, fair_label=f"fair share 1/{p}")
-            ax.set_xlabel("seat (strategy; n = games)")
-            ax.set_ylabel("Shithead rate (% of games)")
-            _title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
-                         f"(n = {_int(games[0])} games)")
+            rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
+                       fair=1 / p, fair_label=f"fair share 1/{p}", n=games,
+                       names_label="seat (strategy; n = games)",
+                       rate_label="Shithead rate (% of games)")
+            fig_title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
+                         f"(n = {int_text(games[0])} games)")
             blocks.append(page.figure("shithead_by_seat", fig, "V2: the last player out "
                                       "(the Shithead) by seat."))
     # win rate by position after the starting player
     n = stats["games"]
     if n:
         wins = stats["offset_wins"]
-        ci = [_wilson(w, n) for w in wins]
+        ci = [wilson_interval(w, n) for w in wins]
         share = stats["starter_wins"] / n
-        lo, hi = _wilson(stats["starter_wins"], n)
+        lo, hi = wilson_interval(stats["starter_wins"], n)
         labels = ["starter"] + [f"starter +{k}" for k in range(1, p)]
-        fig = _figure(8, 4.2)
+        fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
-        _rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
-                   fair=1 / p, fair_label=f"fair share 1/{p}")
-        ax.set_xlabel("seat, counted in seat order from the player who started (R6)")
-        ax.set_ylabel("win rate (% of games)")
-        _title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
-                     f"(n = {_int(n)} games)")
+        rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
+                   fair=1 / p, fair_label=f"fair share 1/{p}", n=[n] * p,
+                   names_label="seat, counted in seat order from the player who started (R6)",
+                   rate_label="win rate (% of games)")
+        fig_title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
+                     f"(n = {int_text(n)} games)")
         blocks.append({"kind": "text", "text": (
-            f"The player who made the first move won {_pct(share)} of the games (95% CI "
-            f"{_pct(lo)} – {_pct(hi)}, n = {n:,}); a fair share is {_pct(1 / p)}.")})
+            f"The player who made the first move won {pct_text(share)} of the games (95% CI "
+            f"{pct_text(lo)} – {pct_text(hi)}, n = {n:,}); a fair share is {pct_text(1 / p)}.")})
         blocks.append(page.figure("win_rate_by_start_position", fig, "Wins by where the "
                                   "winner sat relative to the starting player."))
         df = pd.DataFrame({"position": labels, "games": n, "wins": wins,
@@ -183,10 +184,10 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         cap = run.config.get("max_turns")
         blocks.append({"kind": "text", "text": (
             f"{stats['unfinished']:,} of {stats['games']:,} games "
-            f"({_pct(stats['unfinished'] / stats['games'])}) were unfinished"
-            + (f": {stats['unfinished'] - stats['cycles']:,} still going after {_int(cap)} "
+            f"({pct_text(stats['unfinished'] / stats['games'])}) were unfinished"
+            + (f": {stats['unfinished'] - stats['cycles']:,} still going after {int_text(cap)} "
                f"turns (R25), {stats['cycles']:,} stopped as endless when a position "
-               f"repeated" if stats["cycles"] else f": still going after {_int(cap)} turns "
+               f"repeated" if stats["cycles"] else f": still going after {int_text(cap)} turns "
                f"(R25)")
             + ". They are left out of the game-length and pick-up histograms and counted as "
               "not won in every win rate.")})
@@ -203,30 +204,30 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         edges = edges[edges >= first]
         binned = np.add.reduceat(turns[:edges[-1]], edges[:-1]) if edges.size > 1 else turns
         over = int(turns[edges[-1]:].sum())
-        fig = _figure(8, 4.2)
+        fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
         ax.stairs(binned, edges, fill=True, color="#4c78a8", alpha=0.85)
         ax.axvline(mean, color="#c0392b", ls="--", lw=1.2, label=f"mean {mean:.1f}")
         ax.axvline(median, color="#1d2433", ls=":", lw=1.2, label=f"median {median}")
         ax.set_xlabel(f"turns per game (moves; bins of {width})")
         ax.set_ylabel("games (count)")
-        ax.legend(fontsize=8)
+        _legend_below(ax)
         ax.grid(axis="y", alpha=0.3)
         note = []
         if over:
             note.append(f"{over:,} above {edges[-1]} not shown")
         if stats["unfinished"]:
             note.append(f"{stats['unfinished']:,} unfinished excluded")
-        _title(fig, f"Game length of finished games (n = {finished:,} games"
+        fig_title(fig, f"Game length of finished games (n = {finished:,} games"
                      + ("; " + ", ".join(note) if note else "") + ")")
         blocks.append(page.figure("turns_histogram", fig, "Turns (moves, pick-ups included) "
                                   "per finished game."))
         df = pd.DataFrame({"turns": values, "games": turns})
-        _csv(page, "turns_counts", df[df["games"] > 0])
+        write_csv(page, "turns_counts", df[df["games"] > 0])
     pick = stats["pickups"]
     groups = _strategy_labels(run) or [("all seats", list(range(run.players)))]
     if pick.sum() or stats["games"]:
-        fig = _figure(8, 4.2)
+        fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
         limit = max(_hist_limit(pick.sum(axis=0)), 2)
         edges = np.arange(limit + 1) - 0.5
@@ -240,21 +241,24 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
             if not n:
                 continue
             mean = float((np.arange(counts.size) * counts).sum() / n)
+            sparse = n < SPARSE                  # a share of a few player-games: dotted
             ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
-                      label=f"{label}: mean {mean:.2f} (n={n:,})")
+                      ls=":" if sparse else "-",
+                      label=f"{label}: mean {mean:.2f} (n={n:,}"
+                            + (f"; sparse, fewer than {SPARSE})" if sparse else ")"))
             for v, c in enumerate(counts):
                 if c:
                     rows.append({"strategy": label, "pickups": v, "player_games": int(c)})
-        _percent_axis(ax)
+        percent_axis(ax)
         from matplotlib.ticker import MaxNLocator
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("pick-ups per player per game (count)")
         ax.set_ylabel("share of player-games (%)")
-        ax.legend(fontsize=8)
+        _legend_below(ax, ncols=2)
         ax.grid(axis="y", alpha=0.3)
-        _title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
+        fig_title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
                     + (f"; {stats['unfinished']:,} unfinished games excluded)"
                        if stats["unfinished"] else ")"))
         blocks.append(page.figure("pickups_histogram", fig, "How often a player picked up "
                                   "the pile in a finished game (R10), by strategy."))
-        _csv(page, "pickups_counts", pd.DataFrame(rows))
+        write_csv(page, "pickups_counts", pd.DataFrame(rows))

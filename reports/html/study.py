@@ -1,5 +1,5 @@
-"""The page of a saved swap study (``sim study swap --out``): the split policy against the
-other policies (margins, intervals, the verdict), the model behind it (each card's face-up
+"""The page of a saved swap study (``sim study swap --out``): first the answer, the split
+policy against the other policies (margins, intervals, the verdict); after the options the model behind it (each card's face-up
 gain, examples of its choices) and the descriptive table of face-up triples; the policy for
 unfinished games under each table."""
 from __future__ import annotations
@@ -10,38 +10,41 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    Page, _card_key, _csv, _figure, _html_table, _int, _nan, _pct, _percent_axis, _rate_key,
-    _title, _yerr,
+    SPARSE, SPARSE_COLOR, Page, card_key, write_csv, new_figure, html_table, int_text, _legend_below,
+    _mark_sparse, as_float, pct_text, percent_axis, rate_key, fig_title, error_bars,
 )
 from sim.runs.saved import Loaded
 
 TITLE = "swap study"
 MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
-MIN_CELL_GAMES = 30        # a heatmap cell seen less often is marked and left off the scale
 UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in every "
               "denominator.")
 
 
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page: the split policy against each other policy, and the verdict."""
+    if run.study is None:
+        raise ValueError(f"{run.path} is a swap-study folder without study.json")
+    _policies_section(page, run.study)
+
+
 def build(page: Page, run: Loaded) -> list[str]:
     st = run.study
-    if st is None:
-        raise ValueError(f"{run.path} is a swap-study folder without study.json")
-    _policies_section(page, st)
     _model_section(page, st)
     _triples_section(page, st)
     return []
 
 
 def _fmt_p(p) -> str:
-    from sim.studies.swapstudy import fmt_p
-    return fmt_p(_nan(p))
+    from sim.studies.stats import format_p
+    return format_p(as_float(p))
 
 
 def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:
     unf = st.get("unfinished")
     text = st.get("unfinished_policy") or UNFINISHED
     if unf is not None and st.get("games"):
-        text += f" Values stage: {_int(unf)} of {_int(st['games'])} games unfinished."
+        text += f" Values stage: {int_text(unf)} of {int_text(st['games'])} games unfinished."
     blocks.append({"kind": "text", "text": text + extra})
 
 
@@ -55,16 +58,16 @@ def _policies_section(page: Page, st: dict) -> None:
         + ("chooses, of the 20 splits, the one of highest value under a model fitted to "
            "games with random swaps (below); it" if st.get("split_policy") else "")
         + " played every other policy on duplicate deals, seats alternated, "
-        f"{_int(st.get('h2h_games_per_policy'))} games each.")})
+        f"{int_text(st.get('h2h_games_per_policy'))} games each.")})
     if not h2h:
         blocks.append({"kind": "text", "text": "The study holds no head-to-head."})
         return
     n = st.get("h2h_games_per_policy") or h2h[0].get("games")
-    diff = np.array([_nan(r.get("diff")) for r in h2h])
-    fig = _figure(8, max(3.0, 1.2 + 0.45 * len(h2h)))
+    diff = np.array([as_float(r.get("diff")) for r in h2h])
+    fig = new_figure(8, max(3.0, 1.2 + 0.45 * len(h2h)))
     ax = fig.add_subplot()
     y = np.arange(len(h2h))
-    err = _yerr(diff, [r.get("ci_low") for r in h2h], [r.get("ci_high") for r in h2h])
+    err = error_bars(diff, [r.get("ci_low") for r in h2h], [r.get("ci_high") for r in h2h])
     ax.errorbar(100 * diff, y, xerr=100 * err, fmt="o", color="#4c78a8", ecolor="#1d2433",
                 capsize=4)
     ax.axvline(0, color="#c0392b", ls="--", lw=1)
@@ -73,28 +76,28 @@ def _policies_section(page: Page, st: dict) -> None:
     ax.set_xlabel(f"{mine}'s margin (points of win rate per seat), 95% CI")
     ax.set_ylabel("policy played against")
     ax.grid(axis="x", alpha=0.3)
-    _title(fig, f"{mine.capitalize()} vs each swap policy, duplicate deals (n = {_int(n)} "
+    fig_title(fig, f"{mine.capitalize()} vs each swap policy, duplicate deals (n = {int_text(n)} "
                 f"games per policy)")
     blocks.append(page.figure("study_policies", fig, f"Right of the dashed line: the {mine} "
                               "wins more often than that policy."))
     if st.get("verdict"):
         blocks.append({"kind": "text", "text": str(st["verdict"])})
     df = pd.DataFrame(h2h)
-    path = _csv(page, "study_policies", df)
+    path = write_csv(page, "study_policies", df)
 
     def pts(x):
-        return "–" if math.isnan(_nan(x)) else f"{100 * _nan(x):+.2f}"
+        return "–" if math.isnan(as_float(x)) else f"{100 * as_float(x):+.2f}"
     shown = pd.DataFrame({
         "policy": df["policy"].astype(str),
-        "games": [_int(r.get("games")) for r in h2h],
-        "unfinished": [_int(r.get("unfinished")) for r in h2h],
-        f"{mine}'s share of wins": [_pct(r.get("share", r.get("table_share"))) for r in h2h],
+        "games": [int_text(r.get("games")) for r in h2h],
+        "unfinished": [int_text(r.get("unfinished")) for r in h2h],
+        f"{mine}'s share of wins": [pct_text(r.get("share", r.get("table_share"))) for r in h2h],
         "margin (points per seat)": [pts(r.get("diff")) for r in h2h],
         "95% CI": [f"{pts(r.get('ci_low'))} – {pts(r.get('ci_high'))}" for r in h2h],
         "p": [_fmt_p(r.get("p_value")) for r in h2h],
         "p (BH-adjusted)": [_fmt_p(r.get("p_adjusted")) for r in h2h]})
-    blocks.append({"kind": "table", "html": _html_table(shown, ("policy",)),
-                   "caption": f"The {mine} against each policy:", "href": page._href(path)})
+    blocks.append({"kind": "table", "html": html_table(shown, ("policy",)),
+                   "caption": f"The {mine} against each policy:", "href": page.href(path)})
     _unfinished_note(blocks, st, " In the head-to-head an unfinished game is a result of 0 "
                      "for both sides (the unfinished column).")
 
@@ -108,12 +111,12 @@ def _model_section(page: Page, st: dict) -> None:
     model = st.get("model") or {}
     blocks.append({"kind": "text", "text": (
         f"Model: {model.get('kind', 'a regression of the win on rank x place terms')}; "
-        f"{_int(model.get('seat_games'))} seat-games in {_int(model.get('cells'))} cells"
+        f"{int_text(model.get('seat_games'))} seat-games in {int_text(model.get('cells'))} cells"
         + (f"; the triple terms' prior sd {model['prior_sd_triple']} (chosen on held-out "
            f"games)" if model.get("prior_sd_triple") else "")
         + (f". {model['note']}" if model.get("note") else "") + ".")})
     df = pd.DataFrame(cards).sort_values("gain", ascending=False, kind="stable")
-    fig = _figure(8, 4.2)
+    fig = new_figure(8, 4.2)
     ax = fig.add_subplot()
     x = np.arange(len(df))
     g = df["gain"].to_numpy(float)
@@ -126,19 +129,19 @@ def _model_section(page: Page, st: dict) -> None:
     ax.set_xlabel("card")
     ax.set_ylabel("face-up gain (log-odds of a win)")
     ax.grid(axis="y", alpha=0.3, zorder=0)
-    _title(fig, "Rank terms of the split model: a card face up rather than in hand, relative "
+    fig_title(fig, "Rank terms of the split model: a card face up rather than in hand, relative "
                 "to the average card, 95% CI")
     blocks.append(page.figure("study_card_gains", fig, "The model's rank terms; the terms of "
                               "each face-up and hand triple come on top of them."))
-    path = _csv(page, "study_card_gains", df)
+    path = write_csv(page, "study_card_gains", df)
     shown = pd.DataFrame({"card": df["card"].astype(str),
-                          "face-up gain (log-odds)": [f"{_nan(v):+.3f}" for v in df["gain"]],
-                          "± SE": [f"{_nan(v):.3f}" for v in df["se"]],
-                          "≈ points of win rate": [f"{100 * _nan(v):+.2f}"
+                          "face-up gain (log-odds)": [f"{as_float(v):+.3f}" for v in df["gain"]],
+                          "± SE": [f"{as_float(v):.3f}" for v in df["se"]],
+                          "≈ points of win rate": [f"{100 * as_float(v):+.2f}"
                                                    for v in df["points"]]})
-    blocks.append({"kind": "table", "html": _html_table(shown, ("card",)),
+    blocks.append({"kind": "table", "html": html_table(shown, ("card",)),
                    "caption": "Face-up gain per card (rank terms; points: the log-odds times "
-                              "p(1 - p) at the mean win rate):", "href": page._href(path)})
+                              "p(1 - p) at the mean win rate):", "href": page.href(path)})
     ex = st.get("examples") or []
     if ex:
         blocks.append({"kind": "heading", "text": "Examples: where the split policy differs "
@@ -160,10 +163,10 @@ def _triples_section(page: Page, st: dict) -> None:
     if not rows:
         blocks.append({"kind": "text", "text": "The study holds no triples."})
         return
-    key = _rate_key(rows)
+    key = rate_key(rows)
     what = key.replace("_", " ")
     df = pd.DataFrame(rows)
-    cards = [sorted(map(str, t), key=_card_key) for t in df["triple"]]
+    cards = [sorted(map(str, t), key=card_key) for t in df["triple"]]
     df["triple"] = [" ".join(c) for c in cards]
     rank_by = "shrunk" if "shrunk" in df else key       # rare triples: their shrunk rate
     df = df.sort_values(rank_by, ascending=False, kind="stable").reset_index(drop=True)
@@ -173,18 +176,18 @@ def _triples_section(page: Page, st: dict) -> None:
     mean = float((df[key].to_numpy(float) * n_all).sum() / total) if total else float("nan")
     intro = f"{len(df):,} face-up triples seen in {total:,} seat-games"
     if st.get("games"):
-        intro += f", from {_int(st['games'])} games with random swaps"
+        intro += f", from {int_text(st['games'])} games with random swaps"
     if st.get("strategy"):
         intro += f", move strategy {st['strategy']}"
     blocks.append({"kind": "text", "text": st.get("triples_note") or (
         "Descriptive: the win rate of the seats that held each face-up triple. It includes "
         "the value of owning those cards, so it is not the value of putting them face up.")})
-    blocks.append({"kind": "text", "text": f"{intro}; mean {what} of a seat {_pct(mean)}."
+    blocks.append({"kind": "text", "text": f"{intro}; mean {what} of a seat {pct_text(mean)}."
                    + (" Best and worst are ranked by the shrunk rate (rare triples pulled "
                       "towards the mean)." if rank_by == "shrunk" else "")})
 
     # grid: rows = highest card, columns = lowest card, pooled over the middle card
-    ranks = sorted({c for t in cards for c in t}, key=_card_key)
+    ranks = sorted({c for t in cards for c in t}, key=card_key)
     idx = {r: i for i, r in enumerate(ranks)}
     k = len(ranks)
     g, v = np.zeros((k, k)), np.zeros((k, k))
@@ -194,37 +197,37 @@ def _triples_section(page: Page, st: dict) -> None:
             v[idx[t[-1]], idx[t[0]]] += n * float(r)
     with np.errstate(invalid="ignore", divide="ignore"):
         grid = np.where(g > 0, v / g, np.nan)
-    # The colour scale follows the cells seen often enough; rarer ones are marked with *.
-    rare = np.isfinite(grid) & (g < MIN_CELL_GAMES)
+    # The colour scale follows the cells seen often enough; rarer ones are hatched grey.
+    rare = np.isfinite(grid) & (g < SPARSE)
     scale = grid[np.isfinite(grid) & ~rare]
-    if not scale.size:
-        scale, rare = grid[np.isfinite(grid)], np.zeros_like(rare)
-    fig = _figure(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
+    fig = new_figure(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
     ax = fig.add_subplot()
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="viridis",
+    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | rare, grid), cmap="viridis",
                    vmin=scale.min() if scale.size else None,
                    vmax=scale.max() if scale.size else None)
+    _mark_sparse(ax, rare, "seat-games")
     mid = (scale.min() + scale.max()) / 2 if scale.size else 0
     for i in range(k):
         for j in range(k):
             if np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{100 * grid[i, j]:.1f}" + ("*" if rare[i, j] else ""),
-                        ha="center", va="center", fontsize=7 if k > 9 else 9,
-                        color="white" if grid[i, j] < mid else "#1d2433")
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}", ha="center", va="center",
+                        fontsize=7 if k > 9 else 9, zorder=3,
+                        color="#1d2433" if rare[i, j] or grid[i, j] >= mid else "white")
     ax.set_xticks(range(k), ranks)
     ax.set_yticks(range(k), ranks)
     ax.set_xlabel("lowest card of the face-up triple")
     ax.set_ylabel("highest card of the face-up triple")
     cb = fig.colorbar(im, ax=ax, shrink=0.85)
-    _percent_axis(cb.ax)
+    percent_axis(cb.ax)
     cb.set_label(f"{what} (%), pooled over the middle card")
-    _title(fig, f"Value of the face-up triple: {what} (%) by lowest and highest card "
+    fig_title(fig, f"Value of the face-up triple: {what} (%) by lowest and highest card "
                 f"(n = {total:,} seat-games)")
     blocks.append(page.figure("study_heatmap", fig, "Each cell pools the triples with that "
                               "lowest and highest card (whatever the middle card), weighted "
                               "by seat-games; cell values in %"
-                              + (f"; * fewer than {MIN_CELL_GAMES} seat-games (outside the "
-                                 "colour scale)" if rare.any() else "") + "."))
+                              + (f"; hatched grey: fewer than {SPARSE} seat-games, a value "
+                                 "too uncertain to colour (outside the colour scale)"
+                                 if rare.any() else "") + "."))
 
     # the best and worst 10, among the triples seen often enough to rank
     min_n = MIN_TRIPLE_GAMES if (n_all >= MIN_TRIPLE_GAMES).sum() >= 20 else 0
@@ -237,34 +240,40 @@ def _triples_section(page: Page, st: dict) -> None:
             f"{min_n} seat-games (the rarer ones have intervals too wide to rank); every "
             f"triple is in the CSV file.")})
     both = pd.concat([top, bottom])
-    fig = _figure(8, max(3.5, 0.8 + 0.28 * len(both)))
+    fig = new_figure(8, max(3.5, 0.8 + 0.28 * len(both)))
     ax = fig.add_subplot()
     y = np.arange(len(both))
     rates = both[key].to_numpy(float)
-    err = _yerr(rates, both.get("ci_low", rates), both.get("ci_high", rates))
+    err = error_bars(rates, both.get("ci_low", rates), both.get("ci_high", rates))
     if rank_by == "shrunk":
         ax_shrunk = both["shrunk"].to_numpy(float)
     colors = ["#54a24b"] * len(top) + ["#e45756"] * len(bottom)
-    for yi, r, e0, e1, col in zip(y, rates, err[0], err[1], colors):
-        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=col, ecolor=col, capsize=3)
+    few = both["games"].to_numpy(float) < SPARSE
+    for yi, r, e0, e1, col, sp in zip(y, rates, err[0], err[1], colors, few):
+        ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", capsize=3,
+                    color=SPARSE_COLOR if sp else col, ecolor=SPARSE_COLOR if sp else col,
+                    mfc="white" if sp else col, mec="#6b7487" if sp else col)
+    if few.any():
+        ax.plot([], [], "o", mfc="white", mec="#6b7487",
+                label=f"fewer than {SPARSE} seat-games (sparse)")
     if rank_by == "shrunk":
         ax.plot(ax_shrunk, y, "x", color="#1d2433", ms=6, label="shrunk rate")
     if not math.isnan(mean):
-        ax.axvline(mean, color="#1d2433", ls="--", lw=1, label=f"mean {_pct(mean, 1)}")
-        ax.legend(fontsize=8, loc="lower right")
+        ax.axvline(mean, color="#1d2433", ls="--", lw=1, label=f"mean {pct_text(mean, 1)}")
+    _legend_below(ax)
     ax.set_yticks(y, [f"{t}  (n={int(n):,})" for t, n in zip(both["triple"], both["games"])])
     ax.invert_yaxis()
-    _percent_axis(ax, "x")
+    percent_axis(ax, "x")
     ax.set_xlabel(f"{what} (%), 95% CI")
     ax.set_ylabel("face-up triple (seat-games)")
     ax.grid(axis="x", alpha=0.3)
-    _title(fig, f"Best (green) and worst (red) face-up triples (n = {int(both['games'].sum()):,}"
+    fig_title(fig, f"Best (green) and worst (red) face-up triples (n = {int(both['games'].sum()):,}"
                 f" seat-games shown of {total:,})")
     blocks.append(page.figure("study_best_worst", fig, "The best and worst triples with "
                               "their 95% intervals (descriptive: owning the cards included)"
                               + ("; x: the shrunk rate they are ranked by." if
                                  rank_by == "shrunk" else ".")))
-    _csv(page, "study_triples", df)
+    write_csv(page, "study_triples", df)
     blocks.append({"kind": "heading", "text": "Top 10 triples"})
     blocks.append(page.table("study_top10", top.reset_index(drop=True), "Top 10:"))
     if len(bottom):

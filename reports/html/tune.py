@@ -1,6 +1,6 @@
-"""The page of a saved tuning (``sim tune --out``): the history of the trials (each trial's
-result with its interval over deals, and the best so far), the best trials, and the check
-of the best parameters against the defaults on fresh deals."""
+"""The page of a saved tuning (``sim tune --out``): first the answer, the check of the best
+parameters against the defaults on fresh deals; then the history of the trials (each
+trial's result with its interval over deals, and the best so far) and the best trials."""
 from __future__ import annotations
 
 import json
@@ -8,13 +8,21 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, _figure, _int, _pct, _percent_axis, _title
+from reports.html.common import (
+    SPARSE, SPARSE_COLOR, Page, new_figure, int_text, _legend_below, pct_text, percent_axis, fig_title,
+)
 from sim.runs.saved import Loaded
 
 TITLE = "tuning"
 
 
 def build(page: Page, run: Loaded) -> list[str]:
+    return []                              # everything is in the answer, before the options
+
+
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page: the best parameters against the defaults on fresh deals, then the
+    history of the trials and the best trials."""
     path = run.path / "tune.json"
     if not path.exists():
         raise ValueError(f"{run.path} is a tuning folder without tune.json")
@@ -24,47 +32,52 @@ def build(page: Page, run: Loaded) -> list[str]:
                                   f"{', '.join(tn['against'])}")
     opts = tn.get("options", {})
     blocks.append({"kind": "text", "text": (
-        f"{len(trials)} trials (optuna, TPE), each of {_int(opts.get('games_per_trial'))} games "
+        f"{len(trials)} trials (optuna, TPE), each of {int_text(opts.get('games_per_trial'))} games "
         f"on the same duplicate deals (common random numbers), {tn['players']} players; the "
         f"tuned strategy holds one seat of each table, rotated over the seats.")})
+    what = "place share" if tn.get("v2") else "win rate"
+    f = tn["fresh"]
+    d = f["difference"]
+    rows = [{"": k, "spec": f[k]["spec"], what: pct_text(f[k]["estimate"]),
+             "95% CI": f"{pct_text(f[k]['ci_low'])} - {pct_text(f[k]['ci_high'])}"}
+            for k in ("best", "default")]
+    rows.append({"": "best - defaults", "spec": "paired over deals",
+                 what: f"{100 * d['estimate']:+.2f} pts",
+                 "95% CI": f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}"})
+    verdict = (f"On {int_text(f['games'])} games of fresh deals that no trial saw, for each: "
+               + ("the best parameters are better than the defaults." if f.get("better") else
+                  "no clear improvement over the defaults (the interval includes 0)."))
+    blocks.append({"kind": "text", "text": verdict})
+    blocks.append(page.table("tune_fresh", pd.DataFrame(rows), "Best against defaults on "
+                                                               "fresh deals:"))
     x = np.array([t["number"] for t in trials])
     y = np.array([t["value"] for t in trials])
     lo = np.array([t["ci_low"] for t in trials])
     hi = np.array([t["ci_high"] for t in trials])
-    fig = _figure(8, 4.2)
+    fig = new_figure(8, 4.2)
     ax = fig.add_subplot()
+    few = (opts.get("games_per_trial") or 0) < SPARSE     # every trial plays the same games
     ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]).clip(min=0), fmt="o", ms=3,
-                color="#4c78a8", ecolor="#9fb3c8", lw=0.8, label="trial (95% CI over deals)")
+                color=SPARSE_COLOR if few else "#4c78a8", ecolor="#9fb3c8", lw=0.8,
+                mfc="white" if few else None,
+                label="trial (95% CI over deals)" + (f"; sparse: fewer than {SPARSE} games"
+                                                     if few else ""))
     ax.step(x, np.maximum.accumulate(y), where="post", color="#c0392b", label="best so far")
     if trials:
         ax.axhline(trials[0]["value"], color="#1d2433", ls="--", lw=1,
                    label="trial 0 (the defaults)")
     ax.set_xlabel("trial")
-    what = "place share" if tn.get("v2") else "win rate"
     ax.set_ylabel(f"{what} of the tuned seat")
-    _percent_axis(ax)
+    percent_axis(ax)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    _title(fig, f"Tuning history of {tn['strategy']} (n = {_int(opts.get('games_per_trial'))} "
+    _legend_below(ax)
+    fig_title(fig, f"Tuning history of {tn['strategy']} (n = {int_text(opts.get('games_per_trial'))} "
                 f"games per trial)")
     blocks.append(page.figure("tune_history", fig, "Each trial's result on the trials' deals; "
                               "the best of many noisy trials is lucky too, hence the check on "
-                              "fresh deals below."))
+                              "fresh deals above."))
     top = sorted(trials, key=lambda t: -t["value"])[:10]
-    df = pd.DataFrame([{"trial": t["number"], what: _pct(t["value"]),
-                        "95% CI": f"{_pct(t['ci_low'])} - {_pct(t['ci_high'])}",
+    df = pd.DataFrame([{"trial": t["number"], what: pct_text(t["value"]),
+                        "95% CI": f"{pct_text(t['ci_low'])} - {pct_text(t['ci_high'])}",
                         "spec": t["spec"]} for t in top])
     blocks.append(page.table("tune_best", df, "The best trials (on the trials' deals):"))
-    f = tn["fresh"]
-    d = f["difference"]
-    rows = [{"": k, "spec": f[k]["spec"], what: _pct(f[k]["estimate"]),
-             "95% CI": f"{_pct(f[k]['ci_low'])} - {_pct(f[k]['ci_high'])}"}
-            for k in ("best", "default")]
-    rows.append({"": "best - defaults", "spec": "paired over deals",
-                 what: f"{100 * d['estimate']:+.2f} pts",
-                 "95% CI": f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}"})
-    blocks.append(page.table("tune_fresh", pd.DataFrame(rows), (
-        f"On {_int(f['games'])} games of fresh deals that no trial saw, for each: "
-        + ("the best parameters are better than the defaults." if f.get("better") else
-           "no clear improvement over the defaults (the interval includes 0)."))))
-    return []

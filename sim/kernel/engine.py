@@ -506,7 +506,8 @@ _joker_count = jit(inline="always")(joker_count)
 
 @jit(inline="always")
 def deck_jokers(st):
-    """Jokers in the deck (R1, H13) under the state's rules: :func:`sim.kernel.cards.joker_count`."""
+    """Jokers in the deck (R1, H13) under the state's rules: the one formula,
+    :func:`sim.kernel.cards.joker_count`."""
     return _joker_count(st[R_JOKERS], st[PLAYERS])
 
 

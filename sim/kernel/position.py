@@ -57,7 +57,7 @@ def _seat_cards(pos, key, players):
     return [_cards(v, f"{key}[{s}]") for s, v in enumerate(value)]
 
 
-def _to_state(pos) -> np.ndarray:
+def to_state(pos) -> np.ndarray:
     """Check ``pos`` (POSITION.md "valid") and build the kernel state; ``ValueError`` if not."""
     if not isinstance(pos, dict):
         raise ValueError(f"a position must be a JSON object (dict), got {type(pos).__name__}")
@@ -233,7 +233,7 @@ def move_to_id(move) -> int:
                      f"'add'); got keys {sorted(map(str, keys))}")
 
 
-def _legal(st) -> list[int]:
+def legal_ids(st) -> list[int]:
     """The legal move ids, from the kernel's legal word; none once the game is over."""
     if st[OVER]:
         return []
@@ -245,22 +245,22 @@ def _legal(st) -> list[int]:
 # -- the public answers ----------------------------------------------------------------------
 def validate(position) -> None:
     """Raise ``ValueError`` saying what is wrong unless ``position`` is valid (POSITION.md)."""
-    _to_state(position)
+    to_state(position)
 
 
 def legal_moves(position) -> list[dict]:
     """Every legal move of the seat to move, each once; ``[]`` once the game is over."""
-    st = _to_state(position)
-    return [move_to_dict(m) for m in _legal(st)]
+    st = to_state(position)
+    return [move_to_dict(m) for m in legal_ids(st)]
 
 
 def apply(position, move) -> dict:
     """The position after ``move``, with ``"events"`` and ``"winner"`` added (POSITION.md)."""
-    st = _to_state(position)
+    st = to_state(position)
     m = move_to_id(move)
     if st[OVER]:
         raise ValueError("the game is over (R25): no move can be made")
-    if m not in _legal(st):
+    if m not in legal_ids(st):
         why = _why_illegal(st, m, Ruleset.parse(position["ruleset"]))
         raise ValueError(f"illegal move {move} (R24): {why}")
     events = engine.apply_move(st, m)
@@ -274,7 +274,7 @@ def apply(position, move) -> dict:
 
 def first_player(position) -> int:
     """R6 for a position before any play, read from its face-ups, hands and ``dealer``."""
-    st = _to_state(position)
+    st = to_state(position)
     if st[PILELEN] or st[NOUT] or st[BURNED:BURNED + NR].any():
         raise ValueError("first_player needs a position before any play (R6): empty pile, "
                          "nothing burned, nobody out")

@@ -188,7 +188,7 @@ class Ruleset:
         changes = self.changes()
         if not changes:
             return self.base
-        return self.base + " " + " ".join(f"{k}={_text(v)}" for k, v in changes.items())
+        return self.base + " " + " ".join(f"{k}={value_text(v)}" for k, v in changes.items())
 
     # -- the deck and the players --------------------------------------------------------
     def jokers_for(self, players: int) -> int:
@@ -284,7 +284,8 @@ def _code(rank) -> int:
     return -1 if rank is None else CODE[rank]
 
 
-def _text(v) -> str:
+def value_text(v) -> str:
+    """An option's value as ``--rule key=value`` and ``sim rules`` write it."""
     if isinstance(v, (list, tuple)):
         return ",".join(v)
     if v is None:

@@ -1,4 +1,5 @@
-"""A run's output folder: manifest, per-game records in Parquet batches, summary.
+"""A run's output folder: manifest, per-game records in Parquet batches, summary (written
+through :mod:`sim.runs.folder`, as every saved folder is).
 
 Layout of ``--out DIR``::
 
@@ -13,8 +14,6 @@ exactly the result of an uninterrupted run (the games depend only on seed and in
 from __future__ import annotations
 
 import json
-import os
-import platform
 import tempfile
 from pathlib import Path
 
@@ -24,29 +23,12 @@ from sim.runs.batch import Batch
 from sim.kernel.referee import UNFINISHED
 from sim.kernel.cycle import END_FINISHED, END_NAMES
 from sim.kernel.layout import MAXP
+from sim.runs.folder import StoreError, make_dir, versions, write_json, write_parquet
 
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
 FORMAT = 2
 # What must match for --resume to continue a run (everything that changes a game's result).
 _SAME = ("format", "options", "batch", "code", "strategies")
-
-
-class StoreError(ValueError):
-    """The output folder cannot be used as asked."""
-
-
-def versions() -> dict:
-    import numba
-    import pyarrow
-
-    from sim.kernel.compiler import cache_dir
-    try:
-        from importlib.metadata import version
-        project = version("shithead-sim")
-    except Exception:  # not installed (running from a checkout)
-        project = "unknown"
-    return {"shithead-sim": project, "code": cache_dir().name, "python": platform.python_version(),
-            "numba": numba.__version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__}
 
 
 class Store:
@@ -59,9 +41,8 @@ class Store:
         v = versions()
         self.manifest = {"format": FORMAT, "options": cfg.describe(), "batch": cfg.batch,
                          "code": v["code"], "strategies": cfg.identities(), "versions": v}
+        make_dir(self.path, "games")
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.games_dir.mkdir(exist_ok=True)
             probe = tempfile.NamedTemporaryFile(dir=self.games_dir, delete=True)
             probe.close()
         except OSError as e:
@@ -96,7 +77,7 @@ class Store:
             raise StoreError(f"--out: {path} is not a readable manifest: {e}") from None
 
     def _write_json(self, name, data):
-        _atomic_write(self.path / name, json.dumps(data, indent=2).encode())
+        write_json(self.path / name, data)
 
     def part(self, index: int) -> Path:
         return self.games_dir / f"part-{index:05d}.parquet"
@@ -106,13 +87,7 @@ class Store:
 
     def write(self, index: int, batch) -> None:
         """Write one batch of per-game records as Parquet, atomically."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.Table.from_pandas(records(self.cfg, batch), preserve_index=False)
-        tmp = self.part(index).with_suffix(".tmp")
-        pq.write_table(table, tmp)
-        os.replace(tmp, self.part(index))
+        write_parquet(self.part(index), records(self.cfg, batch))
 
     def read(self, index: int):
         """The batch stored under ``index`` (to re-count it on --resume)."""
@@ -182,8 +157,3 @@ def _flat(data, prefix=""):
         return out
     return {prefix[:-1]: data}
 
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)

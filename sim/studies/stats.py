@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+ALPHA = 0.05                      # 95% intervals, unless a caller asks for another level
 ELO = 400 / math.log(10)          # Elo points per natural-log unit of strength
 FRACTIONS = 0.9 * 2.0 ** (-np.arange(24) / 2)    # the dKelly bets f_g (0.9 .. 3.3e-4)
 CHECK_GROWTH = 1.05               # check points: every deal up to 20, then 5% apart
@@ -50,14 +51,18 @@ def mean_interval(x, alpha=0.05, bounds=(0.0, 1.0), null=None):
     """Mean of per-deal values ``x`` in ``bounds``, its ``1 - alpha`` interval over deals and,
     with ``null``, the two-sided p-value of "the mean is ``null``".
 
-    The interval is mean +- z standard errors, but never narrower than
-    ``(hi - lo) * (1 - (alpha/2) ** (1/deals))``: when no deal among ``deals`` deviated (zero
-    spread, e.g. one strategy wins every game) that is the most a share of deviating deals
-    could still move the mean (Clopper-Pearson). One deal gives a standard error of 0, not
-    NaN, and so the widest interval. The p-value uses the same (floored) standard error, so
-    that ``p < alpha`` exactly when the interval excludes ``null``; it is never NaN.
+    The interval is the hull of two: mean +- z standard errors, never narrower than
+    ``(hi - lo) * (1 - (alpha/2) ** (1/deals))`` (Clopper-Pearson for "no deal deviated"),
+    and a score interval on the deals that leave the most frequent value (0 for a
+    difference), which keeps its coverage when deals rarely deviate, where the normal
+    interval undercovers (:mod:`sim.studies.discordant`; coverage in
+    benchmarks/results/paired_coverage.md). One deal gives a standard error of 0, not NaN.
+    The p-value is the smallest level at which the interval excludes ``null``, so
+    ``p < alpha`` exactly when it does; it is never NaN.
     """
     from scipy.stats import norm
+
+    from sim.studies import discordant
 
     x = np.asarray(x, float)
     d = x.size
@@ -66,10 +71,14 @@ def mean_interval(x, alpha=0.05, bounds=(0.0, 1.0), null=None):
     se = float(x.std(ddof=1)) / math.sqrt(d) if d > 1 else 0.0
     z = float(norm.isf(alpha / 2))
     half = max(z * se, (hi - lo) * -math.expm1(math.log(alpha / 2) / d))
-    out = {"estimate": mean, "ci_low": max(mean - half, lo), "ci_high": min(mean + half, hi),
-           "se": se, "deals": d}
+    c = discordant.centre(x, bounds)
+    s = discordant.sums(x, c, bounds)
+    m_lo, m_hi = discordant.mover(*s, c, bounds, alpha)
+    out = {"estimate": mean, "ci_low": max(min(mean - half, float(m_lo)), lo),
+           "ci_high": min(max(mean + half, float(m_hi)), hi), "se": se, "deals": d}
     if null is not None:
-        out["p_value"] = float(2 * norm.sf(abs(mean - null) / (half / z)))
+        p_normal = float(2 * norm.sf(abs(mean - null) / (half / z)))
+        out["p_value"] = max(p_normal, discordant.p_value(s[0], s[1:], c, bounds, null))
     return out
 
 

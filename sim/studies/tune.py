@@ -23,9 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.runs import folder
+from sim.runs.config import RunConfig, RunError
 from sim.studies import stats
-from sim.studies.compare import rotations
-from sim.runs.runner import RunConfig, RunError, play_batch
+from sim.studies.design import rotations
+from sim.studies.match import (
+    Match, places, seat_values, split_rotations, stack_rotations, strategy_results,
+)
 
 # fresh deals for the final check start this far into the seed's game indices, far past any
 # trial's (a game depends only on (seed, index), sim.kernel.rng)
@@ -43,7 +47,7 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
                 threads: int = 1, max_turns: int = 10_000, block: int | None = None,
                 progress=None, cycle_stop: bool = True) -> dict:
     """Play deals ``first .. first + deals - 1`` under every rotation of ``seats`` (rotation
-    ``r`` puts ``seats[(s + r) % n]`` at seat ``s``).
+    ``r`` puts ``seats[(s + r) % n]`` at seat ``s``), a :class:`sim.studies.match.Match`.
 
     Returns ``{"names": distinct strategies in seat order, "per_deal": (deals, k) array of
     each strategy's win rate per seat-game in that deal (V2: the share of the other seats
@@ -52,14 +56,9 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     An unfinished game is won by nobody."""
     n = len(seats)
     names = list(dict.fromkeys(seats))
-    configs = [RunConfig(games=1, players=n, seed=seed, rules=rules, max_turns=max_turns,
-                         threads=threads, strategies=[seats[i] for i in rotation],
-                         cycle_stop=cycle_stop)
-               for rotation in rotations(np.arange(n)[None, :], n)[0]]
-    v2 = bool(configs[0].options["last_player_loses"])
-    holds = np.zeros((n, len(names)))          # seats per strategy (same in every rotation)
-    for s in seats:
-        holds[0, names.index(s)] += 1
+    order = np.array([names.index(s) for s in seats], np.int8)     # the one cyclic order
+    match = Match(names, n, seed, rules, max_turns, threads, cycle_stop=cycle_stop, base=order)
+    v2 = bool(match.configs[0].options["last_player_loses"])
     per_deal = np.zeros((deals, len(names)))
     block = block or max(1, min(deals, 250))
     t0, c0 = time.perf_counter(), time.process_time()
@@ -67,26 +66,16 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     done = 0
     while done < deals:
         m = min(block, deals - done)
-        for r, cfg in enumerate(configs):
-            b = play_batch(cfg, first + done, m, threads)
-            ok = b.status == 0
-            unfinished += int((~ok).sum())
-            value = np.zeros((m, n))
-            if v2:
-                for pos in range(n - 1):
-                    seat = b.order[:, pos].astype(np.int64)
-                    good = ok & (seat >= 0)
-                    value[np.flatnonzero(good), seat[good]] = (n - 1 - pos) / (n - 1)
-            else:
-                seat = b.order[:, 0].astype(np.int64)
-                good = ok & (seat >= 0)
-                value[np.flatnonzero(good), seat[good]] = 1.0
-            for s in range(n):
-                per_deal[done:done + m, names.index(cfg.strategies[s])] += value[:, s]
+        orders = np.tile(order, (m, 1))
+        b, _ = match.play(orders, np.tile(first + done + np.arange(m, dtype=np.int64), n))
+        finish, ok, _ = stack_rotations(split_rotations(b, n), n)
+        unfinished += int((~ok).sum())
+        value = seat_values(places(finish, ok, v2), ok, v2)
+        per_deal[done:done + m] = strategy_results(value, rotations(orders, n).astype(np.int64),
+                                                   len(names))
         done += m
         if progress:
             progress(done * n)
-    per_deal /= n * holds[0]
     return {"names": names, "per_deal": per_deal, "games": deals * n, "unfinished": unfinished,
             "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
@@ -253,9 +242,6 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     they finish), tune.json and summary.json; ``resume`` continues it."""
     import optuna
 
-    from sim.runs.runner import RunConfig
-    from sim.runs.store import versions
-
     space = tunable(strategy, params)
     deals = games_per_trial // players
     if deals < 1:
@@ -283,10 +269,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
             if (out / "manifest.json").exists():
                 raise TuneError(f"--out: {out} already holds a saved folder; choose another, "
                                 f"or continue it with --resume")
-            out.mkdir(parents=True, exist_ok=True)
-        from sim.runs.store import _atomic_write
-        manifest = {"kind": "tune", "options": options, "versions": versions()}
-        _atomic_write(out / "manifest.json", json.dumps(manifest, indent=2).encode())
+            folder.make_dir(out)
+        folder.write_json(out / "manifest.json", folder.manifest("tune", options))
     elif resume:
         raise TuneError("--resume needs --out DIR")
 
@@ -356,11 +340,10 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         "options": options,
     }
     if out is not None:
-        from sim.runs.store import _atomic_write
         games = (len(done) * deals + 2 * fresh_deals) * players
         summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
                               "games": games},
                    "overall": {"games": games}, "by_seat": [], "by_strategy": []}
         for name, data in (("tune.json", result), ("summary.json", summary)):
-            _atomic_write(out / name, json.dumps(data, indent=2, default=float).encode())
+            folder.write_json(out / name, data, default=float)
     return result

@@ -1,0 +1,82 @@
+"""What ``sim analyze`` prints (and ``sim play``'s ``hint``): the moves of a position with
+their estimates and intervals, the paired comparison of the best two, and how they were
+found (:class:`sim.studies.analysis.Analysis`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reports.game import counted, pile_text
+from sim.kernel.layout import COUNT, CURRENT, HANDS, NR, PLAYERS
+
+if TYPE_CHECKING:
+    from sim.studies.analysis import Analysis
+
+
+def describe(a: Analysis, position_line: str | None = None, from_file: bool = True) -> list[str]:
+    """The lines ``sim analyze`` prints (``from_file``: the position was read from a file,
+    whose hidden cards are then said to be unused)."""
+    info = a.info()
+    lines = []
+    if position_line:
+        lines.append(position_line)
+    if a.omniscient:
+        lines.append("Omniscient (--omniscient): every playout starts from the position's own "
+                     "hidden cards; nothing is re-dealt.")
+    else:
+        h = a.hidden
+        parts = [f"other hands' unknown cards {h['other_hands']}", f"face-down {h['face_down']}",
+                 f"stock {h['stock']}"] + ([f"removed {h['removed']}"] if "removed" in h else [])
+        lines.append(f"Hidden cards re-dealt in every world (R26): {h['total']} "
+                     f"({', '.join(parts)})"
+                     + ("; the position writes them \"?\"." if a.view else
+                        "; hidden cards written in the position are not used (--omniscient "
+                        "uses them)." if from_file else "."))
+    me = "" if a.me == a.opponents else f"; seat {a.seat} (after this move) plays {a.me}"
+    lines.append(f"{a.n:,} worlds x {len(a.moves)} moves = {info['playouts']:,} playouts, "
+                 f"every move in the same worlds (common random numbers); the other seats "
+                 f"play {a.opponents}{me}"
+                 + ("" if me else f", seat {a.seat} too after this move")
+                 + f"; seed {a.seed}; at most {a.max_turns} turns a playout.")
+    rate = info["playouts_per_second"]
+    lines.append(f"{a.seconds:.2f} s" + (f" ({rate:,.0f} playouts/s)" if rate else "") + ".")
+    lines.append("")
+    lines.append(f"{a.measure[0].upper()}{a.measure[1:]}, {a.interval}, "
+                 f"n = {a.n:,} playouts per move:")
+    rows = a.rows()
+    width = max([4] + [len(r["move"]) for r in rows])
+    head = "place" if a.v2 else "win"
+    extra = "  first  Shithead" if a.v2 else ""
+    lines.append(f"  {'#':>2}  {'move':<{width}}  {head:>6}  {'95% interval':<15}{extra}"
+                 f"  unfinished")
+    for r in rows:
+        more = f"  {r['first']:5.3f}  {r['shithead']:8.3f}" if a.v2 else ""
+        lines.append(f"  {r['rank']:>2}  {r['move']:<{width}}  {r['estimate']:6.3f}  "
+                     f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}")
+    p = info["paired"]
+    lines.append("")
+    if p is None:
+        lines.append("Only one legal move.")
+    else:
+        level = ("95%" if not a.clear else
+                 f"95% corrected for {a.clear['looks']} looks (Bonferroni, z = {p['z']:.2f})")
+        lines.append(f"Best minus second, paired over the same worlds ({p['best']} vs "
+                     f"{p['second']}{', lower is better' if a.v2 else ''}): "
+                     f"{p['difference']:+.3f}, {level} normal interval "
+                     f"{p['low']:+.3f} to {p['high']:+.3f}, n = {p['n']:,}.")
+    if a.clear:
+        c = a.clear
+        if c["stopped"] == "clear":
+            lines.append(f"Until clear: the best move separated from the second after "
+                         f"{c['worlds']:,} worlds (blocks of {c['block']:,}, cap {c['cap']:,}).")
+        elif c["stopped"] == "cap":
+            lines.append(f"Until clear: NOT clear at the cap of {c['cap']:,} worlds: the best "
+                         f"two moves cannot be told apart with these playouts.")
+    return lines
+
+
+def position_line(st) -> str:
+    """One line about the position analysed: who moves, with what, on what."""
+    me = int(st[CURRENT])
+    hand = counted(st, HANDS + me * NR) or "-"
+    return (f"Seat {me} to move of {int(st[PLAYERS])}: hand [{hand}]; "
+            f"pile {pile_text(st)}, count {int(st[COUNT])}.")

@@ -1,0 +1,194 @@
+"""One game told for a person: the table as a seat sees it, each move and what it caused, the
+result, and a game saved by ``sim play`` told again turn by turn.
+
+Every move told is applied with the kernel's own :func:`sim.kernel.engine.apply_move`, so what
+is shown is what was played.
+"""
+from __future__ import annotations
+
+from sim.kernel import engine
+from sim.kernel.cards import NAMES
+from sim.kernel.layout import (
+    BURNED, COUNT, CURRENT, DECK, DIR, EVENT_NAMES, FD, FDN, FU, HANDN, HANDS, KNOWN, NOUT, NR,
+    OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STOCKLEN, TOP, TURN, V2,
+)
+from sim.kernel.position import legal_ids, move_to_dict, move_to_id, to_state
+from sim.kernel.ruleset import Ruleset
+
+HUMAN = "you"          # the human's seat in the list of seats of a game of ``sim play``
+
+
+def counted(st, base) -> str:
+    """The cards of a per-rank count block (a hand, face-ups), lowest rank first."""
+    return " ".join(NAMES[r] for r in range(NR) for _ in range(int(st[base + r])))
+
+
+def pile_text(st, show=8) -> str:
+    """The pile's top ``show`` cards and its size: ``[... 7 7 9] (12 cards)``."""
+    n = int(st[PILELEN])
+    cards = [NAMES[r] for r in st[PILE:PILE + n]]
+    head = "... " if n > show else ""
+    return f"[{head}{' '.join(cards[-show:])}] ({n} card{'s' * (n != 1)})" if n else "[] (empty)"
+
+
+def move_text(m, source) -> str:
+    """Move id ``m`` in words, played from ``source`` (hand, face-up, face-down)."""
+    move = move_to_dict(int(m))
+    if "play" in move:
+        return f"plays {' '.join(move['play'])} from {source}"
+    if "blind" in move:
+        return "turns face-down"
+    if "add" in move:
+        return f"adds face-up {move['add']} and picks up"
+    return "picks up"
+
+
+def label(seats, s) -> str:
+    """How a seat is named in the story of a game: ``seat 2 (counting)``, ``seat 0 (you)``."""
+    return f"seat {s} ({seats[s]})"
+
+
+def place(n) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def table_view(st, seat: int, seats: list[str]) -> list[str]:
+    """What the player at ``seat`` sees (R26)."""
+    players = int(st[PLAYERS])
+    count, top = int(st[COUNT]), int(st[TOP])
+    if count == 0:
+        rule = "you lead" if int(st[CURRENT]) == seat else "the next player leads"
+    else:
+        cards = f"{count} card{'s' * (count > 1)} (R9)" if st[R_COUNT] else \
+            "any number of cards (H1)"
+        if top < 0:
+            rule = f"play {cards} of any rank"
+        elif st[R_SEVEN] and NAMES[top] == "7":
+            rule = f"play {cards}: 7 or lower on this 7 (H4)"
+        else:
+            rule = f"play {cards}: {NAMES[top]} or higher"
+    lines = [f"  pile {pile_text(st)}; {rule}",
+             f"  stock {int(st[STOCKLEN])} cards; burned {int(st[BURNED:BURNED + NR].sum())}; "
+             f"direction {'clockwise' if st[DIR] == 1 else 'anticlockwise (R23)'}"]
+    out = [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]]
+    for s in range(players):
+        who = f"you (seat {s})" if s == seat else f"seat {s} {seats[s]}"
+        mark = ">" if s == int(st[CURRENT]) and not st[OVER] else " "
+        if s in out:
+            lines.append(f"{mark} {who:<22} out ({place(out.index(s) + 1)})")
+            continue
+        if s == seat:
+            hand = f"hand [{counted(st, HANDS + s * NR)}]"
+        else:
+            known = counted(st, KNOWN + s * NR)
+            hand = f"hand {int(st[HANDN + s])}" + (f" (known: {known})" if known else "")
+        lines.append(f"{mark} {who:<22} {hand:<28} face-up [{counted(st, FU + s * NR)}]  "
+                     f"face-down {int(st[FDN + s])}")
+    return lines
+
+
+def tell_move(st, m: int, who: str) -> tuple[str, int]:
+    """Apply legal move ``m`` of the seat to move and say what happened (events, draws,
+    blind cards); returns the line and the events."""
+    p = int(st[CURRENT])
+    source = engine.play_source(st)
+    turned = ""
+    if source == 2:                           # R14, R17: the top of the stack, turned
+        n = int(st[COUNT]) if st[COUNT] > 0 and st[R_COUNT] else 1
+        k = int(st[FDN + p])
+        turned = " ".join(NAMES[r] for r in st[FD + p * DECK + max(0, k - n):FD + p * DECK + k])
+    before = int(st[STOCKLEN])
+    ev = int(engine.apply_move(st, m))
+    drew = before - int(st[STOCKLEN])
+    names = [name for bit, name in EVENT_NAMES if ev & bit]
+    text = move_text(m, ("hand", "face-up", "face-down")[source])
+    if turned:
+        text += f": {turned}" + (", which cannot be played (R15)" if "blind_fail" in names
+                                 else "")
+    if drew:
+        text += f", draws {drew}"
+    line = f"{int(st[TURN]):4d}. {who} {text} -> pile {pile_text(st)}"
+    if names:
+        line += "  <" + ", ".join(names) + ">"
+    return line, ev
+
+
+def result_of(st) -> dict:
+    """The result of a finished game as ``sim play`` saves it: winner, order (V2: Shithead)."""
+    order = [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]]
+    res = {"winner": order[0], "order": order}
+    if st[V2]:
+        res["shithead"] = (set(range(int(st[PLAYERS]))) - set(order)).pop()
+    return res
+
+
+def result_lines(st, seats: list[str]) -> list[str]:
+    """The end of a game: the winner (R18, R25), or the finishing order and the Shithead
+    (V2); the human's own result."""
+    players = int(st[PLAYERS])
+    order = [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]]
+    turns = int(st[TURN])
+    human = seats.index(HUMAN) if HUMAN in seats else None
+    if st[V2]:
+        loser = (set(range(players)) - set(order)).pop()
+        lines = [f"Finishing order (V2): {', '.join(label(seats, s) for s in order)}; "
+                 f"{label(seats, loser)} is the Shithead, after {turns} turns."]
+        if human is not None:
+            at = order.index(human) + 1 if human in order else players
+            lines.append(f"Your place: {place(at)} of {players}"
+                         + (": you are the Shithead." if human == loser else "."))
+        return lines
+    w = order[0]
+    lines = [f"{label(seats, w).capitalize()} wins after {turns} turns (R18, R25)."]
+    if human is not None:
+        lines.append("You win!" if w == human else "You lose.")
+    return lines
+
+
+def describe_saved(game: dict) -> list[str]:
+    """A saved game told turn by turn: its deal, the swaps, every move (each checked legal,
+    R24, and applied by the kernel) and the result, checked against the recorded one."""
+    seats = game["seats"]
+    rules = Ruleset.parse(game["rules"])
+    players = game["players"]
+    lines = [f"Game played with sim play on {game.get('created', '?')}: {players} players, "
+             f"rules {rules}, seed {game.get('seed')}; the human at seat {game.get('seat')}."]
+    dealt = game["dealt"]
+    if dealt is not None:
+        lines.append(f"Dealer: seat {dealt.get('dealer')}; stock {len(dealt['stock'])} cards "
+                     f"(R3, R4)")
+        for s in range(players):
+            lines.append(f"  seat {s} ({seats[s]}): face-down [{' '.join(dealt['face_down'][s])}]"
+                         f" (top last), face-up [{' '.join(dealt['face_up'][s])}], hand "
+                         f"[{' '.join(dealt['hands'][s])}]")
+    start = game["start"]
+    if start is None:
+        lines.append("Unfinished before the swap.")
+        return lines
+    lines.append("After the swaps (R5" + (", V1" if rules.choose_face_ups else "") + "):")
+    for s in range(players):
+        lines.append(f"  seat {s} face up: [{' '.join(start['face_up'][s])}], hand "
+                     f"[{' '.join(start['hands'][s])}]")
+    st = to_state(start)
+    lines.append(f"Seat {int(st[CURRENT])} starts (R6).")
+    for i, entry in enumerate(game["moves"], 1):
+        p = int(st[CURRENT])
+        if st[OVER] or entry.get("seat") != p:
+            raise ValueError(f"--file: move {i} is seat {entry.get('seat')}'s, but seat {p} is "
+                             f"to move" + (" (the game is over)" if st[OVER] else ""))
+        m = move_to_id(entry["move"])
+        if m not in legal_ids(st):
+            raise ValueError(f"--file: move {i} {entry['move']} is not legal (R24)")
+        line, _ = tell_move(st, m, label(seats, p))
+        lines.append(line)
+    if st[OVER]:
+        lines += result_lines(st, seats)
+        if game.get("result") != result_of(st):
+            raise ValueError(f"--file: the moves give {result_of(st)}, but the file records "
+                             f"{game.get('result')}")
+    else:
+        lines.append(f"Unfinished after {int(st[TURN])} turns ({game.get('reason', '?')}).")
+        if game.get("status") != "unfinished":
+            raise ValueError("--file: the moves do not end the game, but the file says it "
+                             "finished")
+    return lines

@@ -1,0 +1,81 @@
+"""Plain lines of text for the commands that print without tables: the rules presets and
+options (``sim rules``), the strategies (``sim strategies``) and a tuning's result
+(``sim tune``). Kept free of ``rich``, whose import these short commands do not need."""
+from __future__ import annotations
+
+
+def rules_lines(names: list[str]) -> list[str]:
+    """The presets ``names`` (RULES.md §11.4) and every house-rule option (§11.2) with its
+    value under each."""
+    from sim.kernel.ruleset import OPTIONS, PRESET_NOTES, PRESETS, value_text
+
+    lines = ["Presets (--rules NAME):"]
+    for n in names:
+        lines.append(f"  {n:<20} {PRESET_NOTES[n]}")
+    lines.append("\nOptions (--rule key=value), value under each preset:")
+    width = max(len(n) for n in names)
+    lines.append(f"  {'rule':<5} {'key':<20} " + " ".join(f"{n[:width]:<{width}}" for n in names))
+    for opt in OPTIONS:
+        values = [value_text(getattr(PRESETS[n], opt.key)) for n in names]
+        cells = " ".join(f"{v[:width]:<{width}}" if len(v) <= width else v for v in values)
+        lines.append(f"  {opt.rule:<5} {opt.key:<20} {cells}")
+        lines.append(f"  {'':<5} {'':<20} {opt.meaning}")
+    lines.append("\nExample: sim run --rules classic --rule seven_lower=true --rule skip_rank=8")
+    return lines
+
+
+def _params(s) -> str:
+    if not s.params:
+        return ""
+    return " Parameters: " + ", ".join(
+        f"{k}={d[0]!r}" + (f" ({d[1]}..{d[2]})" if d[1] is not None and d[1] > -1e300
+                           else "") for k, d in s.params.items()) + "."
+
+
+def strategy_lines(moves, swaps) -> list[str]:
+    """The move strategies and swap policies (:class:`sim.kernel.strategy.Strategy`), each
+    with its description, default swap, purity and parameters."""
+    lines = ["Strategies (--strategy NAME, NAME(key=value), FILE.py:function):"]
+    for s in moves:
+        pure = "; pure" if s.pure else ""
+        lines.append(f"  {s.name:<14} {s.description} [default swap: {s.swap}{pure}]"
+                     f"{_params(s)}")
+    lines.append("Swap policies (--swap):")
+    for s in swaps:
+        lines.append(f"  {s.name:<14} {s.description}{_params(s)}")
+    lines.append("pure: a function of the position alone (no turn counter, no random draws); "
+                 "when every seat is pure, a game whose position repeats is stopped as endless "
+                 "(--no-cycle-stop to play it to --max-turns).")
+    lines.append("Writing your own: docs/strategies.md")
+    return lines
+
+
+def tune_lines(result: dict, field: list[str], players: int, v2: bool) -> list[str]:
+    """``sim tune``'s answer: the best trial, then the best and the defaults measured again on
+    fresh deals, their paired difference, and what to use."""
+    f = result["fresh"]
+
+    def line(label, r):
+        return (f"  {label:<9} {100 * r['estimate']:6.2f}%  (95% CI {100 * r['ci_low']:.2f}% - "
+                f"{100 * r['ci_high']:.2f}%)  {r['spec']}")
+    best = result["best"]
+    lines = [f"{len(result['trials'])} trials of {result['options']['games_per_trial']:,} "
+             f"games each against {', '.join(field)} ({players} players); best trial "
+             f"#{best['number']}: {100 * best['value']:.2f}% on the trials' deals."]
+    what = "place share" if v2 else "win rate"
+    lines.append(f"Fresh deals that no trial saw ({f['games']:,} games each), {what} of the "
+                 f"tuned seat:")
+    lines.append(line("best", f["best"]))
+    lines.append(line("defaults", f["default"]))
+    d = f["difference"]
+    lines.append(f"  best - defaults: {100 * d['estimate']:+.2f} points (95% CI "
+                 f"{100 * d['ci_low']:+.2f} .. {100 * d['ci_high']:+.2f}, paired over deals, "
+                 f"p = {d['p_value']:.3g})")
+    if f.get("same"):
+        lines.append("The best trial is the defaults: nothing to change.")
+    elif f["better"]:
+        lines.append(f"Use: '{f['best']['spec']}'")
+    else:
+        lines.append(f"No clear improvement over the defaults (the interval includes 0); the "
+                     f"best found was '{f['best']['spec']}'")
+    return lines

@@ -1,0 +1,148 @@
+"""What the commands of ``sim`` share: the common options, reading counts (``250k``) and
+rules (``--rules``/``--rule``), the run configuration, the one-line error and the progress
+bar."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+_SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
+
+
+def parse_count(text: str, option: str = "--games") -> int:
+    """``1e6``, ``1_000_000``, ``250k``, ``2M`` -> a positive int; ``ValueError`` otherwise."""
+    raw = str(text).strip().lower().replace("_", "").replace(",", "")
+    mult = 1
+    if raw and raw[-1] in _SUFFIX:
+        raw, mult = raw[:-1], _SUFFIX[raw[-1]]
+    try:
+        if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?", raw):
+            raise ValueError
+        value = float(raw) * mult
+    except ValueError:
+        raise ValueError(f"{option}: expected a number of games such as 1e6, 1_000_000 or "
+                         f"250k, got {text!r}") from None
+    if value != int(value):
+        raise ValueError(f"{option}: expected a whole number, got {text!r}")
+    if value < 1:
+        raise ValueError(f"{option}: expected at least 1, got {text!r}")
+    return int(value)
+
+
+def fail(message: str, code: int = 2):
+    """Print ``error: message`` (one line, to stderr) and exit with ``code``."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
+            last_player_loses=False):
+    """``--rules PRESET``, every ``--rule key=value`` and the ``--v1``/``--v2`` shorthands as
+    one :class:`~sim.kernel.ruleset.Ruleset` (``ValueError`` naming what is wrong)."""
+    from sim.kernel.ruleset import Ruleset
+
+    overrides = list(rule or [])
+    if choose_face_ups:
+        overrides.append("choose_face_ups=true")
+    if last_player_loses:
+        overrides.append("last_player_loses=true")
+    try:
+        return Ruleset.build(rules, overrides)
+    except ValueError as e:
+        raise ValueError(f"--rules/--rule: {e}") from None
+
+
+def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
+               max_turns, threads, batch=100_000, rule=None, cycle_stop=True):
+    """The :class:`~sim.runs.config.RunConfig` of the options as typed."""
+    from sim.runs.runner import RunConfig
+
+    return RunConfig(games=parse_count(games), players=players, seed=seed,
+                     strategies=strategy or ["lowest"], swaps=swap or [None],
+                     rules=ruleset(rules, rule, choose_face_ups, last_player_loses),
+                     max_turns=max_turns, threads=threads, batch=batch,
+                     cycle_stop=cycle_stop)
+
+
+# Options shared by the commands.
+GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
+PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6 (R1).")
+SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
+STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all seats, or once "
+                        "per seat in seat order (see `sim strategies`). Default: lowest.")
+SWAP = typer.Option(None, "--swap", help="Swap policy (R5/V1): once for all seats or once per "
+                    "seat. Default: each strategy's own.")
+RULES = typer.Option("seed", "--rules", help="Rules preset: seed (RULES.md §1-9), classic, "
+                     "masters-of-shithead, boothj5 (see `sim rules`).")
+RULE = typer.Option(None, "--rule", "-r", help="A house-rule option over the preset, "
+                    "key=value (repeatable), e.g. --rule ten_anywhere=true (see `sim rules`).")
+V1 = typer.Option(False, "--choose-face-ups", "--v1", help="Variant V1: choose 3 face-ups of 6.")
+V2 = typer.Option(False, "--last-player-loses", "--v2",
+                  help="Variant V2: play to the last; the result is the finishing order.")
+CAP = typer.Option(10_000, "--max-turns", help="Turns after which a game is unfinished (R25).")
+CYCLE_STOP = typer.Option(True, "--cycle-stop/--no-cycle-stop", help="Stop a game as soon as "
+                          "a position repeats, which proves it endless: recorded as unfinished "
+                          "(reason cycle, not cap). Only when every seat's strategy is pure "
+                          "(`sim strategies`); never changes a result, only the turns of "
+                          "unfinished games.")
+THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all cores). The "
+                       "results do not depend on it.")
+
+
+class maybe_progress:
+    """A progress bar on a terminal (stderr), else nothing; yields a callback(done)."""
+
+    def __init__(self, wanted, total, label="games"):
+        self.bar = progress_bar() if wanted and sys.stderr.isatty() else None
+        self.total, self.label = total, label
+
+    def __enter__(self):
+        if self.bar is None:
+            return None
+        self.bar.__enter__()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda done: self.bar.update(task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+def progress_bar():
+    """The progress bar of a long command (rich): done of total, games a second, time left."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TimeRemainingColumn)
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), Rate(), TimeRemainingColumn(), transient=True)
+
+
+def read_json(path: str, what: str = "position"):
+    """A JSON document from a file, or from stdin when ``path`` is ``-``; ``ValueError``
+    saying what is wrong."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).expanduser().read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{'stdin' if path == '-' else path}: not valid JSON ({e.msg} at line "
+                         f"{e.lineno}, column {e.colno})") from None
+
+
+def options_given(ctx: typer.Context, *names) -> bool:
+    """Did the user give any of these options (rather than leave their defaults)?"""
+    return any(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in
+               ("DEFAULT", "DEFAULT_MAP") for name in names)

@@ -1,0 +1,132 @@
+"""The commands that play games of a run: ``sim run`` and ``sim replay``."""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.cli.options import (
+    CAP, CYCLE_STOP, GAMES, PLAYERS, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2, fail,
+    parse_count, progress_bar, run_config,
+)
+
+
+def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
+        strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
+        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+        last_player_loses: bool = V2, max_turns: int = CAP, threads: Optional[int] = THREADS,
+        cycle_stop: bool = CYCLE_STOP,
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for per-game "
+                                           "records (Parquet), manifest and summary."),
+        resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
+        batch: str = typer.Option("100k", "--batch", help="Games per batch (and per file)."),
+        backend: str = typer.Option("local", "--backend", help="local (this machine) or dask."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask "
+                                                "scheduler, e.g. tcp://host:8786."),
+        workers: Optional[int] = typer.Option(None, "--workers", help="Start a local Dask "
+                                              "cluster with this many worker processes."),
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Play many games and print win rates per seat and per strategy, with 95% CIs."""
+    from sim.runs.runner import RunError, run as run_games
+
+    engine = None
+    try:
+        cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
+                         last_player_loses, max_turns, threads, parse_count(batch, "--batch"),
+                         rule, cycle_stop)
+        engine = _backend(backend, scheduler, workers, threads)
+        if not as_json:
+            _import_meanwhile("reports.text")
+        t0 = time.perf_counter()
+        if not quiet and not as_json and sys.stderr.isatty():
+            with progress_bar() as bar:
+                task = bar.add_task("games", total=cfg.games)
+                tally = run_games(cfg, progress=lambda done: bar.update(task, completed=done),
+                                  out=out, resume=resume, backend=engine)
+        else:
+            tally = run_games(cfg, out=out, resume=resume, backend=engine)
+        seconds = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        saved = f"; the finished batches are in {out}, continue with --resume" if out else ""
+        fail(f"interrupted: no summary{saved}", code=130)
+    finally:
+        if engine is not None and hasattr(engine, "close"):
+            engine.close()
+    if as_json:
+        result = tally.to_dict()
+        result["seconds"] = seconds
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        from reports.text import print_summary
+        print_summary(tally, seconds)
+
+
+def _import_meanwhile(module: str) -> None:
+    """Import ``module`` on a thread of its own, while this one plays the games: the core
+    releases the GIL, so the import (the summary's ``rich``) runs on another core. Importing it
+    again later waits for this one to finish."""
+    threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+
+
+def _backend(name, scheduler, workers, threads):
+    from sim.runs.runner import RunError
+
+    if name == "local":
+        if scheduler or workers:
+            raise RunError("--scheduler and --workers go with --backend dask")
+        return None
+    if name != "dask":
+        raise RunError(f"--backend: expected local or dask, got {name!r}")
+    if scheduler and workers:
+        raise RunError("--backend dask: give --scheduler (an existing cluster) or --workers "
+                       "(a local one), not both")
+    if workers is not None and workers < 1:
+        raise RunError(f"--workers: expected at least 1, got {workers}")
+    from sim.runs.backends import DaskBackend
+    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
+
+
+def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index of the game "
+                                               "(from 0)."),
+           games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
+           strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
+           rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+           last_player_loses: bool = V2, max_turns: int = CAP, cycle_stop: bool = CYCLE_STOP,
+           file: Optional[Path] = typer.Option(None, "--file", help="Show a game saved by "
+                                               "sim play instead.")):
+    """Show one game of a run turn by turn (same options as run, plus --game), or a game
+    saved by `sim play` (--file)."""
+    from sim.runs.replay import describe
+    from sim.runs.runner import RunError, record_game
+
+    if file is not None:
+        from reports.game import describe_saved
+        from sim.cli.savedgame import load
+        try:
+            lines = describe_saved(load(file))
+        except ValueError as e:
+            fail(str(e))
+        typer.echo("\n".join(lines))
+        return
+    try:
+        if game is None:
+            raise RunError("--game: give the index of a game of the run (or --file PATH for a "
+                           "game saved by sim play)")
+        cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
+                         last_player_loses, max_turns, None, rule=rule, cycle_stop=cycle_stop)
+        if game < 0:
+            raise RunError(f"--game: expected a game index of 0 or more, got {game}")
+        cfg.games = max(cfg.games, game + 1)
+        lines = describe(cfg, game, record_game(cfg, game))
+    except (RunError, ValueError) as e:
+        fail(str(e))
+    typer.echo("\n".join(lines))

@@ -1,0 +1,81 @@
+"""The file a game of ``sim play`` is saved to, and read back from by ``sim replay --file``:
+JSON with the deal, the position after the swaps, every move and the result."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from reports.game import result_of
+from sim.kernel.layout import FIRST, OVER, TURN
+from sim.kernel.position import to_position
+
+FORMAT = "shithead-sim played game"
+VERSION = 1
+
+
+def record(table) -> dict:
+    """The game at ``table`` (:class:`sim.cli.table.Table`) as it is saved."""
+    over = table.start is not None and bool(table.st[OVER])
+    return {
+        "format": FORMAT, "version": VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "seed": table.seed, "players": table.players, "rules": table.rules.to_json(),
+        "seat": table.seat, "seats": table.seats,
+        "swaps": [table.swap_name(s) for s in range(table.players)],
+        "max_turns": table.max_turns,
+        "dealt": to_position(table.dealt, table.rules) if table.dealt is not None else None,
+        "start": to_position(table.start, table.rules) if table.start is not None else None,
+        "first": int(table.start[FIRST]) if table.start is not None else None,
+        "moves": table.log,
+        "status": "finished" if over else "unfinished",
+        "reason": table.reason,
+        "turns": int(table.st[TURN]),
+        "result": result_of(table.st) if over else None,
+    }
+
+
+def default_save_path(seed: int) -> Path:
+    return (Path.home() / ".cache" / "shithead-sim" / "games"
+            / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+
+
+def _dumps(record: dict) -> str:
+    """JSON with one key a line, and one line per move: short enough to read."""
+    def value(k, v):
+        if k == "moves" and v:
+            return "[\n  " + ",\n  ".join(json.dumps(x) for x in v) + "\n ]"
+        return json.dumps(v)
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {value(k, v)}" for k, v in record.items()) \
+        + "\n}\n"
+
+
+def save(record: dict, path: Path) -> Path:
+    """Write the game (whole, or not at all: written, then renamed)."""
+    path = Path(path).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(_dumps(record))
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ValueError(f"--save: cannot write {path}: {e.strerror or e}") from None
+    return path
+
+
+def load(path) -> dict:
+    """A game saved by ``sim play``; ``ValueError`` saying what is wrong."""
+    try:
+        data = json.loads(Path(path).expanduser().read_text())
+    except OSError as e:
+        raise ValueError(f"--file: cannot read {path}: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--file: {path} is not valid JSON ({e.msg} at line {e.lineno})") \
+            from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"--file: {path} is not a game saved by sim play")
+    missing = {"players", "rules", "seats", "dealt", "start", "moves", "status"} - set(data)
+    if missing:
+        raise ValueError(f"--file: {path} lacks {', '.join(sorted(missing))}")
+    return data

@@ -1,0 +1,184 @@
+"""The commands that answer a question with many games: ``sim compare``, ``sim study swap``
+and ``sim tune``."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.cli.options import (
+    CAP, CYCLE_STOP, PLAYERS, RULE, RULES, SEED, THREADS, V1, V2, fail,
+    maybe_progress, parse_count, ruleset, run_config,
+)
+
+
+def compare(strategies: List[str] = typer.Argument(..., help="Two or more strategies."),
+            players: int = PLAYERS, games: str = typer.Option("100k", "--games", "-n",
+                                                             help="Games in all (deals x "
+                                                             "rotations)."),
+            seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+            choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
+            threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
+            until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
+                                             "until the leader is ahead of every other "
+                                             "strategy (anytime-valid confidence sequences "
+                                             "of the paired per-deal differences)."),
+            max_games: Optional[str] = typer.Option(None, "--max-games", help="Cap for "
+                                                    "--until-clear (default: --games)."),
+            independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
+                                              "every rotation (no duplicate deals)."),
+            seating: str = typer.Option("balanced", "--seating", help="balanced: every deal "
+                                        "under one of many cyclic orders of the strategies, "
+                                        "so that each follows every other equally often; "
+                                        "fixed: the order given, each always after the "
+                                        "same neighbour (3+ strategies)."),
+            out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
+                                               "per-game records (Parquet), compare.json, "
+                                               "manifest and summary."),
+            as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
+    win rates with 95% intervals over deals, the leader against each other strategy,
+    head-to-head, Plackett-Luce ratings, seat and starter effects."""
+    from sim.studies.compare import compare as play, save
+    from sim.runs.runner import RunError
+
+    try:
+        cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
+                         last_player_loses, max_turns, threads, rule=rule)
+        total = parse_count(games)
+        cap = parse_count(max_games, "--max-games") if max_games else total
+        t0 = time.perf_counter()
+        with maybe_progress(not as_json and not quiet,
+                            cap if until_clear else total) as progress:
+            t, info = play(list(strategies), players=players, games=total, seed=seed,
+                           rules=cfg.rules, max_turns=max_turns, threads=threads,
+                           independent=independent, until_clear=until_clear, max_games=cap,
+                           progress=progress, out=out, cycle_stop=cycle_stop,
+                           seating=seating)
+        seconds = time.perf_counter() - t0
+        result = t.to_dict()
+        result["info"] = info
+        if out is not None:
+            save(out, t, info, {"strategies": list(strategies), "players": players,
+                                "games": total, "seed": seed, "rules": cfg.rules,
+                                "until_clear": until_clear, "max_games": cap,
+                                "independent": independent, "max_turns": max_turns,
+                                "cycle_stop": cycle_stop, "seating": seating}, result)
+    except (RunError, ValueError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted: no result", code=130)
+    if as_json:
+        result["seconds"] = seconds
+        typer.echo(json.dumps(result, indent=2, default=float))
+    else:
+        from reports.text import print_compare
+        print_compare(result, seconds)
+
+
+def study_swap(players: int = PLAYERS,
+               games: str = typer.Option("100k", "--games", "-n", help="Games that fit the "
+                                         "split model (random swaps)."),
+               h2h_games: Optional[str] = typer.Option(None, "--h2h-games", help="Deals per "
+                                                       "policy in the head-to-head (default "
+                                                       "games/5)."),
+               seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+               choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
+               threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
+               strategy: str = typer.Option("lowest", "--strategy", "-s",
+                                            help="Move strategy of every seat."),
+               out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
+                                        "split.csv, policy.csv, swap_values.csv, games/ "
+                                        "and the summary."),
+               as_json: bool = typer.Option(False, "--json", help="Print the study as JSON."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Which face-up cards should I keep? The value of each split of the six cards (face up
+    or in hand), the split policy derived from it, and its head-to-head against the old
+    triple table and every built-in swap policy."""
+    from sim.runs.runner import RunError
+    from sim.studies.swapstudy import swap_study
+
+    try:
+        cfg = run_config("1", players, seed, [strategy], None, rules, choose_face_ups,
+                         last_player_loses, max_turns, threads, rule=rule)
+        t0 = time.perf_counter()
+        n = parse_count(games)
+        h2h = parse_count(h2h_games, "--h2h-games") if h2h_games else None
+        with maybe_progress(not (as_json or quiet), n, "value games") as progress:
+            study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
+                               strategy=strategy, threads=threads, progress=progress,
+                               h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop)
+        study["seconds"] = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted: no result", code=130)
+    if as_json:
+        typer.echo(json.dumps(study, indent=2, default=float))
+    else:
+        from reports.text import print_study
+        print_study(study)
+
+
+def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "
+                                        "FILE.py:FUNCTION or package.module:FUNCTION (with "
+                                        "values to start from: 'counting(pickup_limit=2)')."),
+         against: str = typer.Option(..., "--against", "-a", help="The field: strategies "
+                                     "separated by commas, filling the other seats in turn."),
+         players: int = PLAYERS,
+         trials: int = typer.Option(100, "--trials", help="Trials (parameter sets) in all."),
+         games_per_trial: str = typer.Option("2000", "--games-per-trial", help="Games per "
+                                             "trial: the same deals for every trial."),
+         fresh_games: Optional[str] = typer.Option(None, "--fresh-games", help="Games of the "
+                                                   "final check on fresh deals, for the best "
+                                                   "and for the defaults (default: "
+                                                   "--games-per-trial)."),
+         param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this "
+                                                   "parameter, NAME or NAME=LOW:HIGH "
+                                                   "(repeatable; default: every parameter "
+                                                   "with a finite range)."),
+         seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
+         max_turns: int = CAP, threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
+         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for every "
+                                            "trial (trials.jsonl), tune.json, manifest and "
+                                            "summary."),
+         resume: bool = typer.Option(False, "--resume", help="Continue the tuning saved in "
+                                     "--out."),
+         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
+    strategy declares, every trial on the same duplicate deals, then the best and the
+    defaults re-measured on fresh deals (no winner's curse)."""
+    from sim.runs.runner import RunError
+    from sim.studies.tune import tune as run_tune
+
+    try:
+        rs = ruleset(rules, rule)
+        field = [s.strip() for s in against.split(",") if s.strip()]
+        per_trial = parse_count(games_per_trial, "--games-per-trial")
+        fresh = parse_count(fresh_games, "--fresh-games") if fresh_games else per_trial
+        deals, fdeals = per_trial // players, max(1, fresh // players)
+        t0 = time.perf_counter()
+        with maybe_progress(not (as_json or quiet),
+                            trials * deals * players + 2 * fdeals * players) as progress:
+            result = run_tune(strategy, field, players=players, trials=trials,
+                              games_per_trial=per_trial, fresh_games=fresh, seed=seed,
+                              rules=rs, threads=threads or 1, max_turns=max_turns,
+                              params=param, out=out, resume=resume, progress=progress,
+                              cycle_stop=cycle_stop)
+        result["seconds"] = time.perf_counter() - t0
+    except (RunError, ValueError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted" + (f"; the finished trials are in {out}, continue with --resume"
+                              if out else ""), code=130)
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=float))
+        return
+    from reports.plain import tune_lines
+
+    typer.echo("\n".join(tune_lines(result, field, players, rs.last_player_loses)))

@@ -1,0 +1,175 @@
+"""The game of ``sim play``: one table, a human seat and bots, played by the batch core's code.
+
+The deal is :func:`sim.kernel.referee.deal_game` from the game's random stream (seed, game
+0), the swap phase is :func:`sim.kernel.referee.swap_phase` (R5, V1; the human's choice enters
+it as a fixed swap), the H16 opening is :func:`sim.kernel.referee.opening`, and every move goes
+through :func:`sim.kernel.engine.apply_move` after a check against the legal word (R24). So
+``--seed S`` deals the cards of game 0 of ``sim run --seed S`` with the same players and rules.
+The bots are seated by :class:`~sim.runs.config.RunConfig`, as a run seats its strategies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reports.analysis import describe
+from reports.game import HUMAN, label, tell_move
+from sim.cli.words import swap_mask
+from sim.kernel import engine, referee
+from sim.kernel.cards import NAMES
+from sim.kernel.compiler import FnTuple, jit_sig
+from sim.kernel.fastpath import kinds
+from sim.kernel.layout import (
+    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, TURN, V1,
+)
+from sim.kernel.moves import is_legal
+from sim.kernel.position import apply, legal_ids, move_to_dict, move_to_id, to_position
+from sim.kernel.rng import seed_game
+from sim.kernel.ruleset import Ruleset
+from sim.kernel.strategy import SWAP_SIG
+from sim.runs.config import RunConfig
+from sim.studies.analysis import analyze_state
+
+
+def _fixed_swap(cards, obs, rng, params):
+    """The human's swap choice, already made: a bit mask in ``params[0]``."""
+    return np.int64(params[0])
+
+
+_chosen = jit_sig(SWAP_SIG)(_fixed_swap)
+
+
+@dataclass
+class Table:
+    """One game at the terminal: the rules, the seats, the state and what was played."""
+
+    players: int
+    rules: Ruleset
+    seed: int
+    seat: int = 0
+    opponents: list = field(default_factory=lambda: ["counting"])
+    max_turns: int = 10_000
+    hint_rollouts: int = 500
+
+    def __post_init__(self):
+        self.rules.check_players(self.players)
+        if not 0 <= self.seat < self.players:
+            raise ValueError(f"--seat: expected a seat from 0 to {self.players - 1}, got "
+                             f"{self.seat}")
+        if not 0 <= self.seed < 2**63:
+            raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {self.seed}")
+        bots = self.players - 1
+        names = list(self.opponents or ["counting"])
+        if len(names) == 1:
+            names *= bots
+        if len(names) != bots:
+            raise ValueError(f"--opponents: give one strategy for every bot or one per bot "
+                             f"seat ({bots}), got {len(names)}")
+        it = iter(names)
+        self.seats = [HUMAN if s == self.seat else next(it) for s in range(self.players)]
+        # The bots seated as a run seats its strategies; the human's seat holds a bot's
+        # entry that never moves, and its swap is replaced by the human's choice (swap).
+        self.cfg = RunConfig(games=1, players=self.players, seed=self.seed,
+                             strategies=[names[0] if n == HUMAN else n for n in self.seats],
+                             rules=self.rules, max_turns=self.max_turns)
+        self.st = np.zeros(STATE_SIZE, np.int32)
+        self.rng = np.zeros(4, np.uint64)
+        self.dealt = None
+        self.start = None
+        self.log: list[dict] = []
+        self.reason = "not started"
+
+    def swap_name(self, s: int) -> str | None:
+        """Seat ``s``'s swap policy (None for the human's own choice)."""
+        return None if s == self.seat else self.cfg.swaps[s]
+
+    # -- set-up -----------------------------------------------------------------------------
+    def deal(self) -> None:
+        """R3, R4 (H12, H13, H17): the deal of game 0 of ``seed``, as a run deals it."""
+        seed_game(self.rng, np.uint64(self.seed), 0)
+        referee.deal_game(self.st, self.rng, self.players, self.cfg.rules_vector())
+        self.dealt = self.st.copy()
+
+    def swap_choices(self) -> list[str]:
+        """The human's cards to choose from (R5: dealt face-ups first, then the hand; V1: the
+        cards dealt to the hand), as the swap phase orders them."""
+        return [NAMES[r] for r in engine.swap_choices(self.st, self.seat)]   # H12: 2 x hand size
+
+    def choose_mask(self, text: str):
+        """The human's face-up choice as a mask over :meth:`swap_choices`, or a reason."""
+        return swap_mask(text, self.swap_choices(), bool(self.st[V1]))
+
+    def swap(self, mask: int) -> None:
+        """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
+        moves, swaps, _, params = self.cfg.kernel_args()
+        swaps = FnTuple(_chosen if s == self.seat else f for s, f in enumerate(swaps))
+        params = params.copy()
+        params[MAXP + self.seat] = 0
+        params[MAXP + self.seat, 0] = mask
+        choice = np.zeros(MAXP, np.int64)
+        err = np.zeros(3, np.int64)
+        cards = np.zeros(referee.SWAP_CARDS, np.int32)
+        if not referee.swap_phase(self.st, self.rng, swaps, kinds(moves, swaps), params, choice,
+                                  cards, err):
+            s = int(err[0])
+            raise ValueError(f"swap policy {self.swap_name(s)!r} (seat {s}) returned "
+                             f"{int(err[1])}, which is not a choice of half its cards (R5)")
+        self.start = self.st.copy()
+
+    def opening(self):
+        """H16: the starter's forced first move, when the ruleset has one; its line."""
+        log = np.full(1, -1, np.int32)
+        referee.opening(self.st.copy(), log)       # which move it is: the core decides
+        if log[0] < 0:
+            return None
+        return self.play(int(log[0]))[0]
+
+    # -- play -------------------------------------------------------------------------------
+    def label(self, s: int) -> str:
+        return label(self.seats, s)
+
+    def legal(self) -> list[int]:
+        return legal_ids(self.st)
+
+    def bot_move(self) -> int:
+        """The bot to move chooses (R26: the public state and its own hand only)."""
+        p = int(self.st[CURRENT])
+        obs = self.st[:PUB]
+        hand = self.st[HANDS + p * NR:HANDS + p * NR + NR]
+        obs.flags.writeable = False
+        hand.flags.writeable = False
+        legal = engine.legal_word(self.st)
+        m = int(self.cfg.move_objs[p].fn(obs, hand, legal, self.rng, self.cfg.rows[p]))
+        if not is_legal(legal, m, obs):
+            raise ValueError(f"strategy {self.seats[p]!r} (seat {p}) returned move id {m}, "
+                             f"which is not a legal move (R24)")
+        return m
+
+    def play(self, m: int) -> tuple[str, bool]:
+        """Play legal move ``m`` of the seat to move, recorded; its line, and whether the
+        game is over."""
+        p = int(self.st[CURRENT])
+        self.log.append({"seat": p, "move": move_to_dict(m)})
+        line, ev = tell_move(self.st, m, self.label(p))
+        return line, bool(ev & EV_GAME_OVER)
+
+    def why_illegal(self, move: dict) -> str | None:
+        """None if ``move`` is legal here, else why not (R24, with the rule)."""
+        try:
+            m = move_to_id(move)
+        except ValueError as e:
+            return str(e)
+        if m in self.legal():
+            return None
+        try:
+            apply(to_position(self.st, self.rules), move)
+        except ValueError as e:
+            return str(e)
+        return "not a legal move here (R24)"
+
+    def hint(self) -> list[str]:
+        """``sim analyze``'s answer for the human's position, hidden cards re-dealt."""
+        a = analyze_state(self.st.copy(), rollouts=self.hint_rollouts,
+                          seed=(self.seed + int(self.st[TURN])) % 2**63)
+        return describe(a, from_file=False)

@@ -1,0 +1,175 @@
+"""The other commands: ``sim analyze`` (a position's moves), ``sim play`` (a game at the
+terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies`` (what there is)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.cli.options import (
+    CAP, PLAYERS, RULE, RULES, SEED, V1, V2, fail,
+    options_given, parse_count, read_json, ruleset,
+)
+
+
+def analyze_command(
+        ctx: typer.Context,
+        position: str = typer.Argument(..., help="A position (POSITION.md JSON) file, or - for "
+                                       "stdin. Hidden cards may be written \"?\"."),
+        rollouts: str = typer.Option("1000", "--rollouts", help="Worlds sampled; every legal "
+                                     "move is played out once in each (with --until-clear: "
+                                     "worlds per block)."),
+        seed: int = SEED,
+        opponents: str = typer.Option("counting", "--opponents", help="Strategy of the other "
+                                      "seats in the playouts (default counting: the strongest "
+                                      "fast built-in; montecarlo is too slow to play out with)."),
+        me: Optional[str] = typer.Option(None, "--me", help="Strategy of the seat to move after "
+                                         "its move, in the playouts (default: --opponents)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE,
+        omniscient: bool = typer.Option(False, "--omniscient", help="Use the hidden cards "
+                                        "written in the position (face-downs, stock, other "
+                                        "hands) instead of re-dealing them."),
+        until_clear: bool = typer.Option(False, "--until-clear", help="Play blocks of "
+                                         "--rollouts worlds until the best move separates from "
+                                         "the second (paired, corrected for repeated looks) or "
+                                         "--max-rollouts is reached."),
+        max_rollouts: Optional[str] = typer.Option(None, "--max-rollouts", help="Cap of worlds "
+                                                   "for --until-clear (default 20 blocks)."),
+        max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
+                                      "before it counts as unfinished."),
+        as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON.")):
+    """Every legal move of a position with its estimated win chance (V2: expected finishing
+    place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
+    seat to move may know (R26)."""
+    from reports.analysis import describe, position_line
+    from sim.studies.analysis import run_analysis
+    from sim.studies.view import state_of
+
+    try:
+        data = read_json(position)
+        given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
+        n = parse_count(rollouts, "--rollouts")
+        cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
+        a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
+                         opponents=opponents, me=me, until_clear=until_clear,
+                         max_rollouts=cap, max_turns=max_turns)
+        line = position_line(state_of(data)[0])
+    except ValueError as e:
+        fail(str(e))
+    if as_json:
+        typer.echo(json.dumps({**a.info(), "position": position, "moves": a.rows()}, indent=2,
+                              default=float))
+    else:
+        typer.echo("\n".join(describe(a, line)))
+
+
+def play_command(
+        players: int = PLAYERS,
+        opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
+                                                      "strategy: once for every bot or once per "
+                                                      "bot seat in seat order (default "
+                                                      "counting)."),
+        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
+        last_player_loses: bool = V2,
+        seed: Optional[int] = typer.Option(None, "--seed", help="Deal the cards of this seed "
+                                           "again (game 0 of `sim run --seed S`); default: a "
+                                           "new seed, printed."),
+        seat: int = typer.Option(0, "--seat", help="Your seat (0 to players-1)."),
+        save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to "
+                                            "(default ~/.cache/shithead-sim/games/"
+                                            "<time>-seed<seed>.json); `sim replay --file` "
+                                            "shows it."),
+        hint_rollouts: str = typer.Option("500", "--hint-rollouts", help="Worlds per `hint` "
+                                          "(sim analyze --rollouts)."),
+        max_turns: int = CAP):
+    """Play a game in the terminal against bots. Type moves in plain words (`7 7`, `pickup`,
+    `add K`, `blind`), `hint` for sim analyze's answer, `quit` to stop. Without --seed a new
+    deal; the game is saved for `sim replay --file`. Reads one move a line when stdin is not
+    a terminal."""
+    import secrets
+
+    from sim.cli.play import Terminal, play
+    from sim.cli.table import Table
+
+    try:
+        if seed is None:
+            seed = secrets.randbelow(2**31)                 # a new deal, said on screen
+        table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
+                      seat, list(opponents or ["counting"]), max_turns,
+                      parse_count(hint_rollouts, "--hint-rollouts"))
+        record = play(table, Terminal(), save)
+    except ValueError as e:
+        fail(str(e))
+    if record["reason"] == "interrupted":
+        raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
+
+
+def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, sim compare or "
+                                          "sim study swap with --out DIR."),
+           output: Optional[Path] = typer.Option(None, "--output", "-o", help="HTML file to "
+                                                 "write (default: DIR/report.html); its PNG "
+                                                 "and CSV files go to <name>_files/ beside it.")):
+    """Write an HTML report of a saved run: win rates with 95% CIs, seat effect, game length,
+    pick-ups; the tournament and the swap study when the folder holds them."""
+    from reports.html import write_report
+
+    try:
+        files = write_report(run_dir, output)
+    except ValueError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"cannot write the report: {e.strerror or e}"
+             + (f": {e.filename}" if getattr(e, "filename", None) else ""))
+    pngs = sum(f.suffix == ".png" for f in files)
+    csvs = sum(f.suffix == ".csv" for f in files)
+    typer.echo(f"wrote {files[0]} ({pngs} plots and {csvs} tables also in "
+               f"{files[0].parent / (files[0].stem + '_files')})")
+
+
+def rules_command(words: Optional[List[str]] = typer.Argument(
+                      None, metavar="[PRESET | explain ID... | ID...]",
+                      help="A preset to show alone; or `explain` and rule ids (R12, H14, V2, "
+                           "§11.5 or 11.5, R14-R16), option keys (ten_anywhere) or presets, "
+                           "whose text from docs/rules.md is printed."),
+                  as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
+    """List the rules presets and options, or explain a rule: `sim rules explain R12`.
+
+    The presets and house-rule options are RULES.md §11, each option with its value under each
+    preset; an explanation is the rule's entry in docs/rules.md."""
+    from sim.kernel.ruleset import PRESETS
+
+    words = list(words or [])
+    if words and (words[0] == "explain" or len(words) > 1 or words[0] not in PRESETS):
+        from reports.rules_text import accepted, explain_lines, lookup
+
+        ids = words[1:] if words[0] == "explain" else words
+        if not ids:
+            fail(f"sim rules explain needs what to explain: {accepted()}")
+        try:
+            found = [e.to_dict() for w in ids for e in lookup(w)]
+        except KeyError as e:
+            what = "rule" if words[0] == "explain" else "rules preset or rule"
+            fail(f"unknown {what} {e.args[0]!r}; expected {accepted()}")
+        if as_json:
+            typer.echo(json.dumps({"kind": "rules-explain", "rules": found}, indent=2,
+                                  ensure_ascii=False))
+        else:
+            typer.echo("\n\n".join("\n".join(explain_lines(w)) for w in ids))
+        return
+    names = words or list(PRESETS)
+    if as_json:
+        typer.echo(json.dumps({n: PRESETS[n].to_dict() for n in names}, indent=2))
+        return
+    from reports.plain import rules_lines
+
+    typer.echo("\n".join(rules_lines(names)))
+
+
+def strategies():
+    """List the strategies and swap policies."""
+    from reports.plain import strategy_lines
+    from sim.runs.registry import all_moves, all_swaps
+
+    typer.echo("\n".join(strategy_lines(all_moves().values(), all_swaps().values())))

@@ -1,0 +1,70 @@
+"""What the player types in ``sim play``, read: moves in plain words (``7 7``, ``pickup``,
+``add K``, ``blind``), the commands, and the face-up choice of the swap (R5, V1)."""
+from __future__ import annotations
+
+from sim.kernel.cards import NAMES
+
+CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
+_PICKUP = {"pickup", "pick", "p", "take"}
+_COMMANDS = {"hint": "hint", "help": "help", "?": "help", "moves": "moves", "legal": "moves",
+             "quit": "quit", "exit": "quit"}        # not "q": a queen
+
+HELP = ("Type a move: the cards to play (`7 7`, `10`, `jk`), `pickup`, `add K` (add that "
+        "face-up card, then pick up, R12), or `blind` (turn your face-down card, R14). "
+        "Also: `moves` (the legal moves), `hint` (sim analyze's answer), `help`, `quit`.")
+
+
+def parse(text: str):
+    """A line typed by the player: ``("move", {...})`` (a POSITION.md move), ``(command,
+    None)`` for hint, help, moves, quit, or ``("garbage", why)``."""
+    words = text.replace(",", " ").lower().split()
+    if not words:
+        return "empty", None
+    if len(words) == 1 and words[0] in _COMMANDS:
+        return _COMMANDS[words[0]], None
+    if words[0] == "pick" and len(words) > 1 and words[1] == "up":
+        words = ["pickup"] + words[2:]
+    if words[0] in _PICKUP:
+        if len(words) == 1:
+            return "move", {"pickup": True}
+        words = words[1:]
+        if words[0] != "add":
+            return "garbage", "after `pickup` only `add CARD` may follow"
+    if words[0] == "add":
+        if len(words) != 2 or words[1] not in CARD:
+            return "garbage", "`add` takes one face-up card, such as `add K`"
+        return "move", {"pickup": True, "add": CARD[words[1]]}
+    if words == ["blind"] or words == ["b"]:
+        return "move", {"blind": True}
+    if words[0] == "play":
+        words = words[1:]
+    unknown = [w for w in words if w not in CARD]
+    if not words or unknown:
+        what = f"{' '.join(unknown)!r} is not a card" if unknown else "no cards given"
+        return "garbage", f"I did not understand that: {what}"
+    return "move", {"play": [CARD[w] for w in words]}
+
+
+def swap_mask(text: str, cards: list[str], v1: bool):
+    """The face-up choice typed as ``text`` as a bit mask over ``cards`` (the swap phase's
+    order: dealt face-ups first, then the hand; V1: the cards dealt to the hand), or a
+    reason it is not one: ``(mask, None)`` or ``(None, why)``."""
+    hs = len(cards) // 2
+    words = text.replace(",", " ").lower().split()
+    if words == ["keep"]:
+        if v1:
+            return None, "under V1 no face-ups were dealt: name the cards to put face up"
+        return (1 << hs) - 1, None
+    if not words or any(w not in CARD for w in words):
+        return None, (f"name {hs} cards to put face up, such as "
+                      f"`{' '.join(cards[:hs])}`" + ("" if v1 else ", or `keep`"))
+    chosen = [CARD[w] for w in words]
+    if len(chosen) != hs:
+        return None, f"choose exactly {hs} cards to put face up, not {len(chosen)} (R5)"
+    mask = 0
+    for c in chosen:                       # a dealt face-up slot first: it stays unknown
+        free = [i for i, x in enumerate(cards) if x == c and not (mask >> i) & 1]
+        if not free:
+            return None, f"you have no {'more ' if c in cards else ''}{c} to put face up"
+        mask |= 1 << free[0]
+    return mask, None

@@ -1,0 +1,82 @@
+"""Stage 5 of the swap study: the split policy against each other policy on duplicate
+deals, seats alternating; per-deal paired differences, Benjamini-Hochberg adjusted
+p-values and the verdict in words."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.runs.runner import RunConfig, batches, play_batch
+from sim.studies.match import batch_results
+from sim.studies.stats import format_p, mean_interval
+
+
+def head_to_head(mine, other, players, games, seed, rules, strategy, threads, records=None,
+                 tag="", label=None, batch=100_000, max_turns=10_000, cycle_stop=True):
+    """``mine`` against ``other`` on duplicate deals: per-deal paired differences."""
+    patterns = [[mine if s % 2 == r else other for s in range(players)] for r in (0, 1)]
+    cfgs = [RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
+                      swaps=p, rules=rules, threads=threads, batch=batch,
+                      max_turns=max_turns, cycle_stop=cycle_stop) for p in patterns]
+    v2 = bool(cfgs[0].options["last_player_loses"])
+    diffs = []
+    tw = ow = 0.0
+    unfinished = 0
+    for index, first, n in batches(cfgs[0]):
+        d = np.zeros(n)
+        for r, (cfg, pattern) in enumerate(zip(cfgs, patterns)):
+            b = play_batch(cfg, first, n, threads)
+            if records is not None:
+                records.write(f"part-h2h-{tag}-{r}-{index:05d}", cfg, b, stage="head-to-head",
+                              seed=seed, opponent=label or other)
+            score, done = batch_results(b, players, v2)
+            unfinished += int((~done).sum())
+            mask = np.array([p == mine for p in pattern])
+            t, o = score[:, mask].sum(axis=1), score[:, ~mask].sum(axis=1)
+            d += t / mask.sum() - o / (~mask).sum()      # per seat: mine minus other
+            tw += t.sum()
+            ow += o.sum()
+        diffs.append(d / 2)
+    diffs = np.concatenate(diffs)
+    ci = mean_interval(diffs, bounds=(-1.0, 1.0), null=0.0)
+    return {"policy": label or other, "spec": other, "deals": int(diffs.size),
+            "games": int(2 * diffs.size), "unfinished": unfinished,
+            "share": tw / (tw + ow) if tw + ow else float("nan"), "diff": ci["estimate"],
+            "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "p_value": ci["p_value"]}
+
+
+def bh(pvalues):
+    """Benjamini-Hochberg adjusted p-values (scipy), NaN-safe: a missing p counts as 1."""
+    from scipy.stats import false_discovery_control
+    p = np.nan_to_num(np.asarray(pvalues, float), nan=1.0).clip(0.0, 1.0)
+    return [float(x) for x in false_discovery_control(p)] if p.size else []
+
+
+
+def verdict(h2h, mine="split") -> str:
+    """Plain words: the best of the policies tested, with its margin and interval."""
+    def pts(r, sign=1):
+        lo, hi = sorted((sign * r["ci_low"], sign * r["ci_high"]))
+        return (f"{sign * 100 * r['diff']:+.2f} points of win rate per seat (95% CI "
+                f"{100 * lo:+.2f} to {100 * hi:+.2f}, p {format_p(r['p_value'])})")
+    names = ", ".join(r["policy"] for r in h2h)
+    losers = [r for r in h2h if r["ci_high"] < 0]
+    if all(r["ci_low"] > 0 for r in h2h):
+        worst = min(h2h, key=lambda r: r["diff"])
+        return (f"Best of the policies tested ({mine}, {names}): the {mine} policy. It beats "
+                f"each of them; its smallest margin is against {worst['policy']}: "
+                f"{pts(worst)}.")
+    if losers:
+        best = min(losers, key=lambda r: r["diff"])
+        return (f"The {mine} policy is not the best of the policies tested: {best['policy']} "
+                f"beats it by {pts(best, -1)}"
+                + (f"; {', '.join(r['policy'] for r in losers if r is not best)} also beat it"
+                   if len(losers) > 1 else "") + ". "
+                + (f"It beats {', '.join(r['policy'] for r in h2h if r['ci_low'] > 0)}."
+                   if any(r["ci_low"] > 0 for r in h2h) else ""))
+    rivals = [r for r in h2h if r["ci_low"] <= 0]
+    return (f"No policy tested is clearly best: the {mine} policy "
+            + (f"beats {', '.join(r['policy'] for r in h2h if r['ci_low'] > 0)}, but " if
+               any(r["ci_low"] > 0 for r in h2h) else "")
+            + "does not clearly beat " + "; ".join(f"{r['policy']}: {pts(r)}" for r in rivals)
+            + ".")
+

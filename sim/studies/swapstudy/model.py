@@ -1,0 +1,180 @@
+"""Stage 2 of the swap study: the split model, a ridge logistic regression of a seat's
+result on rank x place terms and triple terms (the package docstring), and its ``split``
+policy file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.kernel.cards import NAMES, NRANK
+from sim.studies.swapstudy.triples import COUNTS, NTRIPLE, TRIPLES
+
+PRIOR_SD = 1.0            # log-odds per card held face up / in hand: barely informative
+PRIOR_SD_EXTRA = 0.1      # pair/triple counts: shrunk towards "each card counts alone"
+PRIOR_SD_TRIPLES = (0.03, 0.1, 0.3)   # candidates for the triple terms' prior (held out)
+
+
+def _design(players, cells, ranks, sd_triple):
+    """The sparse design matrix of ``cells`` and its column names, every column scaled by its
+    prior sd (a ridge penalty of 1/2 |coef|^2 is then the Gaussian prior)."""
+    from scipy import sparse
+
+    up_i = cells // players // NTRIPLE
+    hand_i = cells // players % NTRIPLE
+    pos = cells % players
+    rows = np.arange(len(cells))
+    blocks, names = [], []
+    for place, idx in (("up", up_i), ("hand", hand_i)):
+        c = COUNTS[idx][:, ranks]                                    # (cells, ranks)
+        for term, values, sd in (("n", c, PRIOR_SD), ("ge2", c >= 2, PRIOR_SD_EXTRA),
+                                 ("ge3", c >= 3, PRIOR_SD_EXTRA)):
+            blocks.append(sparse.csr_matrix(values.astype(float) * sd))
+            names += [(place, int(r), term) for r in ranks]
+        blocks.append(sparse.csr_matrix((np.full(len(cells), sd_triple), (rows, idx)),
+                                        shape=(len(cells), NTRIPLE)))
+        names += [(place, int(t), "triple") for t in range(NTRIPLE)]
+    for p in range(1, players):
+        blocks.append(sparse.csr_matrix((pos == p).astype(float)[:, None] * PRIOR_SD))
+        names.append(("position", p, ""))
+    X = sparse.hstack(blocks).tocsr()
+    keep = np.flatnonzero(np.asarray(abs(X).sum(axis=0)).ravel() > 0)   # never-seen terms
+    scale = {"n": PRIOR_SD, "ge2": PRIOR_SD_EXTRA, "ge3": PRIOR_SD_EXTRA,
+             "triple": sd_triple, "": PRIOR_SD}
+    names = [names[i] for i in keep]
+    return X[:, keep], names, np.array([scale[t[2]] for t in names])
+
+
+def _fit(cell_n, cell_w, players, ranks, sd_triple):
+    """One ridge logistic fit on aggregated cells (each cell twice: its wins with weight the
+    summed result, its losses with weight games - result); scikit-learn, Newton-Cholesky."""
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
+
+    cells = np.flatnonzero(cell_n)
+    n, w = cell_n[cells].astype(float), cell_w[cells]
+    X, names, scale = _design(players, cells, ranks, sd_triple)
+    XX = sparse.vstack([X, X]).tocsr()
+    y = np.r_[np.ones(len(cells)), np.zeros(len(cells))]
+    sw = np.r_[w, n - w]
+    ok = sw > 0
+    model = LogisticRegression(C=1.0, solver="newton-cholesky", max_iter=100, tol=1e-7)
+    model.fit(XX[ok], y[ok], sample_weight=sw[ok])
+    return model, X, names, scale, cells, n, w
+
+
+def _deviance(model, names, scale, players, ranks, sd_triple, cell_n, cell_w):
+    """Mean log-likelihood per seat-game of ``model`` on other cells (held out)."""
+    cells = np.flatnonzero(cell_n)
+    X, names2, _ = _design(players, cells, ranks, sd_triple)
+    col = {t: i for i, t in enumerate(names2)}
+    beta = np.zeros(len(names2))
+    for i, t in enumerate(names):
+        if t in col:
+            beta[col[t]] = model.coef_.ravel()[i]
+    eta = X @ beta + model.intercept_[0]
+    n, w = cell_n[cells].astype(float), cell_w[cells]
+    ll = w * -np.logaddexp(0, -eta) + (n - w) * -np.logaddexp(0, eta)
+    return float(ll.sum() / n.sum())
+
+
+def fit_split_model(stage, players, sd_triple=None):
+    """Fit the split model on the values stage's cells (module docstring). The triple terms'
+    prior sd is chosen among :data:`PRIOR_SD_TRIPLES` by the log-likelihood of the odd games
+    under a fit on the even ones (unless given), then the model is fitted on all games.
+
+    Returns a dict: ``up``/``hand``, the value (log-odds) of each triple in that place (what
+    the ``split`` policy adds), the rank terms' face-up gains with standard errors, the
+    coefficients, and the fit's facts."""
+    from scipy import sparse
+
+    cell_n, cell_w = np.atleast_2d(stage["cell_n"]), np.atleast_2d(stage["cell_w"])
+    all_n, all_w = cell_n.sum(axis=0), cell_w.sum(axis=0)
+    deck = np.array(stage["deck"])                 # R1, H13: the deck the games were dealt
+    ranks = [r for r in range(NRANK) if deck[r] > 0]
+    mean = float(all_w.sum() / all_n.sum())
+    if not 0 < all_w.sum() < all_n.sum():    # nothing won, or everything: nothing to learn
+        return _flat_model(ranks, int((all_n > 0).sum()), all_n.sum(), mean,
+                           "no model fitted: " + ("no seat won a game" if all_w.sum() <= 0
+                                                  else "every seat won"))
+    held_out = {}
+    if sd_triple is None and len(cell_n) == 2 and 0 < cell_w[0].sum() < cell_n[0].sum() \
+            and cell_n[1].sum():
+        for sd in PRIOR_SD_TRIPLES:
+            m, _, names, scale, *_ = _fit(cell_n[0], cell_w[0], players, ranks, sd)
+            held_out[sd] = _deviance(m, names, scale, players, ranks, sd, cell_n[1],
+                                     cell_w[1])
+        sd_triple = max(held_out, key=held_out.get)
+    sd_triple = sd_triple or 0.1
+    model, X, names, scale, cells, n, w = _fit(all_n, all_w, players, ranks, sd_triple)
+    beta = model.coef_.ravel()
+    # Approximate posterior covariance of the rank terms, the intercept included (flat
+    # prior): the inverse of X1' W X1 + prior precision, X1 = [1 X], in scaled coordinates.
+    # Seats of one game are treated as independent: read the errors as indicative.
+    p = model.predict_proba(X)[:, 1]
+    X1 = sparse.hstack([sparse.csr_matrix(np.ones((X.shape[0], 1))), X]).tocsr()
+    info = (X1.T @ sparse.diags(n * p * (1 - p)) @ X1).toarray()
+    info[1:, 1:] += np.eye(X.shape[1])
+    cov = np.linalg.pinv(info, hermitian=True)[1:, 1:] * np.outer(scale, scale)
+    coef = beta * scale                                  # back to log-odds per unit
+    col = {t: i for i, t in enumerate(names)}
+    # the value of each triple in each place: its rank terms plus its own triple term
+    value = np.full((2, NTRIPLE), -np.inf)
+    possible = (COUNTS <= deck).all(axis=1)
+    for pl, place in enumerate(("up", "hand")):
+        for t in np.flatnonzero(possible):
+            v = coef[col[(place, int(t), "triple")]] if (place, int(t), "triple") in col else 0
+            for r in np.flatnonzero(COUNTS[t]):
+                c = COUNTS[t, r]
+                for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
+                    i = col.get((place, int(r), term))
+                    if i is not None and on:
+                        v += coef[i] * on
+            value[pl, t] = v
+    # The rank terms' value of one card face up instead of in hand, relative to the average
+    # rank, with its standard error: only such differences matter to a split (three cards
+    # go up whatever the split) and only they are identified. Triple terms come on top.
+    G = np.zeros((len(ranks), len(names)))
+    for k, r in enumerate(ranks):
+        for place, sign in (("up", 1.0), ("hand", -1.0)):
+            i = col.get((place, r, "n"))
+            if i is not None:
+                G[k, i] = sign
+    G = G - G.mean(axis=0)
+    gain, gain_se = np.full(NRANK, np.nan), np.full(NRANK, np.nan)
+    gain[ranks] = G @ coef
+    gain_se[ranks] = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", G, cov, G), 0.0))
+    ses = np.sqrt(np.maximum(np.diag(cov), 0.0))
+
+    def label(t):
+        if t[2] == "triple":
+            return " ".join(NAMES[x] for x in TRIPLES[t[1]])
+        return NAMES[t[1]] if t[0] != "position" else t[1]
+    return {"up": value[0], "hand": value[1], "ranks": ranks, "gain": gain,
+            "gain_se": gain_se, "sd_triple": sd_triple,
+            "held_out": {str(k): v for k, v in held_out.items()},
+            "coef": [{"place": t[0], "what": label(t), "term": t[2], "coef": float(coef[i]),
+                      "se": float(ses[i])} for i, t in enumerate(names)],
+            "intercept": float(model.intercept_[0]), "cells": int(len(cells)),
+            "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean)}
+
+
+def _flat_model(ranks, cells, seat_games, mean, why):
+    """A model that values every split alike (the policy then keeps the first split)."""
+    gain = np.full(NRANK, np.nan)
+    gain[ranks] = 0.0
+    possible = np.where((COUNTS[:, ranks].sum(axis=1) == 3), 0.0, -np.inf)
+    return {"up": possible, "hand": possible.copy(), "ranks": ranks, "gain": gain,
+            "gain_se": np.where(np.isnan(gain), np.nan, 0.0), "coef": [], "intercept": 0.0,
+            "sd_triple": None, "held_out": {}, "cells": int(cells),
+            "seat_games": int(seat_games), "mean": mean, "slope": mean * (1 - mean),
+            "note": why}
+
+
+def write_split_file(path, model) -> Path:
+    """The model as a ``split`` policy file: each possible triple's value up and in hand."""
+    from strategies.swaps import write_split
+    values = {tuple(NAMES[x] for x in TRIPLES[t]): (model["up"][t], model["hand"][t])
+              for t in range(NTRIPLE) if np.isfinite(model["up"][t])}
+    return write_split(path, values)
+

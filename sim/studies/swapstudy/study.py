@@ -1,0 +1,123 @@
+"""The whole swap study (the package docstring): the stages in order, and the saved
+folder (study.json, split.csv, policy.csv, swap_values.csv, per-game records,
+summary.json, manifest.json)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernel.cards import NAMES
+from sim.kernel.ruleset import Ruleset
+from sim.runs import folder
+from sim.runs.runner import RunError
+from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
+from sim.studies.swapstudy.model import PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_split_file
+from sim.studies.swapstudy.policy import examples, write_policy_file
+from sim.studies.swapstudy.table import triple_table
+from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
+
+BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
+UNFINISHED_POLICY = ("Unfinished games (still going after the turn limit, R25) count as games "
+                     "not won by any seat, in every denominator: a loss for every seat in the "
+                     "triple table and the model, a result of 0 for both sides in the "
+                     "head-to-head.")
+
+
+def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lowest",
+               threads=None, h2h_games=None, progress=None, batch=100_000, max_turns=10_000,
+               cycle_stop=True):
+    """Run the study (the package docstring); write study.json, split.csv, policy.csv,
+    swap_values.csv, per-game records, summary.json and manifest.json into ``out``;
+    return the study as a dict."""
+    import numba
+
+    from strategies.swaps import read_split, write_table
+
+    try:
+        ruleset = Ruleset.parse(rules)
+    except ValueError:
+        ruleset = None                           # bad rules: RunConfig names the fault
+    if ruleset is not None:
+        refuse_hand_size(ruleset)                # before anything is written
+    out = folder.make_dir(out)
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    if not isinstance(games, int) or games < 1:
+        raise RunError(f"--games: expected a positive number, got {games}")
+    for stale in ("summary.json", "study.json"):       # never a mix of two studies
+        (out / stale).unlink(missing_ok=True)
+    records = Records(out)
+    stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
+                         batch, max_turns, cycle_stop)
+    rows, shrink = triple_table(stage)
+    model = fit_split_model(stage, players)
+    split_file = write_split_file(out / "split.csv", model)
+    split_spec = f"split(file={split_file})"
+    row = read_split(split_file)
+    policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
+    table_file = write_table(out / "swap_values.csv",
+                             {tuple(r["triple"]): r["win_rate"] for r in rows})
+    table_spec = f"table(file={table_file})"
+    h2h_games = h2h_games or max(1000, games // 5)
+    rivals = [("table (old: raw triple win rates)", table_spec)] + [(p, p) for p in
+                                                                    BUILTIN_SWAPS]
+    h2h = [head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules, strategy,
+                        threads, records, tag=f"{i:02d}", label=label, batch=batch,
+                        max_turns=max_turns, cycle_stop=cycle_stop)
+           for i, (label, spec) in enumerate(rivals)]
+    for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
+        r["p_adjusted"] = p
+        r["share"] = float(r["share"])
+    cards = [{"card": NAMES[r], "gain": float(model["gain"][r]),
+              "se": float(model["gain_se"][r]),
+              "points": float(model["gain"][r] * model["slope"])}
+             for r in model["ranks"]]
+    study = {"players": players, "games": games, "unfinished": stage["unfinished"],
+             "seed": seed, "rules": rules, "strategy": strategy,
+             "unfinished_policy": UNFINISHED_POLICY,
+             "triples": rows, "triples_note": (
+                 "Descriptive: the win rate of the seats that held each face-up triple after "
+                 "random swaps. It includes the value of owning those cards (and, under the "
+                 "seed rules, R6's start), so it is not the value of putting them face up; "
+                 "'shrunk' pulls rare triples towards the mean (empirical Bayes)."),
+             "shrinkage": shrink,
+             "model": {"note": model.get("note", ""),
+                       "kind": "logistic regression (scikit-learn, L2 penalty) of a seat's win "
+                               "on rank x place terms (cards of each rank face up and in "
+                               "hand, pairs, triples), a term for each face-up triple and "
+                               "each hand triple, and the position after the starting "
+                               "player",
+                       "prior_sd": PRIOR_SD, "prior_sd_extra": PRIOR_SD_EXTRA,
+                       "prior_sd_triple": model["sd_triple"],
+                       "held_out_loglik": model["held_out"],
+                       "cells": model["cells"], "seat_games": model["seat_games"],
+                       "mean": model["mean"], "intercept": model["intercept"],
+                       "coefficients": model["coef"]},
+             "cards": cards,
+             "examples": examples(model, row, stage["deck"]),
+             "split_file": str(split_file), "split_policy": split_spec,
+             "policy_file": str(policy_file),
+             "table_file": str(table_file), "table_policy": table_spec,
+             "head_to_head": h2h, "verdict": verdict(h2h),
+             "h2h_games_per_policy": 2 * h2h_games, "h2h_seed": seed + 1}
+    options = {k: study[k] for k in ("players", "games", "seed", "rules", "strategy")}
+    options["h2h_games"] = h2h_games
+    options["max_turns"] = max_turns
+    options["cycle_stop"] = cycle_stop
+    manifest = folder.manifest("swap-study", options, batch=batch)
+    summary = stage["tally"].to_dict()
+    summary["config"] = dict(summary["config"], **options)
+    summary["note"] = "the values stage: every seat plays with random swaps"
+    for name, data in (("study.json", study), ("manifest.json", manifest),
+                       ("summary.json", summary)):
+        folder.write_json(out / name, data, default=_json)
+    return study
+
+
+def _json(x):
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating,)):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return str(x)
+

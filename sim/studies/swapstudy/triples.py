@@ -1,0 +1,39 @@
+"""The swap study's triples: the sorted triples of rank codes (jokers included), their
+index and per-rank counts; a triple's code is r1*196 + r2*14 + r3, as ``Batch.triples``."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from sim.kernel.cards import NAMES, NRANK
+
+SIZE = NRANK ** 3
+
+# The 560 sorted triples of rank codes (jokers included), and their per-rank counts.
+TRIPLES = [t for t in combinations(range(NRANK + 2), 3)]
+TRIPLES = [(a, b - 1, c - 2) for a, b, c in TRIPLES]             # multisets r1 <= r2 <= r3
+NTRIPLE = len(TRIPLES)
+CODE = np.array([a * NRANK * NRANK + b * NRANK + c for a, b, c in TRIPLES], np.int64)
+INDEX = np.full(SIZE, -1, np.int64)
+INDEX[CODE] = np.arange(NTRIPLE)
+COUNTS = np.zeros((NTRIPLE, NRANK), np.int64)
+for _i, _t in enumerate(TRIPLES):
+    for _r in _t:
+        COUNTS[_i, _r] += 1
+
+
+def triple_names(code: int) -> list[str]:
+    """The three ranks' names of a triple's code."""
+    return [NAMES[code // (NRANK * NRANK)], NAMES[code // NRANK % NRANK], NAMES[code % NRANK]]
+
+
+def table_code(cards) -> int:
+    """The code of three cards (rank codes, any order)."""
+    a, b, c = sorted(int(x) for x in cards)
+    return a * NRANK * NRANK + b * NRANK + c
+
+
+def card_names(codes):
+    """The ranks' names of rank codes."""
+    return [NAMES[int(c)] for c in codes]

@@ -1,0 +1,95 @@
+"""Stage 1 of the swap study: every seat plays with random swaps, each seat-game recorded
+with its face-up and hand triples after the swap, aggregated into cells; and the writer of
+the study's per-game records."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.runs import folder
+from sim.runs.runner import RunConfig, RunError, batches, play_batch
+from sim.studies.match import batch_results
+from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
+
+
+# -- saving per-game records ---------------------------------------------------------------
+class Records:
+    """Writes every batch of per-game records into ``out/games`` (or nothing without out)."""
+
+    def __init__(self, out):
+        self.dir = None if out is None else folder.make_dir(out, "games") / "games"
+        if self.dir is not None:
+            for old in self.dir.glob("part-*.parquet"):       # a study is written anew
+                old.unlink()
+
+    def write(self, name, cfg, b, **extra):
+        if self.dir is None:
+            return
+        from sim.runs.store import records
+        df = records(cfg, b)
+        for key, value in extra.items():
+            df[key] = value
+        folder.write_parquet(self.dir / f"{name}.parquet", df)
+
+
+# -- 1. the values stage -------------------------------------------------------------------
+def refuse_hand_size(ruleset) -> None:
+    """The study values triples, 3 + 3 cards (R5 at H12's hand size 3): any other hand size
+    is refused with :class:`RunError` before a game is played, never modelled wrongly."""
+    if ruleset.hand_size != 3:
+        raise RunError(f"swap study: hand_size={ruleset.hand_size} (H12) is not supported; the "
+                       f"study values face-up and hand triples, a swap of 3 of 6 cards (R5 "
+                       f"at hand_size=3)")
+
+
+def values_stage(players, games, seed, rules, strategy, threads, progress=None, records=None,
+                 batch=100_000, max_turns=10_000, cycle_stop=True):
+    """Play the values stage; return the cells and counts the model and tables need. The
+    cells are kept apart for even and odd games (``cell_n[g % 2]``): one half chooses the
+    model's penalty on the other."""
+    from sim.runs.tally import Tally
+
+    cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
+                    swaps=["random"], rules=rules, threads=threads, batch=batch,
+                    max_turns=max_turns, cycle_stop=cycle_stop)
+    refuse_hand_size(cfg.ruleset)
+    v2 = bool(cfg.options["last_player_loses"])
+    v1 = bool(cfg.options["choose_face_ups"])
+    tally = Tally(cfg)
+    ncell = NTRIPLE * NTRIPLE * players
+    cell_n = np.zeros((2, ncell), np.int64)
+    cell_w = np.zeros((2, ncell))
+    count = np.zeros(SIZE, np.int64)           # per face-up triple: seat-games
+    score = np.zeros(SIZE)                     # summed result
+    unf = np.zeros(SIZE, np.int64)             # seat-games of unfinished games
+    done_games = unfinished = 0
+    for index, first, n in batches(cfg):
+        b = play_batch(cfg, first, n, threads)
+        tally.add(b)
+        if records is not None:
+            records.write(f"part-{index:05d}", cfg, b, stage="values", seed=seed,
+                          opponent="")
+        w, done = batch_results(b, players, v2)
+        unfinished += int((~done).sum())
+        codes = b.triples[:, :players].astype(np.int64)
+        hand = b.hand_triples[:, :players].astype(np.int64)
+        if (codes < 0).any() or (hand < 0).any():
+            raise RunError("swap study: a seat without 3 face-up and 3 hand cards after the "
+                           "swap; the study needs the rules' 3 + 3 (R5)")
+        count += np.bincount(codes.ravel(), minlength=SIZE)
+        score += np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE)
+        unf += np.bincount(codes[~done].ravel(), minlength=SIZE)
+        # position after the starting player (fixed by the deal under R6; not under V1)
+        pos = ((np.arange(players)[None, :] - b.starter[:, None].astype(np.int64)) % players
+               if not v1 else np.zeros((n, players), np.int64))
+        cell = (INDEX[codes] * NTRIPLE + INDEX[hand]) * players + pos
+        half = (np.arange(first, first + n) % 2)[:, None] + np.zeros(players, np.int64)
+        flat = (half * ncell + cell).ravel()
+        cell_n += np.bincount(flat, minlength=2 * ncell).reshape(2, ncell)
+        cell_w += np.bincount(flat, weights=w.ravel(), minlength=2 * ncell).reshape(2, ncell)
+        done_games += n
+        if progress:
+            progress(done_games)
+    return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
+            "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
+            "deck": cfg.ruleset.deck_counts(players)}
+
