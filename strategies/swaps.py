@@ -16,8 +16,9 @@ deterministic.
     ``highest-up``; the two differ only when a joker competes with three other specials.
 
 ``lowest-hand``
-    Keeps the three lowest cards in hand, in plain code order (3 lowest ... A, then 2, then
-    joker highest), to shed them early; the other three go face up. Unlike ``highest-up``
+    Keeps the lowest half of the cards in hand (3 of 6; 4 of 8 under H12's hand size 4), in
+    plain code order (3 lowest ... A, then 2, then joker highest), to shed them early; the
+    others go face up. Unlike ``highest-up``
     a 10 counts as a plain rank between 9 and J.
 
 ``table``
@@ -104,8 +105,8 @@ def specials_up(cards, obs, rng, params):
 
 
 # -- lowest-hand ---------------------------------------------------------------------------
-@swap_policy("lowest-hand", "keeps the 3 lowest cards in hand (plain rank order, 2 and joker "
-             "highest, 10 between 9 and J) and puts the other 3 face up")
+@swap_policy("lowest-hand", "keeps the lowest half of the cards in hand (plain rank order, 2 "
+             "and joker highest, 10 between 9 and J) and puts the others face up")
 def lowest_hand(cards, obs, rng, params):
     n = cards.shape[0]
     kept = 0
@@ -383,7 +384,7 @@ def split(cards, obs, rng, params):
                             h2 = cards[q]
                         m += 1
                 v = (params[1 + _code3(cards[i], cards[j], cards[k])]
-                     + params[1 + 2744 + _code3(h0, h1, h2)])
+                     + params[1 + TABLE_SIZE + _code3(h0, h1, h2)])
                 if first or v > best_value:
                     best = (1 << i) | (1 << j) | (1 << k)
                     best_value = v

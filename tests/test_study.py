@@ -101,7 +101,8 @@ def _synthetic_stage(players=4, seat_games=200_000, seed=1):
         cell_w += np.bincount(cell, weights=won, minlength=ncell)
         count += np.bincount(code_up, minlength=SIZE)
         score += np.bincount(code_up, weights=won, minlength=SIZE)
-    return {"cell_n": cell_n, "cell_w": cell_w, "count": count, "score": score, "unf": unf}
+    return {"cell_n": cell_n, "cell_w": cell_w, "count": count, "score": score, "unf": unf,
+            "deck": [4] * 13 + [0]}                           # R1, H13: no jokers
 
 
 def test_the_split_model_values_the_split_and_not_owning_the_cards(tmp_path):

@@ -21,7 +21,7 @@ from sim.kernel.cards import NAMES
 from sim.kernel.compiler import FnTuple, jit_sig
 from sim.kernel.fastpath import kinds
 from sim.kernel.layout import (
-    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, R_HAND, STATE_SIZE, TURN, V1,
+    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, TURN, V1,
 )
 from sim.kernel.moves import is_legal
 from sim.kernel.position import apply, legal_ids, move_to_dict, move_to_id, to_position
@@ -94,10 +94,7 @@ class Table:
     def swap_choices(self) -> list[str]:
         """The human's cards to choose from (R5: dealt face-ups first, then the hand; V1: the
         cards dealt to the hand), as the swap phase orders them."""
-        k = 2 * int(self.st[R_HAND])
-        cards = np.zeros(k + engine.SWAP_SCRATCH, np.int32)
-        engine.swap_cards(self.st, self.seat, cards)
-        return [NAMES[r] for r in cards[:k]]
+        return [NAMES[r] for r in engine.swap_choices(self.st, self.seat)]   # H12: 2 x hand size
 
     def choose_mask(self, text: str):
         """The human's face-up choice as a mask over :meth:`swap_choices`, or a reason."""

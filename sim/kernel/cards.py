@@ -11,9 +11,17 @@ THREE, TEN, ACE, TWO, JOKER = 0, 7, 11, 12, 13
 CODE = {name: code for code, name in enumerate(NAMES)}
 
 
-def deck_counts(players: int) -> list[int]:
-    """How many cards of each rank the deck holds (R1: jokers only with 6 players)."""
-    return [4] * 13 + [2 if players == 6 else 0]
+def joker_count(jokers: int, players: int) -> int:
+    """Jokers in the deck (R1, H13), ``jokers`` being H13's code in the rules vector (0
+    ``six_players``, 1 ``never``, 2 ``always``). The one formula: the engine compiles it
+    (:func:`sim.kernel.engine.deck_jokers`), the ruleset calls it (``Ruleset.deck_counts``)."""
+    return 2 if jokers == 2 or (jokers == 0 and players == 6) else 0
+
+
+def deck_counts(jokers: int, players: int) -> list[int]:
+    """How many cards of each rank the deck holds (R1, H13; ``jokers`` as in
+    :func:`joker_count`). Under a ruleset: ``Ruleset.deck_counts(players)``."""
+    return [4] * 13 + [joker_count(jokers, players)]
 
 
 def rank_code(name: str) -> int:

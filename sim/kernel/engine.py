@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.compiler import ix, jit
-from sim.kernel.cards import JOKER, TEN, TWO
+from sim.kernel.cards import JOKER, TEN, TWO, joker_count
 from sim.kernel.layout import (
     ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
     EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD, EV_BLIND_FAIL, EV_BURN,
@@ -501,11 +501,14 @@ def derive_pile(st):
             break
 
 
+_joker_count = jit(inline="always")(joker_count)
+
+
 @jit(inline="always")
 def deck_jokers(st):
-    """Jokers in the deck (R1, H13)."""
-    j = st[R_JOKERS]
-    return 2 if j == 2 or (j == 0 and st[PLAYERS] == 6) else 0
+    """Jokers in the deck (R1, H13) under the state's rules: the one formula,
+    :func:`sim.kernel.cards.joker_count`."""
+    return _joker_count(st[R_JOKERS], st[PLAYERS])
 
 
 @jit
@@ -577,13 +580,16 @@ def deal(st, rng, players, dealer, rules):
 def swap_cards(st, s, cards, at=0):
     """The cards of seat ``s`` a swap chooses from (twice the hand size, H12): face-ups then
     hand (R5), or the cards dealt to the hand (V1). Written into ``cards[at:at + 2 * hand
-    size]`` in rank order; ``cards`` must have 4 more slots after those, which get
-    overwritten (SWAP_SCRATCH).
+    size]`` in rank order; ``cards`` must have :data:`SWAP_SCRATCH` more slots after those,
+    which get overwritten (:func:`swap_buffer` sizes it). A shorter ``cards`` raises
+    ``IndexError`` instead of writing past its end (bounds checks are off).
 
     Branch-free: every rank writes 4 slots and advances by its count, because a loop whose
     length is each rank's count mispredicts; the indices are unsigned, which spares Numba's
     negative-index check on each write (62 ns a seat, against 15 like this; measured).
     """
+    if cards.shape[0] < at + 2 * st[R_HAND] + SWAP_SCRATCH:
+        raise IndexError("swap_cards: cards shorter than 2 x hand_size + SWAP_SCRATCH (H12)")
     k = np.uint64(at)
     for base in (FU + s * NR, HANDS + s * NR):
         for r in range(NR):
@@ -595,7 +601,26 @@ def swap_cards(st, s, cards, at=0):
             k += np.uint64(c)
 
 
-SWAP_SCRATCH = 4
+SWAP_SCRATCH = 4   # swap_cards' slots past the last card: the 4 writes of a rank not held
+
+
+def swap_size(st) -> int:
+    """How many cards a swap chooses from: twice the hand size (R5, H12; V1 likewise)."""
+    return 2 * int(st[R_HAND])
+
+
+def swap_buffer(st, seats: int = 1) -> np.ndarray:
+    """A ``cards`` array for :func:`swap_cards` of ``seats`` seats under the state's rules
+    (H12): ``swap_size(st)`` cards a seat, then :data:`SWAP_SCRATCH`."""
+    return np.zeros(seats * swap_size(st) + SWAP_SCRATCH, np.int32)
+
+
+def swap_choices(st, s: int) -> np.ndarray:
+    """Seat ``s``'s ``swap_size(st)`` cards in :func:`swap_cards`' order, the order of a swap
+    mask's bits (for Python callers: replays, the terminal game, tests)."""
+    cards = swap_buffer(st)
+    swap_cards(st, s, cards)
+    return cards[:swap_size(st)]
 
 
 @jit(inline="always")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sim.kernel.cards import CODE, TEN, TWO
+from sim.kernel.cards import CODE, TEN, TWO, deck_counts, joker_count
 from sim.kernel.layout import (
     EFF_COVER, EFF_REVERSE, EFF_SKIP, NRULES, R_EFFECT, R_EFFECTS, R_PICKS, R_AGAIN, R_COUNT, R_COVER, R_FORCED, R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS,
     R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SEVEN, R_SKIP, R_SKIPPC, R_STARTER,
@@ -192,14 +192,13 @@ class Ruleset:
 
     # -- the deck and the players --------------------------------------------------------
     def jokers_for(self, players: int) -> int:
-        """Jokers in the deck (H13)."""
-        if self.jokers == "always" or (self.jokers == "six_players" and players == 6):
-            return 2
-        return 0
+        """Jokers in the deck (R1, H13): :func:`sim.kernel.cards.joker_count`, as the deal."""
+        return joker_count(JOKERS.index(self.jokers), players)
 
     def deck_counts(self, players: int) -> list[int]:
-        """Cards of each rank in the deck (R1, H13), in :mod:`sim.kernel.cards` order."""
-        return [4] * 13 + [self.jokers_for(players)]
+        """Cards of each rank in the deck (R1, H13), in :mod:`sim.kernel.cards` order: the
+        deck the deal shuffles (:func:`sim.kernel.engine.deal`) under these rules."""
+        return deck_counts(JOKERS.index(self.jokers), players)
 
     def check_players(self, players: int) -> None:
         """R1 and §11.3: 2 to 6 players, and the deal must fit in the deck (H12, H13)."""

@@ -21,9 +21,10 @@ not endless.
 
 A **swap policy** (R5, V1) is compiled for :data:`SWAP_SIG`::
 
-    swap(cards, obs, rng, params) -> bit mask of the 3 of the 6 ``cards`` to put face up
+    swap(cards, obs, rng, params) -> bit mask of the half of ``cards`` to put face up
 
-``cards`` holds the six cards to choose from (the dealt face-ups first under R5).
+``cards`` holds the 2 x hand size cards to choose from (H12: 6, or 8 at hand size 4; the
+dealt face-ups first under R5), and the mask sets exactly the hand size of its bits.
 
 Information is enforced, not trusted (R26): the arrays a strategy gets are typed read-only
 (writing to them does not compile) and strategies are compiled with bounds checking, so an

@@ -135,7 +135,7 @@ class GameRecord:
     """Everything needed to show one game: the deal, the swaps and the moves."""
 
     dealt: np.ndarray   # the state right after the deal (R4)
-    swaps: np.ndarray   # each seat's swap choice (bit mask over its 6 cards)
+    swaps: np.ndarray   # each seat's swap choice (bit mask over its 2 x hand size cards, H12)
     start: np.ndarray   # the state after the swaps, the first player set (R5, R6)
     moves: np.ndarray   # move ids in order
     status: int

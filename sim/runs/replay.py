@@ -5,10 +5,9 @@ the same jitted :func:`sim.kernel.engine.apply_move`, so what is shown is what w
 """
 from __future__ import annotations
 
-import numpy as np
 
 from sim.kernel.cards import NAMES
-from sim.kernel.engine import SWAP_SCRATCH, apply_move, play_source, swap_cards
+from sim.kernel.engine import apply_move, play_source, swap_choices
 from sim.kernel.layout import (
     COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDS, NR,
     OUTORDER, PILE, PILELEN, STARTRANK, STOCKLEN,
@@ -51,11 +50,11 @@ def describe(cfg: RunConfig, game: int, rec: GameRecord) -> list[str]:
                      f"(top last), face-up [{_cards(st, FU + s * NR)}], "
                      f"hand [{_cards(st, HANDS + s * NR)}]")
     lines.append("Swaps (R5" + (", V1" if cfg.options["choose_face_ups"] else "") + "):")
-    cards = np.zeros(6 + SWAP_SCRATCH, np.int32)
     for s in range(cfg.players):
-        swap_cards(st, s, cards)
-        up = [NAMES[cards[i]] for i in range(6) if (rec.swaps[s] >> i) & 1]
-        lines.append(f"  seat {s} puts face up: {' '.join(up) if len(up) == 3 else rec.swaps[s]}")
+        cards = swap_choices(st, s)            # 2 x hand size (H12), in the mask's bit order
+        up = [NAMES[c] for i, c in enumerate(cards) if (rec.swaps[s] >> i) & 1]
+        shown = " ".join(up) if 2 * len(up) == len(cards) else f"invalid choice {rec.swaps[s]}"
+        lines.append(f"  seat {s} puts face up: {shown}")
     st = rec.start.copy()
     rank = int(st[STARTRANK])
     why = ("R6" if cfg.ruleset.starter == "dealt" else "H14, H15") + (

@@ -1,6 +1,7 @@
 """The swap study: which cards should a player put face up?
 
-A swap (R5) divides a fixed set of six cards into three face up and three in hand. The
+A swap (R5) divides a fixed set of six cards into three face up and three in hand (the
+study supports hand size 3 only and refuses others, H12; its deck follows H13). The
 study values that *division*, not the cards: a seat holding a 2 wins more often whether the 2
 lies face up or in its hand, so the win rate of the seats that held a face-up triple mostly
 measures owning its cards (and, under the seed rules, R6's start, which the dealt face-ups

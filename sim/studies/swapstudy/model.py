@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.kernel.cards import NAMES, NRANK, deck_counts
+from sim.kernel.cards import NAMES, NRANK
 from sim.studies.swapstudy.triples import COUNTS, NTRIPLE, TRIPLES
 
 PRIOR_SD = 1.0            # log-odds per card held face up / in hand: barely informative
@@ -90,7 +90,8 @@ def fit_split_model(stage, players, sd_triple=None):
 
     cell_n, cell_w = np.atleast_2d(stage["cell_n"]), np.atleast_2d(stage["cell_w"])
     all_n, all_w = cell_n.sum(axis=0), cell_w.sum(axis=0)
-    ranks = [r for r in range(NRANK) if deck_counts(players)[r] > 0]
+    deck = np.array(stage["deck"])                 # R1, H13: the deck the games were dealt
+    ranks = [r for r in range(NRANK) if deck[r] > 0]
     mean = float(all_w.sum() / all_n.sum())
     if not 0 < all_w.sum() < all_n.sum():    # nothing won, or everything: nothing to learn
         return _flat_model(ranks, int((all_n > 0).sum()), all_n.sum(), mean,
@@ -119,7 +120,7 @@ def fit_split_model(stage, players, sd_triple=None):
     col = {t: i for i, t in enumerate(names)}
     # the value of each triple in each place: its rank terms plus its own triple term
     value = np.full((2, NTRIPLE), -np.inf)
-    possible = (COUNTS <= np.array(deck_counts(players))).all(axis=1)
+    possible = (COUNTS <= deck).all(axis=1)
     for pl, place in enumerate(("up", "hand")):
         for t in np.flatnonzero(possible):
             v = coef[col[(place, int(t), "triple")]] if (place, int(t), "triple") in col else 0

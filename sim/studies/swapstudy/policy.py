@@ -7,13 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.kernel.cards import NAMES, NRANK, deck_counts
+from sim.kernel.cards import NAMES, NRANK
 from sim.studies.swapstudy.triples import INDEX, card_names, table_code
 
 
-def six_card_sets(players):
-    """Every six-card multiset the deck of ``players`` allows, as (sets, 6) rank codes."""
-    limit = np.array(deck_counts(players))
+def six_card_sets(deck):
+    """Every six-card multiset ``deck`` (cards of each rank, ``Ruleset.deck_counts``, H13)
+    allows, as (sets, 6) rank codes."""
+    limit = np.array(deck)
     sets = np.array([[a, b - 1, c - 2, d - 3, e - 4, f - 5]
                      for a, b, c, d, e, f in combinations(range(NRANK + 5), 6)])
     counts = np.stack([(sets == r).sum(axis=1) for r in range(NRANK)], axis=1)
@@ -47,14 +48,13 @@ def best_splits(row, sets):
 
 
 
-def examples(model, row, players, k=3, seed=12345):
+def examples(model, row, deck, k=3, seed=12345):
     """``k`` six-card sets from random deals where the split policy differs from
     ``highest-up``, with its choice and why (the model's values of the two splits, and the
     rank terms' face-up gain of each card)."""
     from strategies.basic import highest_up
     rs = np.random.RandomState(seed)
-    deck = np.array([r for r in range(NRANK) for _ in range(deck_counts(players)[r])],
-                    np.int32)
+    deck = np.array([r for r in range(NRANK) for _ in range(deck[r])], np.int32)   # H13
     out = []
     seen = set()
     for _ in range(5000):
@@ -97,11 +97,11 @@ def examples(model, row, players, k=3, seed=12345):
 
 
 
-def write_policy_file(path, row, players) -> Path:
+def write_policy_file(path, row, deck) -> Path:
     """``policy.csv``: the face-up triple the split policy chooses for every six-card set,
     its model value and its margin over the best split with other cards face up."""
     import csv
-    sets = six_card_sets(players)
+    sets = six_card_sets(deck)
     choice, top, second = best_splits(row, sets)
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")

@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.cards import NAMES
+from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
 from sim.runs.runner import RunError
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
 from sim.studies.swapstudy.model import PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_split_file
 from sim.studies.swapstudy.policy import examples, write_policy_file
 from sim.studies.swapstudy.table import triple_table
-from sim.studies.swapstudy.values import Records, values_stage
+from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 UNFINISHED_POLICY = ("Unfinished games (still going after the turn limit, R25) count as games "
@@ -31,6 +32,12 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
 
     from strategies.swaps import read_split, write_table
 
+    try:
+        ruleset = Ruleset.parse(rules)
+    except ValueError:
+        ruleset = None                           # bad rules: RunConfig names the fault
+    if ruleset is not None:
+        refuse_hand_size(ruleset)                # before anything is written
     out = folder.make_dir(out)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     if not isinstance(games, int) or games < 1:
@@ -45,7 +52,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     split_file = write_split_file(out / "split.csv", model)
     split_spec = f"split(file={split_file})"
     row = read_split(split_file)
-    policy_file = write_policy_file(out / "policy.csv", row, players)
+    policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
     table_file = write_table(out / "swap_values.csv",
                              {tuple(r["triple"]): r["win_rate"] for r in rows})
     table_spec = f"table(file={table_file})"
@@ -88,7 +95,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                        "mean": model["mean"], "intercept": model["intercept"],
                        "coefficients": model["coef"]},
              "cards": cards,
-             "examples": examples(model, row, players),
+             "examples": examples(model, row, stage["deck"]),
              "split_file": str(split_file), "split_policy": split_spec,
              "policy_file": str(policy_file),
              "table_file": str(table_file), "table_policy": table_spec,

@@ -32,6 +32,15 @@ class Records:
 
 
 # -- 1. the values stage -------------------------------------------------------------------
+def refuse_hand_size(ruleset) -> None:
+    """The study values triples, 3 + 3 cards (R5 at H12's hand size 3): any other hand size
+    is refused with :class:`RunError` before a game is played, never modelled wrongly."""
+    if ruleset.hand_size != 3:
+        raise RunError(f"swap study: hand_size={ruleset.hand_size} (H12) is not supported; the "
+                       f"study values face-up and hand triples, a swap of 3 of 6 cards (R5 "
+                       f"at hand_size=3)")
+
+
 def values_stage(players, games, seed, rules, strategy, threads, progress=None, records=None,
                  batch=100_000, max_turns=10_000, cycle_stop=True):
     """Play the values stage; return the cells and counts the model and tables need. The
@@ -42,6 +51,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                     swaps=["random"], rules=rules, threads=threads, batch=batch,
                     max_turns=max_turns, cycle_stop=cycle_stop)
+    refuse_hand_size(cfg.ruleset)
     v2 = bool(cfg.options["last_player_loses"])
     v1 = bool(cfg.options["choose_face_ups"])
     # Who starts is fixed by the deal only under R6 as dealt: under V1 the face-ups are chosen,
@@ -85,5 +95,5 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
             progress(done_games)
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
             "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
-            "position": position}
+            "position": position, "deck": cfg.ruleset.deck_counts(players)}
 
