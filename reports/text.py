@@ -105,7 +105,9 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     rt = d["ratings"]
     console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}; intervals "
                   f"{rt['intervals']}. Where some strategies always finished ahead of others "
-                  "the data bound a rating on one side only, and that bound is shown.")
+                  "the data bound a rating on one side only, and that bound is shown."
+                  + (f" The {rt['unfinished']:,} unfinished games give no choice event."
+                     if rt.get("unfinished") is not None else ""))
     lead = d["leader"]
     m = Table(title=f"The leader, {lead['strategy']}, against each other strategy: mean paired "
                     f"per-deal difference of {'win rates' if not v2 else 'place shares'}",
@@ -121,15 +123,18 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     h = Table(title="Head to head: share of meetings the first finished ahead of the second "
                     "(a meeting: a seat of each in one game, one finishing ahead of the other)",
               title_justify="left")
-    for c in ("strategy", "against", "meetings", "share ahead", level):
-        h.add_column(c, justify="left" if c in ("strategy", "against") else "right")
     hh = d["head_to_head"]
+    open_ = hh.get("unfinished")
+    for c in ("strategy", "against", "meetings", "share ahead", level) + (
+            ("undecided (unfinished)",) if open_ is not None else ()):
+        h.add_column(c, justify="left" if c in ("strategy", "against") else "right")
     names = hh["strategies"]
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if i < j:
                 h.add_row(a, b, f"{hh['meetings'][i][j]:,}", _pct(hh["matrix"][i][j]),
-                          f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}")
+                          f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}",
+                          *([f"{open_[i][j]:,}"] if open_ is not None else []))
     console.print(h)
     s = Table(title="Seat effect (all strategies pooled; intervals over deals)",
               title_justify="left")

@@ -348,9 +348,17 @@ def test_unfinished_games_count_as_won_by_nobody_and_are_reported():
     assert d["starter_effect"]["unfinished"] == 10
     d["info"] = {"options": {"last_player_loses": False}, "independent": False,
                  "until_clear": False, "seed": 0}
-    con = Console(record=True, width=200)
+    # Issue 23: one policy for the head to head and the ratings too, with counts beside them.
+    # 4 seats, 2 of each strategy: 4 pairs (a, b) per game, 10 unfinished games.
+    h = d["head_to_head"]
+    assert h["unfinished"][0][1] == h["unfinished"][1][0] == 40
+    assert h["meetings"][0][1] == 2 * 190       # the winner and the 2 seats of the other
+    assert d["ratings"]["unfinished"] == 10
+    con = Console(record=True, width=250)
     print_compare(d, 1.0, con)
-    assert "won by nobody" in con.export_text()
+    text = con.export_text()
+    assert "a game nobody won" in text and "undecided (unfinished)" in text
+    assert "10 unfinished games give no choice event" in text
 
 
 def test_head_to_head_gives_meetings_and_an_interval_over_deals():
@@ -358,7 +366,7 @@ def test_head_to_head_gives_meetings_and_an_interval_over_deals():
     t, _ = compare(["lowest", "random", "counting"], players=4, games=3000, seed=2,
                    threads=2)
     h = t.to_dict()["head_to_head"]
-    beats, _ = meetings(t)
+    beats, _, _ = meetings(t)
     for i in range(3):
         for j in range(3):
             if i != j:

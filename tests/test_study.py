@@ -72,7 +72,7 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
     assert r.exit_code == 0, r.output
     for text in ("Split model", "descriptive, not a policy", "p (BH", "Best face-up triples",
-                 "count as games not won", "split(file="):
+                 "a game nobody won", "split(file="):
         assert text in r.output, text
 
 
@@ -180,7 +180,7 @@ def test_unfinished_games_count_as_not_won_everywhere(tmp_path, capsys):
     assert sum(r["wins"] for r in rows) == 900 - unf                   # one winner a game
     assert study["model"]["seat_games"] == 3 * 900
     assert all(h["unfinished"] > 0 for h in study["head_to_head"])
-    assert "not won" in study["unfinished_policy"]
+    assert "a game nobody won" in study["unfinished_policy"]
     from reports.text import print_study
     print_study(study)
     out = capsys.readouterr().out

@@ -250,9 +250,11 @@ def _fmt_h2h(names, m, h2h=None) -> str:
             ci = ("–" if not (low and high) or low[i][j] is None or high[i][j] is None
                   else f"{pct_text(low[i][j], 1)} – {pct_text(high[i][j], 1)}")
             n = int_text(meet[i][j]) if meet else "–"
+            open_ = h2h.get("unfinished")
             rows.append({"strategy": a, "against": b, "meetings": n + (
                 " (sparse)" if meet and as_float(meet[i][j]) < SPARSE else ""),
-                "share ahead": pct_text(m[i, j], 1), "95% CI": ci})
+                "share ahead": pct_text(m[i, j], 1), "95% CI": ci,
+                "undecided (unfinished)": int_text(open_[i][j]) if open_ else "–"})
     df = pd.DataFrame(rows, columns=["strategy", "against", "meetings", "share ahead",
-                                     "95% CI"])
+                                     "95% CI", "undecided (unfinished)"])
     return html_table(df, ("strategy", "against"))

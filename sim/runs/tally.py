@@ -37,6 +37,13 @@ def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# The one unfinished-games policy (R25), for every table of every command (issue 23).
+UNFINISHED_POLICY = (
+    "an unfinished game (still going at the turn limit, R25, or stopped as proven endless) is "
+    "a game nobody won: it counts in the games of every table and adds nothing to any result "
+    "(no win, no place, no head-to-head meeting decided, no rating event)")
+
+
 class Tally:
     """Running totals of a run: per seat wins, places and pick-ups; turns, burns, unfinished
     (and of those, how many were stopped as endless, ``cycles``)."""

@@ -15,7 +15,9 @@ from sim.studies.stats import ALPHA
 # -- head to head ------------------------------------------------------------------------------
 def beats(t):
     """(deals, k, k): in each deal, how often a seat of i finished ahead of a seat of j (seed
-    rules: i won a game j sat in), over the rotations; and (k, k) the most possible."""
+    rules: i won a game j sat in), over the rotations; (k, k) the most possible; and (k, k)
+    the seat pairs of i and j in unfinished games, which decide no meeting (the unfinished-
+    games policy, :data:`sim.runs.tally.UNFINISHED_POLICY`)."""
     k, n = t.k, t.players
     # The most meetings a deal can hold, for the ratio's anytime interval: over the
     # rotations of the order given, the seat pairs of i and j depend only on how many
@@ -34,7 +36,7 @@ def beats(t):
     for gap in range(1, k):
         np.maximum.at(most, (used.ravel(), np.roll(used, -gap, axis=1).ravel()),
                       ident[0, gap])
-    blocks = []
+    blocks, open_ = [], np.zeros((k, k), np.int64)
     for order, done, seating in zip(t.orders, t.finished, t.seatings):
         place, strat = places(order, done, t.v2), t.strat(seating)
         won = np.zeros((done.shape[0], k, k), np.int32)
@@ -46,14 +48,17 @@ def beats(t):
                     ok = i != j                # two seats of one strategy: no meeting
                     ahead = done[:, r] & (place[:, r, s] < place[:, r, u])
                     won[rows[ok], i[ok], j[ok]] += ahead[ok]
+                    # a seat of each in an unfinished game: a meeting nobody decided
+                    np.add.at(open_, (i[ok & ~done[:, r]], j[ok & ~done[:, r]]), 1)
         blocks.append(won)
-    return np.concatenate(blocks), most
+    return np.concatenate(blocks), most, open_
 
 
 def head_to_head(t):
     """Per ordered pair: the share of meetings (a seat of each in one game, one finishing
-    ahead of the other) the row won, the number of meetings and an interval over deals."""
-    won, most = beats(t)
+    ahead of the other) the row won, the number of meetings, an interval over deals, and the
+    seat pairs left undecided by unfinished games (``unfinished``)."""
+    won, most, open_ = beats(t)
     k = t.k
     matrix = [[None] * k for _ in range(k)]
     meetings = [[0] * k for _ in range(k)]
@@ -71,7 +76,7 @@ def head_to_head(t):
             matrix[i][j], low[i][j], high[i][j] = ci["estimate"], ci["ci_low"], ci["ci_high"]
             meetings[i][j] = int(met.sum())
     return {"strategies": t.strategies, "matrix": matrix, "meetings": meetings,
-            "ci_low": low, "ci_high": high}
+            "ci_low": low, "ci_high": high, "unfinished": open_.tolist()}
 
 
 def _ratio_sequence(num, den, most):

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.kernel.cycle import END_CYCLE
+from sim.runs.tally import UNFINISHED_POLICY
 from sim.studies import rankings, stats
 from sim.studies.design import rotations
 from sim.studies.match import places, seat_values, stack_rotations, strategy_results
 from sim.studies.stats import ALPHA
 
-POLICY = ("an unfinished game (turn cap, R25) counts in every denominator as a game won by "
-          "nobody")
+POLICY = UNFINISHED_POLICY
 
 
 @dataclass
@@ -218,7 +218,10 @@ class Tournament:
                             "scale": "Elo: +400 = ten times the strength",
                             "intervals": "fixed-sample" + (" (not corrected for the looks "
                                                            "of --until-clear)" if self.sequential
-                                                           else "")},
+                                                           else ""),
+                            "unfinished": self.unfinished,
+                            "unfinished_note": "unfinished games give no choice event "
+                                               "(the unfinished-games policy)"},
                 "head_to_head": self.head_to_head(),
                 "seat_effect": self.seat_effect(),
                 "starter_effect": self.starter_effect()}

@@ -9,6 +9,7 @@ from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
 from sim.runs.runner import RunError
+from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
 from sim.studies.swapstudy.model import PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_split_file
 from sim.studies.swapstudy.policy import examples, write_policy_file
@@ -16,10 +17,9 @@ from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
-UNFINISHED_POLICY = ("Unfinished games (still going after the turn limit, R25) count as games "
-                     "not won by any seat, in every denominator: a loss for every seat in the "
-                     "triple table and the model, a result of 0 for both sides in the "
-                     "head-to-head.")
+UNFINISHED_POLICY = (UNFINISHED_POLICY_RUNS[0].upper() + UNFINISHED_POLICY_RUNS[1:]
+                     + ": a loss for every seat in the triple table and the model, a result "
+                     "of 0 for both sides in the head-to-head.")
 
 
 def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lowest",
