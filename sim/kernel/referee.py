@@ -9,10 +9,9 @@ when asked (:mod:`sim.kernel.cycle`). A game's random stream comes from (seed, g
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.kernel import cycle
-from sim.kernel.compiler import borrow, ix, jit
+from sim.kernel.compiler import borrow, ix, jit, leading_zeros, trailing_zeros
 from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,

@@ -12,6 +12,7 @@ import numpy as np
 from sim.kernel import referee as core
 
 from sim.kernel import cycle
+from sim.kernel.compiler import install
 from sim.runs.config import SEATED, RunConfig, RunError
 from sim.kernel.fastpath import LOWEST
 from sim.kernel.layout import MAXP
@@ -77,6 +78,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     call for a tournament's many seatings); ``cfg`` then gives everything else (seed,
     players, rules, the turn limit, ``cycle_stop``). The games are the same as those of the
     seating's own configs."""
+    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
     if numbers is None:
         games = np.arange(first, first + n, dtype=np.int64)
     else:

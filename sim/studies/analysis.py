@@ -33,7 +33,7 @@ import numpy as np
 from numba import prange
 
 from sim.kernel import engine
-from sim.kernel.compiler import borrow, jit
+from sim.kernel.compiler import borrow, install, jit
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
     ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
@@ -410,6 +410,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     ``max_rollouts`` worlds (default 20 blocks) are played."""
     from scipy.stats import norm
 
+    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
     if st[OVER]:
         raise ValueError("the game is over (R25): there is no move to analyse")
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
