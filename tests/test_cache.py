@@ -72,7 +72,8 @@ def test_importing_the_kernel_changes_nothing_process_wide():
             "        'config': {k: v for k, v in vars(numba.config).items()\n"
             "                   if k in cfg} == cfg,\n"
             "        'warnings': list(warnings.filters) == filters,\n"
-            "        'blas': 'scipy.linalg.cython_blas' not in sys.modules,\n"
+            "        'blas': 'scipy.linalg.cython_blas' not in sys.modules\n"
+            "                or 'scipy.linalg' in sys.modules,\n"   # Numba's own import
             "        'numba': caching.Cache.load_overload is load\n"
             "                 and function_type._get_jit_address is address}\n"
             "from sim.kernel.compiler import install; install()\n"
@@ -85,3 +86,28 @@ def test_importing_the_kernel_changes_nothing_process_wide():
     patched = os.environ.get("SHITHEAD_NUMBA_PATCHES", "1") not in ("0", "none")
     assert got == {"env": True, "config": True, "warnings": True, "blas": True,
                    "numba": True, "installed": patched}
+
+
+def test_without_the_cache_patch_nothing_is_cached_beside_the_sources(tmp_path):
+    """The ``cache`` patch's fallback (Numba's public caching): only into a NUMBA_CACHE_DIR
+    the user set, else no disk cache at all; never Numba's default beside the sources,
+    which gotcha 1 would make stale."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, numpy as np, sim.kernel.rng as r\n"
+            "r.seed_game(np.zeros(4, np.uint64), np.uint64(3), 0)\n"
+            "c = r.seed_game._cache\n"
+            "print(json.dumps([type(c).__name__, getattr(c, '_cache_path', None)]))")
+    base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
+                                                              "SHITHEAD_CACHE_DIR")}
+    base["SHITHEAD_NUMBA_PATCHES"] = "lazy,address,borrow,load"
+    got = {}
+    for mode, extra in (("none", {}), ("user", {"NUMBA_CACHE_DIR": str(tmp_path)})):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**base, **extra}, check=True).stdout
+        got[mode] = json.loads(out.strip().splitlines()[-1])
+    assert got["none"] == ["NullCache", None]
+    assert got["user"][0] == "FunctionCache" and got["user"][1].startswith(str(tmp_path))

@@ -42,6 +42,12 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
+# R26 needs a jitted caller to receive a first-class strategy's exception (an index past its
+# observation), which Numba does through ``function_type._get_jit_address`` from 0.61 on;
+# before, the exception is printed as "ignored" and the run goes on.
+if tuple(int(x) for x in numba.__version__.split(".")[:2]) < (0, 61):
+    raise ImportError(f"shithead-sim needs numba >= 0.61 (R26), found {numba.__version__}")
+
 # NUMBA_DISABLE_JIT=1: numba.njit returns the Python function itself (read at import).
 DEBUG = bool(numba.config.DISABLE_JIT)
 
@@ -102,7 +108,7 @@ def _check_borrow() -> bool:
 
 
 def _check_load() -> bool:
-    """``Cache.load_overload`` and the private pieces :func:`_load_overload` calls."""
+    """``Cache.load_overload`` and the private pieces :func:`install`'s replacement calls."""
     from numba.core import caching
     from numba.core.runtime import rtsys
     c = caching.Cache
@@ -127,7 +133,6 @@ def active(name: str) -> bool:
         return bool(_CHECKS[name]())
     except Exception:      # anything unexpected: Numba's public behaviour
         return False
-
 
 
 # --- the compile cache ------------------------------------------------------------------------
@@ -198,9 +203,9 @@ def _njit(fn, extra, signature=None):
         fn.py_func = fn           # as a dispatcher has: the Python function
         return fn
     opts = {**_OPTIONS, **extra}
-    ours = opts.pop("cache", True) and active("cache")
-    public_cache = not ours and opts.get("cache", True) and bool(os.environ.get(
-        "NUMBA_CACHE_DIR"))
+    wanted = opts.pop("cache", True)
+    ours = wanted and active("cache")
+    public_cache = wanted and not ours and bool(os.environ.get("NUMBA_CACHE_DIR"))
     d = numba.njit(cache=public_cache, **opts)(fn)
     if ours:
         d._cache = _hashed_cache_class()(d.py_func)
@@ -265,10 +270,14 @@ def ready(d):
             and not d._can_compile and len(d.overloads) == 1):
         # Numba's wrapper-address protocol: handing the function to the core from Python
         # then costs a lookup of this number, not of its compile result and its symbol.
-        cres = next(iter(d.overloads.values()))
-        addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+        try:
+            cres = next(iter(d.overloads.values()))
+            addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+            jit_addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        except AttributeError:     # another shape of compile result: Numba's own lookups
+            return d
         d.__wrapper_address__ = lambda *sig_: addr
-        d._shithead_jit_address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        d._shithead_jit_address = jit_addr
     return d
 
 
