@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -34,14 +35,18 @@ def test_every_patch_applies_on_this_numba():
 
 def test_a_run_warns_nothing_without_a_global_warnings_filter():
     """First-class functions are "experimental" to Numba, which warns when it types a tuple of
-    them; the seam silences it where FnTuple types one, not with a process-wide filter."""
+    them; the seam silences it where FnTuple types one, not with a process-wide filter (a run
+    and an analysis, whose tuples of strategies are FnTuples)."""
     got = _fresh(
         "import json, warnings\n"
         "from sim.runs.runner import RunConfig, play_batch\n"
         "with warnings.catch_warnings(record=True) as seen:\n"
         "    warnings.simplefilter('always')\n"
         "    play_batch(RunConfig(games=20, players=2, strategies=['counting', 'random']), 0, 20, 1)\n"
-        "print(json.dumps([str(w.category.__name__) for w in seen]))\n")
+        "    from sim.studies.analysis import analyze\n"
+        "    analyze(json.load(open(%r)), rollouts=5)\n"
+        "print(json.dumps([str(w.category.__name__) for w in seen]))\n"
+        % str(Path(__file__).resolve().parents[1] / "docs/examples/midgame-seed-4p.json"))
     assert "NumbaExperimentalFeatureWarning" not in got
 
 

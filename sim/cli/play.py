@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel import engine
-from sim.kernel.compiler import jit_sig
+from sim.kernel.compiler import FnTuple, jit_sig
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
     BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EV_GAME_OVER, FD, FDN, FIRST, FU, HANDN, HANDS,
@@ -342,7 +342,7 @@ class Table:
             if row.size > rows.shape[1]:
                 rows = np.pad(rows, ((0, 0), (0, row.size - rows.shape[1])))
             rows[MAXP + s, :row.size] = row
-        fns = tuple(fns)
+        fns = FnTuple(fns)
         choice = np.zeros(MAXP, np.int64)
         err = np.zeros(3, np.int64)
         cards = np.zeros(core.SWAP_CARDS, np.int32)

@@ -33,7 +33,7 @@ import numpy as np
 from numba import prange
 
 from sim.kernel import engine
-from sim.kernel.compiler import borrow, install, jit
+from sim.kernel.compiler import FnTuple, borrow, install, jit
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
     ADD, BLIND, COUNT, CURRENT, DECK, EV_GAME_OVER, FDN, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
@@ -397,7 +397,7 @@ def _strategies(opponents: str, me: str | None, seat: int, players: int):
     params = np.zeros((MAXP, max([1] + [r.size for r in rows])))
     for s, r in enumerate(rows):
         params[s, :r.size] = r
-    return tuple(o.fn for o in objs), params, opp.name, mine.name
+    return FnTuple(o.fn for o in objs), params, opp.name, mine.name
 
 
 def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OPPONENTS,
