@@ -111,3 +111,17 @@ def test_without_the_cache_patch_nothing_is_cached_beside_the_sources(tmp_path):
         got[mode] = json.loads(out.strip().splitlines()[-1])
     assert got["none"] == ["NullCache", None]
     assert got["user"][0] == "FunctionCache" and got["user"][1].startswith(str(tmp_path))
+
+
+def test_a_function_without_a_source_file_compiles_uncached():
+    """A strategy typed into a notebook or exec'd has no file: the hashed folder's locator
+    declines it and Numba's own locators (IPython's cache for a notebook) take over; with none,
+    it runs uncached instead of failing at decoration."""
+    namespace: dict = {}
+    exec("from sim.kernel.compiler import jit\n"
+         "@jit\n"
+         "def plus_one(x):\n"
+         "    return x + 1\n", namespace)
+    f = namespace["plus_one"]
+    assert f(2) == 3
+    assert type(f._cache).__name__ == "NullCache"

@@ -163,7 +163,7 @@ def _own_digest() -> str:
 
 @lru_cache(maxsize=1)
 def _hashed_cache_class():
-    """A ``FunctionCache`` whose only locator puts files under :func:`cache_dir` (built when
+    """A ``FunctionCache`` whose first locator puts files under :func:`cache_dir` (built when
     first needed, so that importing this module imports nothing of Numba's caching)."""
     from numba.core import caching
 
@@ -178,7 +178,8 @@ def _hashed_cache_class():
             return self._cache_path
 
     class Impl(caching.CompileResultCacheImpl):
-        _locator_classes = [Locator]
+        # ours for every function in a file; Numba's own for the others (a notebook's cell)
+        _locator_classes = [Locator] + list(caching.CompileResultCacheImpl._locator_classes)
 
     class HashedCache(caching.FunctionCache):
         _impl_class = Impl
@@ -206,9 +207,14 @@ def _njit(fn, extra, signature=None):
     wanted = opts.pop("cache", True)
     ours = wanted and active("cache")
     public_cache = wanted and not ours and bool(os.environ.get("NUMBA_CACHE_DIR"))
-    d = numba.njit(cache=public_cache, **opts)(fn)
-    if ours:
-        d._cache = _hashed_cache_class()(d.py_func)
+    d = numba.njit(**opts)(fn)
+    try:
+        if ours:
+            d._cache = _hashed_cache_class()(d.py_func)
+        elif public_cache:
+            d.enable_caching()    # what numba.njit(cache=True) does
+    except RuntimeError:          # no locator for it (no source file): not cached
+        pass
     if signature is not None:
         d.compile(signature.args)
         d.disable_compile()
