@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -17,6 +18,36 @@ def _fresh(code: str) -> dict:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+PATCHED = os.environ.get("SHITHEAD_NUMBA_PATCHES", "1") not in ("0", "none")
+
+
+def test_every_patch_applies_on_this_numba():
+    """Each use of a Numba internal is checked against the shape it expects and falls back to
+    Numba's public behaviour otherwise: on a Numba version CI tests, every check must pass
+    (else a patch silently stopped paying), and SHITHEAD_NUMBA_PATCHES=0 turns all off."""
+    from sim.kernel.compiler import ALL_PATCHES, active
+
+    on = {name for name in ALL_PATCHES if active(name)}
+    assert on == (set(ALL_PATCHES) if PATCHED else set())
+
+
+def test_a_run_warns_nothing_without_a_global_warnings_filter():
+    """First-class functions are "experimental" to Numba, which warns when it types a tuple of
+    them; the seam silences it where FnTuple types one, not with a process-wide filter (a run
+    and an analysis, whose tuples of strategies are FnTuples)."""
+    got = _fresh(
+        "import json, warnings\n"
+        "from sim.runs.runner import RunConfig, play_batch\n"
+        "with warnings.catch_warnings(record=True) as seen:\n"
+        "    warnings.simplefilter('always')\n"
+        "    play_batch(RunConfig(games=20, players=2, strategies=['counting', 'random']), 0, 20, 1)\n"
+        "    from sim.studies.analysis import analyze\n"
+        "    analyze(json.load(open(%r)), rollouts=5)\n"
+        "print(json.dumps([str(w.category.__name__) for w in seen]))\n"
+        % str(Path(__file__).resolve().parents[1] / "docs/examples/midgame-seed-4p.json"))
+    assert "NumbaExperimentalFeatureWarning" not in got
 
 
 def test_builtins_compile_when_seated_not_at_import():
@@ -31,8 +62,11 @@ def test_builtins_compile_when_seated_not_at_import():
         "print(json.dumps({'before': before, 'after': len(fn.signatures),\n"
         "                  'closed': not fn._can_compile,\n"
         "                  'others': len(MOVES['highest'].dispatcher.signatures)}))\n")
-    assert set(got["before"].values()) == {0}, got["before"]
     assert got["after"] == 1 and got["closed"]        # one signature: a first-class function
+    if not PATCHED:       # without the ``lazy`` patch: compiled (loaded) at import, eagerly
+        assert set(got["before"].values()) == {1} and got["others"] == 1
+        return
+    assert set(got["before"].values()) == {0}, got["before"]
     assert got["others"] == 0                         # a strategy nobody seated
 
 
@@ -106,24 +140,26 @@ def test_borrow_is_a_view_of_the_same_memory():
     assert a.tolist() == [0, 7, 9, 0]
 
 
-def test_the_blas_preload_spares_scipy_linalg_and_breaks_nothing():
-    """sim.kernel.compiler loads scipy's cython_blas by itself so that Numba's BLAS check does not import
-    all of scipy.linalg (0.2 s of ``sim run``): a run leaves scipy.linalg unimported, a jitted
-    np.dot still works, and scipy.linalg imports as usual afterwards."""
+def test_a_run_spares_scipy_linalg_and_injects_nothing():
+    """Loading the cached core without Numba's refresh (the ``load`` patch) never runs
+    Numba's BLAS check, which imports all of scipy.linalg (0.2 s of ``sim run``); the seam no
+    longer preloads SciPy's cython_blas under its name (issue 20: no sys.modules injection).
+    A jitted np.dot still works, and scipy.linalg imports as usual afterwards."""
     got = _fresh(
         "import json, sys\n"
         "import numpy as np\n"
         "from sim.runs.runner import RunConfig, play_batch\n"
         "play_batch(RunConfig(games=10), 0, 10, 1)\n"
         "linalg = 'scipy.linalg' in sys.modules\n"
+        "injected = 'scipy.linalg.cython_blas' in sys.modules and not linalg\n"
         "import numba\n"
         "dot = numba.njit(lambda a: np.dot(a, a))(np.arange(3.0))\n"
         "import scipy.linalg\n"
-        "from scipy.linalg import cython_blas\n"
         "x = scipy.linalg.solve(np.eye(2) * 2, np.ones(2)).tolist()\n"
-        "print(json.dumps({'linalg': linalg, 'dot': dot, 'solve': x,\n"
-        "                  'same': cython_blas is sys.modules['scipy.linalg.cython_blas']}))\n")
-    assert got == {"linalg": False, "dot": 5.0, "solve": [0.5, 0.5], "same": True}
+        "print(json.dumps({'linalg': linalg, 'injected': injected, 'dot': dot,\n"
+        "                  'solve': x}))\n")
+    patched = os.environ.get("SHITHEAD_NUMBA_PATCHES", "1") not in ("0", "none")
+    assert got == {"linalg": not patched, "injected": False, "dot": 5.0, "solve": [0.5, 0.5]}
 
 
 def test_the_console_script_prints_the_whole_summary():
@@ -174,26 +210,33 @@ def test_a_seated_strategy_carries_its_wrapper_address():
     from sim.runs.registry import get_move
 
     fn = get_move("lowest").fn
+    if not PATCHED:
+        assert not hasattr(fn, "__wrapper_address__")     # Numba's own lookup at each call
+        return
     cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
     want = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
     assert fn.__wrapper_address__() == want > 0
 
 
 def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
-    """sim.kernel.compiler's replacement of Numba's _get_jit_address (looked up at every core call from
-    Python) gives, for a seated strategy, the number Numba's own lookup gives; anything else
-    still goes to Numba's."""
+    """sim.kernel.compiler's replacement of Numba's _get_jit_address (looked up at every core
+    call from Python), installed by ``install()``, gives for a seated strategy the number
+    Numba's own lookup gives; anything else still goes to Numba's."""
     from numba.core.typing import signature
     from numba.experimental import function_type
 
-    from sim.kernel import compiler as _jit
+    from sim.kernel.compiler import active, install
     from sim.kernel.strategy import MOVE_SIG
     from sim.runs.registry import get_move
 
+    if not active("address"):
+        assert not hasattr(function_type._get_jit_address, "numba")
+        return
+    install()
     fn = get_move("lowest").fn
     sig = signature(MOVE_SIG.return_type, *MOVE_SIG.args)
-    assert function_type._get_jit_address is _jit._jit_address
-    want = _jit._numba_jit_address(fn, sig)
+    numbas = function_type._get_jit_address.numba
+    want = numbas(fn, sig)
     assert fn._shithead_jit_address == want > 0
     assert function_type._get_jit_address(fn, sig) == want
     assert function_type._get_jit_address(object(), sig) == 0      # Numba's answer: not jitted
@@ -217,8 +260,8 @@ _LOAD_AND_PLAY = (
     "import hashlib, json, sys, numpy as np\n"
     "from numba.core import caching\n"
     "from sim.kernel import compiler as _jit\n"
-    "if sys.argv[1] == 'numba':\n"
-    "    caching.Cache.load_overload = _jit._numba_load_overload\n"
+    "numbas = caching.Cache.load_overload\n"
+    "_jit.install()\n"                      # what an entry point does first
     "from sim.runs.runner import RunConfig, play_batch\n"
     "from numba.core.base import BaseContext\n"
     "refreshes, refresh = [], BaseContext.refresh\n"
@@ -231,17 +274,23 @@ _LOAD_AND_PLAY = (
     "f = _jit.jit(cache=False)(lambda a: np.cumsum(np.sort(a))[-1])\n"   # compiled after it
     "print(json.dumps({'digest': digest, 'refreshed': refreshed, 'arrays': arrays,\n"
     "                  'new': int(f(np.arange(5))),\n"
-    "                  'patched': caching.Cache.load_overload is _jit._load_overload}))\n")
+    "                  'patched': caching.Cache.load_overload is not numbas}))\n")
 
 
 def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
-    """sim.kernel.compiler's ``_load_overload`` skips Numba's refresh of its whole compiler context
+    """sim.kernel.compiler's ``load`` patch skips Numba's refresh of its whole compiler context
     when it loads cached code (0.1 s of every command's start-up): fresh processes with and
     without it play the same games, and a function compiled afterwards still compiles."""
+    from sim.kernel.compiler import active
+
+    if not active("load"):
+        return        # switched off (or its Numba internal changed): nothing to compare
     runs = {}
+    patches = {"numba": "cache,lazy,address,borrow", "ours": "cache,lazy,address,borrow,load"}
     for mode in ("numba", "ours"):
-        out = subprocess.run([sys.executable, "-c", _LOAD_AND_PLAY, mode], check=True,
-                             capture_output=True, text=True).stdout
+        out = subprocess.run([sys.executable, "-c", _LOAD_AND_PLAY], check=True,
+                             capture_output=True, text=True,
+                             env={**os.environ, "SHITHEAD_NUMBA_PATCHES": patches[mode]}).stdout
         runs[mode] = json.loads(out.strip().splitlines()[-1])
     assert runs["numba"]["digest"] == runs["ours"]["digest"]
     assert runs["numba"]["new"] == runs["ours"]["new"] == 10
@@ -251,3 +300,23 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     # nor does the loaded core need Numba's array implementation: it allocates nothing
     # (sim.kernel.referee.scratch, baseline.random_swap), which spares its import (30 ms)
     assert not runs["ours"]["arrays"]
+
+
+def test_the_numba_range_is_the_range_ci_tests():
+    """pyproject.toml allows exactly the Numba minors from the oldest to the newest that
+    .ci/run tests, and the running Numba is inside it."""
+    import re
+    from pathlib import Path
+
+    import numba
+
+    root = Path(__file__).resolve().parents[1]
+    spec = re.search(r'"numba>=(\d+)\.(\d+),<(\d+)\.(\d+)"', (root / "pyproject.toml").read_text())
+    ci = (root / ".ci" / "run").read_text()
+    oldest = re.search(r"^NUMBA_OLDEST=(\d+)\.(\d+)$", ci, re.M)
+    newest = re.search(r"^NUMBA_NEWEST=(\d+)\.(\d+)$", ci, re.M)
+    low, high = (int(spec[1]), int(spec[2])), (int(spec[3]), int(spec[4]))
+    assert low == (int(oldest[1]), int(oldest[2]))
+    assert high == (int(newest[1]), int(newest[2]) + 1)           # below the next minor
+    running = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    assert low <= running < high

@@ -18,6 +18,20 @@ from sim.cli.options import (
 )
 
 
+def _debug_mode():
+    """``--debug``: Numba compiles nothing when ``NUMBA_DISABLE_JIT`` is set before it is
+    imported, which the command has not done yet (sim.kernel.compiler.DEBUG)."""
+    import os
+
+    if "numba" in sys.modules:
+        import numba
+
+        if not numba.config.DISABLE_JIT:
+            fail("--debug: Numba is already loaded in this process; set NUMBA_DISABLE_JIT=1 "
+                 "before starting Python instead")
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+
+
 def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
         rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
@@ -33,8 +47,14 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         workers: Optional[int] = typer.Option(None, "--workers", help="Start a local Dask "
                                               "cluster with this many worker processes."),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        debug: bool = typer.Option(False, "--debug", help="Run uncompiled, as plain Python "
+                                   "(NUMBA_DISABLE_JIT=1), on one thread: a breakpoint in a "
+                                   "strategy stops there. About 300 times slower; same games.")):
     """Play many games and print win rates per seat and per strategy, with 95% CIs."""
+    if debug:
+        _debug_mode()
+        threads = 1
     from sim.runs.runner import RunError, run as run_games
 
     engine = None

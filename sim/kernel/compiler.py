@@ -1,114 +1,242 @@
-"""The one place where the Numba JIT is configured.
+"""The Numba seam: the one module that configures the JIT and touches Numba's internals.
 
 Every jitted function of the project is compiled through :func:`jit` (lazy, typed at first
-call) or :func:`jit_sig` (eager, for first-class strategy functions), so that ``cache=True``
-and the other options are fixed here and nowhere else.
+call), :func:`jit_sig` (eager) or :func:`jit_lazy` (one signature, compiled when first
+seated), so that the options are fixed here and nowhere else. Importing this module changes
+nothing that other code in the process sees (no environment variable, no ``numba.config``
+setting, no warnings filter, no ``sys.modules`` entry, no patched Numba function).
 
-The compiled code is cached on disk in a folder named after a hash of the project's own
-sources (``sim/`` and ``strategies/``) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
-else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks only the timestamp
-of a cached function's own file, so a function that inlines a helper from another file would
-otherwise keep running the old helper after that file changed (NUMBA-NOTES.md, gotcha 1):
-with the hash, any change to the project's code starts a fresh cache.
+**Patches.** Each use of a Numba internal is named in :data:`ALL_PATCHES`, checked against the
+shape it expects (:func:`_check_*`) and replaced by Numba's public behaviour when that
+shape is absent or when the user switches it off with ``SHITHEAD_NUMBA_PATCHES`` (``0``
+for none, else a comma-separated list of names; unset: all). None of them is needed for a
+correct result: R26 (a strategy indexing past its observation raises) rests on Numba's own
+bounds checking and ``_get_jit_address`` (Numba >= 0.61), which every patch leaves in place.
+Per-function patches (the cache folder, lazy strategies, the wrapper address, borrowed
+views) apply to the project's own functions when they are decorated or seated; the
+process-wide ones (``address``'s lookup, ``load``) only when an entry point calls
+:func:`install`.
+
+**The compile cache** of the project's functions goes to a folder named after a hash of
+the project's own sources (``sim/`` and ``strategies/``) and the Numba version, under
+``SHITHEAD_CACHE_DIR``, else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks
+only the timestamp of a cached function's own file, so a function that inlines a helper from
+another file would otherwise keep running the old helper after that file changed
+(NUMBA-NOTES.md, gotcha 1). Without the ``cache`` patch, functions are cached by Numba's
+public mechanism only if ``NUMBA_CACHE_DIR`` is set (the user's choice), else not at all.
+
+**Debugging** (``NUMBA_DISABLE_JIT=1``, ``sim run --debug``): everything here has a plain
+Python meaning (:data:`DEBUG`), so a strategy runs as Python and a breakpoint in it stops.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import inspect
 import os
-import sys
 import warnings
+from functools import lru_cache
 from pathlib import Path
 
+import numba
+import numpy as np
+from numba import types
+from numba.extending import intrinsic, models, register_model, typeof_impl
 
-def _preload_blas_check() -> None:
-    """Let Numba's BLAS check pass without importing all of ``scipy.linalg``.
+# R26 needs a jitted caller to receive a first-class strategy's exception (an index past its
+# observation), which Numba does through ``function_type._get_jit_address`` from 0.61 on;
+# before, the exception is printed as "ignored" and the run goes on.
+if tuple(int(x) for x in numba.__version__.split(".")[:2]) < (0, 61):
+    raise ImportError(f"shithead-sim needs numba >= 0.61 (R26), found {numba.__version__}")
 
-    On the first compile or cache load, ``numba.np.arraymath`` runs ``import
-    scipy.linalg.cython_blas`` only to learn whether BLAS exists; importing the package
-    ``scipy.linalg`` for it cost a short ``sim run`` 0.27 s (0.19 s more than this).
-    So the extension module ``cython_blas`` is loaded here by itself, under its own name; the
-    import then finds it in ``sys.modules``, and Numba's C helpers read the same module. A
-    later ``import scipy.linalg`` runs as usual. Nothing here is needed for correctness:
-    when anything differs (no SciPy, another layout), Numba's own import runs instead.
-    """
-    if "scipy.linalg" in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
-        return
+# NUMBA_DISABLE_JIT=1: numba.njit returns the Python function itself (read at import).
+DEBUG = bool(numba.config.DISABLE_JIT)
+
+ALL_PATCHES = ("cache", "lazy", "address", "borrow", "load", "named")
+
+
+def _switched_on() -> frozenset:
+    value = os.environ.get("SHITHEAD_NUMBA_PATCHES", "").strip().lower()
+    if value in ("", "1", "all"):
+        return frozenset(ALL_PATCHES)
+    if value in ("0", "none"):
+        return frozenset()
+    names = {v.strip() for v in value.split(",") if v.strip()}
+    unknown = names - set(ALL_PATCHES)
+    if unknown:
+        raise ValueError(f"SHITHEAD_NUMBA_PATCHES: unknown patch(es) {sorted(unknown)}; "
+                         f"known: {', '.join(ALL_PATCHES)}")
+    return frozenset(names)
+
+
+def _params(fn) -> tuple:
     try:
-        scipy = importlib.util.find_spec("scipy")
-        folder = Path(scipy.origin).parent / "linalg"
-        paths = sorted(folder.glob("cython_blas.*.so")) + sorted(folder.glob("cython_blas.*.pyd"))
-        if not paths:
-            return
-        spec = importlib.util.spec_from_file_location("scipy.linalg.cython_blas", paths[0])
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["scipy.linalg.cython_blas"] = module
-    except Exception:      # Numba's own import decides, as without this
-        sys.modules.pop("scipy.linalg.cython_blas", None)
+        return tuple(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return ()
 
 
-_preload_blas_check()
+def _check_cache() -> bool:
+    """Our own locator class for a per-function cache object (``numba.core.caching``)."""
+    from numba.core import caching, dispatcher
+    return (all(hasattr(caching, n) for n in ("_CacheLocator", "_SourceFileBackedLocatorMixin",
+                                              "CompileResultCacheImpl", "FunctionCache"))
+            and isinstance(getattr(caching.CompileResultCacheImpl, "_locator_classes", None),
+                           list)
+            and _params(caching._CacheLocator.get_suitable_cache_subpath) == ("py_file",)
+            and hasattr(dispatcher.Dispatcher, "enable_caching"))
 
-import numba  # noqa: E402  (after the preload)
-import numpy as np  # noqa: E402
-from numba.core import caching, cgutils, types  # noqa: E402
-from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
-from numba.core.dispatcher import Dispatcher  # noqa: E402
-from numba.core.typing.typeof import typeof_impl  # noqa: E402
-from numba.core.datamodel.models import ArrayModel  # noqa: E402
-from numba.core.runtime import rtsys  # noqa: E402
-from numba.experimental import function_type  # noqa: E402
-from numba.extending import intrinsic, register_model  # noqa: E402
 
+def _check_lazy() -> bool:
+    """The dispatcher methods :func:`jit_lazy` overrides on its own dispatchers."""
+    from numba.core.dispatcher import Dispatcher
+    return (_params(Dispatcher.get_call_template) == ("self", "args", "kws")
+            and _params(Dispatcher._compile_for_args) == ("self", "args", "kws")
+            and hasattr(Dispatcher, "disable_compile"))
+
+
+def _check_address() -> bool:
+    """``function_type._get_jit_address(func, sig)``, looked up by name at every call."""
+    from numba.experimental import function_type
+    return _params(getattr(function_type, "_get_jit_address", None)) == ("func", "sig")
+
+
+def _check_borrow() -> bool:
+    """The array data model and struct helpers :func:`borrow`'s codegen uses."""
+    from numba.core import cgutils
+    return (hasattr(models, "ArrayModel") and hasattr(cgutils, "get_null_value")
+            and "traverse" in vars(models.DataModel))
+
+
+def _check_load() -> bool:
+    """``Cache.load_overload`` and the private pieces :func:`install`'s replacement calls."""
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+    c = caching.Cache
+    return (_params(c.load_overload) == ("self", "sig", "target_context")
+            and _params(getattr(c, "_load_overload", None)) == ("self", "sig",
+                                                                   "target_context")
+            and hasattr(c, "_guard_against_spurious_io_errors")
+            and callable(getattr(rtsys, "initialize", None)))
+
+
+def _check_named() -> bool:
+    """``typeof_impl`` is a single-dispatch function with Numba's typing of tuples."""
+    return callable(getattr(typeof_impl, "dispatch", None)) and callable(
+        typeof_impl.dispatch(tuple))
+
+
+_CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "address": _check_address,
+           "borrow": _check_borrow, "load": _check_load, "named": _check_named}
+
+
+@lru_cache(maxsize=None)
+def active(name: str) -> bool:
+    """Whether the patch ``name`` applies: switched on, JIT enabled, and the Numba internal it
+    uses found with the expected shape."""
+    if DEBUG or name not in _switched_on():
+        return False
+    try:
+        return bool(_CHECKS[name]())
+    except Exception:      # anything unexpected: Numba's public behaviour
+        return False
+
+
+# --- the compile cache ------------------------------------------------------------------------
 
 def cache_dir(root: Path | None = None) -> Path:
-    """The cache folder for this exact version of the project's code and of Numba."""
-    root = root or Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256(numba.__version__.encode())
+    """The cache folder for this exact version of the project's code (under ``root``, by
+    default this checkout) and of Numba."""
+    name = _own_digest() if root is None else _digest(root)
+    base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+                or Path.home() / ".cache" / "shithead-sim")
+    return base if base.name == name else base / name   # inherited from a parent process
+
+
+def _digest(root: Path) -> str:
+    # the patches that change compiled code (borrow's type) name their own cache too
+    digest = hashlib.sha256(f"{numba.__version__} borrow={active('borrow')}".encode())
     for folder in ("sim", "strategies"):
         for path in sorted((root / folder).rglob("*.py")):
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
-    base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-                or Path.home() / ".cache" / "shithead-sim")
-    name = digest.hexdigest()[:16]
-    return base if base.name == name else base / name   # inherited from a parent process
+    return digest.hexdigest()[:16]
 
 
-# Before any function is decorated: Numba reads it when it sets up each function's cache.
-# The environment variable too: Numba re-reads its configuration from the environment when a
-# NUMBA_* variable changes after import (pytest's conftest sets NUMBA_NUM_THREADS), and that
-# silently put the cache back beside the sources, where a changed rule could run stale code.
-os.environ["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR = str(cache_dir())
+@lru_cache(maxsize=1)
+def _own_digest() -> str:
+    return _digest(Path(__file__).resolve().parents[2])
 
-# Strategies are passed to the core as first-class functions (NUMBA-NOTES.md: one compile for
-# every mix of seats, cacheable). Numba flags the feature as experimental on every use; the
-# warning carries no information for our users.
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+@lru_cache(maxsize=1)
+def _hashed_cache_class():
+    """A ``FunctionCache`` whose first locator puts files under :func:`cache_dir` (built when
+    first needed, so that importing this module imports nothing of Numba's caching)."""
+    from numba.core import caching
+
+    class Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(str(cache_dir()),
+                                            self.get_suitable_cache_subpath(py_file))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+    class Impl(caching.CompileResultCacheImpl):
+        # ours for every function in a file; Numba's own for the others (a notebook's cell)
+        _locator_classes = [Locator] + list(caching.CompileResultCacheImpl._locator_classes)
+
+    class HashedCache(caching.FunctionCache):
+        _impl_class = Impl
+
+    return HashedCache
+
+
+# --- decorators -------------------------------------------------------------------------------
+
+_OPTIONS = dict(nogil=True, error_model="numpy", boundscheck=False)
 
 # ``st[ix(i)]``: an index Numba knows to be unsigned. With a signed index Numba adds the
 # negative-index wraparound (a compare and a select) to every access, and LLVM can rarely
 # prove it away when the index comes from the state itself (a seat, a rank, a length). The
-# rules' hot path therefore indexes through ``ix``: 40.8 -> 35.1 ns a turn (4-player
-# ``lowest``, benchmarks/ab.py, same games). Only for indices that are never negative.
+# rules' hot path therefore indexes through ``ix``. Only for indices that are never negative.
 ix = np.uint64
+
+
+def _njit(fn, extra, signature=None):
+    """``numba.njit`` with the project's options and cache; compiled now for ``signature``."""
+    if DEBUG:
+        fn.py_func = fn           # as a dispatcher has: the Python function
+        return fn
+    opts = {**_OPTIONS, **extra}
+    wanted = opts.pop("cache", True)
+    ours = wanted and active("cache")
+    public_cache = wanted and not ours and bool(os.environ.get("NUMBA_CACHE_DIR"))
+    d = numba.njit(**opts)(fn)
+    try:
+        if ours:
+            d._cache = _hashed_cache_class()(d.py_func)
+        elif public_cache:
+            d.enable_caching()    # what numba.njit(cache=True) does
+    except RuntimeError:          # no locator for it (no source file): not cached
+        pass
+    if signature is not None:
+        d.compile(signature.args)
+        d.disable_compile()
+    return d
 
 
 def jit(fn=None, **extra):
     """``numba.njit`` with the project's options (cache on disk, no GIL)."""
-    opts = {**_OPTIONS, **extra}
     if fn is None:
-        return lambda f: numba.njit(**opts)(f)
-    return numba.njit(**opts)(fn)
+        return lambda f: _njit(f, extra)
+    return _njit(fn, extra)
 
 
 def jit_sig(signature, **extra):
     """Eagerly compile for one signature: what a first-class strategy function needs."""
-    opts = {**_OPTIONS, **extra}
-    return lambda f: numba.njit(signature, **opts)(f)
+    return lambda f: _njit(f, extra, signature)
 
 
 def jit_lazy(signature, **extra):
@@ -117,12 +245,13 @@ def jit_lazy(signature, **extra):
     Whatever uses it first, seating it (``ready``), a call from Python or a jitted function
     that calls it, compiles it for ``signature`` alone: a first-class function must have
     exactly one compiled signature, and a caller with other argument types (such as writable
-    arrays) gets them converted, as with an eager compile.
+    arrays) gets them converted, as with an eager compile. Without the ``lazy`` patch it is
+    compiled eagerly, as :func:`jit_sig` does (Numba's public way to fix one signature).
     """
-    opts = {**_OPTIONS, **extra}
-
     def wrap(f):
-        d = numba.njit(**opts)(f)
+        if DEBUG or not active("lazy"):
+            return _njit(f, extra, signature)
+        d = _njit(f, extra)
         d._shithead_signature = signature
         template = d.get_call_template
 
@@ -138,28 +267,72 @@ def jit_lazy(signature, **extra):
     return wrap
 
 
+def ready(d):
+    """Compile a :func:`jit_lazy` function for its one signature (from the disk cache when
+    there) and close it to other signatures, which makes it a first-class function; return
+    it. Other functions (and everything under :data:`DEBUG`) are returned as they are."""
+    if DEBUG:
+        return d
+    sig = getattr(d, "_shithead_signature", None)
+    if sig is not None and d._can_compile:
+        d.compile(sig.args)
+        d.disable_compile()
+    if (active("address") and not hasattr(d, "__wrapper_address__")
+            and isinstance(d, numba.core.dispatcher.Dispatcher)
+            and not d._can_compile and len(d.overloads) == 1):
+        # Numba's wrapper-address protocol: handing the function to the core from Python
+        # then costs a lookup of this number, not of its compile result and its symbol.
+        try:
+            cres = next(iter(d.overloads.values()))
+            addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+            jit_addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        except AttributeError:     # another shape of compile result: Numba's own lookups
+            return d
+        d.__wrapper_address__ = lambda *sig_: addr
+        d._shithead_jit_address = jit_addr
+    return d
+
+
+# --- first-class function tuples --------------------------------------------------------------
+
 class FnTuple(tuple):
     """A tuple of first-class strategy functions whose Numba type is worked out once.
 
     Handing a plain tuple of dispatchers to a jitted function makes Numba type it again at
-    every call (it unifies the function types): half a millisecond a call of the core, which
-    code that calls it often (a tournament's blocks, ``sim tune``'s rotations) pays each
-    time. The type only depends on which functions are in it, so it is cached here."""
+    every call (it unifies the function types): code that calls the core often (a
+    tournament's blocks, ``sim tune``'s rotations) pays it each time. The type only depends
+    on which functions are in it, so it is cached, and worked out where the tuple is made (the
+    caller's thread), with Numba's "experimental feature" warning silenced there alone."""
 
     __slots__ = ()
+
+    def __new__(cls, items=()):
+        self = super().__new__(cls, items)
+        if not DEBUG:
+            _fn_type(self)
+        return self
 
 
 _FN_TYPES: dict = {}
 
 
-@typeof_impl.register(FnTuple)
-def _typeof_fn_tuple(val, c):
+def _fn_type(val):
     key = tuple(id(f) for f in val)
     found = _FN_TYPES.get(key)
     if found is None:
-        found = _FN_TYPES[key] = (numba.typeof(tuple(val)), tuple(val))   # keeps ids alive
+        with warnings.catch_warnings():     # first-class functions are "experimental"
+            warnings.simplefilter("ignore", numba.core.errors.NumbaExperimentalFeatureWarning)
+            found = (numba.typeof(tuple(val)), tuple(val))     # keeps the ids alive
+        _FN_TYPES[key] = found
     return found[0]
 
+
+@typeof_impl.register(FnTuple)
+def _typeof_fn_tuple(val, c):
+    return _fn_type(val)
+
+
+# --- named tuples of core arguments -----------------------------------------------------------
 
 _NAMED_TYPES: dict = {}
 
@@ -182,8 +355,11 @@ def _signature_of(v):
 def typed_once(cls):
     """Register a named-tuple class of core arguments (sim.kernel.referee.Games, ...) so that
     Numba works out its type once per kind of contents, as :class:`FnTuple`: Numba types a
-    named tuple anew at every call, formatting every field's type into its name (0.1-0.3 ms
-    a call of the core). The type is Numba's own (``typeof_impl`` for tuples)."""
+    named tuple anew at every call, formatting every field's type into its name. The type is
+    Numba's own (``typeof_impl`` for tuples). Patch ``named``: without it, Numba types each
+    call itself."""
+    if not active("named"):
+        return cls
     numbas = typeof_impl.dispatch(tuple)
 
     @typeof_impl.register(cls)
@@ -196,63 +372,37 @@ def typed_once(cls):
     return cls
 
 
-def ready(d):
-    """Compile a :func:`jit_lazy` function for its one signature (from the disk cache when
-    there) and close it to other signatures, which makes it a first-class function; return
-    it. Other functions are returned as they are."""
-    sig = getattr(d, "_shithead_signature", None)
-    if sig is not None and d._can_compile:
-        d.compile(sig.args)
-        d.disable_compile()
-    if (not hasattr(d, "__wrapper_address__") and isinstance(d, Dispatcher)
-            and not d._can_compile and len(d.overloads) == 1):
-        # Numba's wrapper-address protocol: handing the function to the core from Python
-        # then costs a lookup of this number, not of its compile result and its symbol
-        # (half of the 0.49 ms of a core call with 12 strategy functions).
-        cres = next(iter(d.overloads.values()))
-        addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-        d.__wrapper_address__ = lambda *sig_: addr
-        d._shithead_jit_address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
-    return d
+# --- bit counts -------------------------------------------------------------------------------
+
+def _py_trailing_zeros(x):
+    x = int(x) & 0xFFFFFFFFFFFFFFFF
+    return np.int64(64 if x == 0 else (x & -x).bit_length() - 1)
 
 
-def _jit_address(func, sig):
-    """Numba's ``_get_jit_address`` (the native entry of a first-class function, through
-    which a jitted caller gets its exceptions: R26's bounds errors), answered from the number
-    :func:`ready` kept for a dispatcher closed to one signature. Numba looks it up again for
-    each function at every call from Python: two thirds of the 0.30 ms of a core call with
-    12 strategy functions."""
-    addr = getattr(func, "_shithead_jit_address", None)
-    return addr if addr is not None else _numba_jit_address(func, sig)
+def _py_leading_zeros(x):
+    return np.int64(64 - (int(x) & 0xFFFFFFFFFFFFFFFF).bit_length())
 
 
-# Numba's unboxing of a first-class function calls this module attribute by name, at run time.
-_numba_jit_address = function_type._get_jit_address
-function_type._get_jit_address = _jit_address
+def _bit_count(name, op):
+    """An intrinsic emitting LLVM's ``op`` (``cttz``/``ctlz``; 64 for zero, not poison)."""
+    def count(typingctx, src):
+        if not isinstance(src, types.Integer):
+            return None
+
+        def codegen(context, builder, sig, args):
+            return getattr(builder, op)(args[0], context.get_constant(types.boolean, False))
+        return src(src), codegen
+
+    count.__name__ = count.__qualname__ = name
+    return intrinsic(count)
 
 
-def _load_overload(self, sig, target_context):
-    """Numba's ``Cache.load_overload`` (load a function from the disk cache) without the
-    refresh of the whole compiler context that it runs first.
-
-    That refresh imports and registers every typing and lowering implementation Numba has
-    (``numba.cpython.*``, ``numba.np.*``, cffi): 0.1 s of a warm ``sim run``'s 0.7 s of
-    start-up, and none of it is used to run code loaded from the cache, which is machine
-    code already linked with everything it calls. What loaded code does need is the
-    runtime's own functions (reference counts, allocation): ``rtsys.initialize``, which the
-    refresh would also have run, is kept. A compile still refreshes the context first (the
-    compiler does so itself), so code compiled later in the same process is unaffected.
-    tests/test_compile.py plays the same games with and without this, in fresh processes,
-    and compiles new code after a load.
-    """
-    rtsys.initialize(target_context)
-    with self._guard_against_spurious_io_errors():
-        return self._load_overload(sig, target_context)
+# A 64-bit integer's count of trailing (leading) zero bits; 64 for zero (LLVM's cttz/ctlz).
+trailing_zeros = _py_trailing_zeros if DEBUG else _bit_count("trailing_zeros", "cttz")
+leading_zeros = _py_leading_zeros if DEBUG else _bit_count("leading_zeros", "ctlz")
 
 
-_numba_load_overload = caching.Cache.load_overload
-caching.Cache.load_overload = _load_overload
-
+# --- borrowed views ---------------------------------------------------------------------------
 
 class Borrowed(types.Array):
     """The type of :func:`borrow`'s views: an array whose reference count Numba does not keep
@@ -266,31 +416,18 @@ class Borrowed(types.Array):
 
 
 @register_model(Borrowed)
-class _BorrowedModel(ArrayModel):
+class _BorrowedModel(models.ArrayModel):
     def traverse(self, builder):
         return []          # no member holds a reference (the meminfo is NULL)
 
 
 @intrinsic
-def borrow(typingctx, arr):
-    """A view of the array ``arr`` that is not reference-counted (its meminfo is NULL, its
-    type :class:`Borrowed`).
-
-    Every time a jitted function hands an array on (to an inlined helper, a called function
-    or a first-class strategy), Numba counts a reference up and down again with two *atomic*
-    instructions. In the referee loop that was two thirds of the time of a turn (perf on a
-    4-player table of ``lowest``: 62% of samples in ``NRT_incref``/``NRT_decref``); on a
-    NULL meminfo they return at once (85.4 -> 43.8 ns a turn). The calls themselves still
-    cost 7% of a turn and the registers they clobber; with the :class:`Borrowed` type Numba
-    emits none: 36.1 -> 29.2 ns a turn, ``random`` 68.0 -> 49.5 (benchmarks/ab.py).
-
-    The caller must keep ``arr`` itself alive, and used, for as long as the view is used
-    (Numba frees an array after its last use), and must not return the view to Python.
-    """
+def _borrow(typingctx, arr):
     if not isinstance(arr, types.Array):
         return None
 
     def codegen(context, builder, sig, args):
+        from numba.core import cgutils
         src = context.make_array(arr)(context, builder, value=args[0])
         out = context.make_array(arr)(context, builder)
         for field in ("nitems", "itemsize", "data", "shape", "strides"):
@@ -302,3 +439,73 @@ def borrow(typingctx, arr):
     out_type = Borrowed(arr.dtype, arr.ndim, arr.layout, readonly=not arr.mutable,
                         aligned=arr.aligned)
     return out_type(arr), codegen
+
+
+def _same(arr):
+    return arr
+
+
+def _borrow_function():
+    if DEBUG:
+        return _same
+    if active("borrow"):
+        return _borrow
+    return numba.njit(inline="always")(_same)
+
+
+# ``borrow(arr)``: a view of the array ``arr`` that is not reference-counted (its meminfo is
+# NULL, its type :class:`Borrowed`). Every time a jitted function hands an array on (to an
+# inlined helper, a called function or a first-class strategy), Numba counts a reference up
+# and down again with two *atomic* instructions; in the referee loop that was most of the time
+# of a turn. The caller must keep ``arr`` itself alive, and used, for as long as the view is
+# used (Numba frees an array after its last use), and must not return the view to Python.
+# Without the ``borrow`` patch (and in debug mode) it is the array itself.
+borrow = _borrow_function()
+
+
+# --- process-wide patches, applied by the entry points ---------------------------------------
+
+_installed = False
+
+
+def install() -> None:
+    """Apply the process-wide patches (idempotent, cheap to call again). The entry points
+    that load or run the core call it first: the strategy lookup (:mod:`sim.runs.registry`,
+    which every command goes through), :func:`sim.runs.batch.play_batch` and the analysis.
+    Each one only if :func:`active`. Nothing here is needed for correct results.
+
+    - ``address``: Numba's ``function_type._get_jit_address`` (the native entry of a
+      first-class function, through which a jitted caller gets its exceptions: R26), looked up
+      by name at every call of the core from Python, answered from the number :func:`ready`
+      kept; anything else goes to Numba's own.
+    - ``load``: ``Cache.load_overload`` without the refresh of the whole compiler context it
+      runs first (it imports and registers every typing and lowering implementation Numba
+      has, none of which code loaded from the cache uses). The runtime's own functions,
+      which loaded code does need, are still initialised; a compile still refreshes.
+    """
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    if active("address"):
+        from numba.experimental import function_type
+        numba_get = function_type._get_jit_address
+
+        def _get_jit_address(func, sig):
+            addr = getattr(func, "_shithead_jit_address", None)
+            return addr if addr is not None else numba_get(func, sig)
+
+        _get_jit_address.numba = numba_get
+        function_type._get_jit_address = _get_jit_address
+    if active("load"):
+        from numba.core import caching
+        from numba.core.runtime import rtsys
+
+        def load_overload(self, sig, target_context):
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+        load_overload.numba = caching.Cache.load_overload
+        caching.Cache.load_overload = load_overload
+

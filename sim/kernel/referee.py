@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.kernel import cycle
-from sim.kernel.compiler import borrow, ix, jit, typed_once
+from sim.kernel.compiler import borrow, ix, jit, leading_zeros, trailing_zeros, typed_once
 from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,

@@ -11,6 +11,7 @@ import numpy as np
 
 from sim.kernel import cycle, records
 from sim.kernel import referee as core
+from sim.kernel.compiler import install
 from sim.kernel.fastpath import KIND, LOWEST, Pool
 from sim.kernel.layout import MAXP
 from sim.kernel.records import Records
@@ -68,6 +69,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     call for a tournament's many seatings); ``cfg`` then gives everything else (seed,
     players, rules, the turn limit, ``cycle_stop``). The games are the same as those of the
     seating's own configs."""
+    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
     if numbers is None:
         games = np.arange(first, first + n, dtype=np.int64)
     else:

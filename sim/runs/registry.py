@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sim.kernel.compiler import install
 from sim.kernel.strategy import MOVES, SWAPS, Strategy, parse_call
 
 
@@ -67,6 +68,7 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
 
 
 def _get(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
+    install()      # Numba's process-wide patches (sim.kernel.compiler), before the first load
     name, args = parse_call(spec)
     _load_builtins(name, registry)
     if name in registry:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.kernel.cards import NAMES
+from sim.kernel.compiler import install
 from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, V2
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
@@ -171,6 +172,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     ``max_rollouts`` worlds (default 20 blocks) are played."""
     from scipy.stats import norm
 
+    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
     if st[OVER]:
         raise ValueError("the game is over (R25): there is no move to analyse")
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
