@@ -153,8 +153,10 @@ def cache_dir(root: Path | None = None) -> Path:
 
 
 def _digest(root: Path) -> str:
-    # the patches that change compiled code (borrow's type) name their own cache too
-    digest = hashlib.sha256(f"{numba.__version__} borrow={active('borrow')}".encode())
+    # what changes compiled code beyond the sources names its own cache too: borrow's type,
+    # and NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
+    digest = hashlib.sha256(f"{numba.__version__} borrow={active('borrow')} "
+                            f"boundscheck={numba.config.BOUNDSCHECK}".encode())
     for folder in ("sim", "strategies"):
         for path in sorted((root / folder).rglob("*.py")):
             digest.update(path.relative_to(root).as_posix().encode())
