@@ -1,5 +1,6 @@
 """One game told for a person: the table as a seat sees it, each move and what it caused, the
-result, and a game saved by ``sim play`` told again turn by turn.
+result, a game saved by ``sim play`` told again turn by turn, and a game of a run
+(``sim replay``).
 
 Every move told is applied with the kernel's own :func:`sim.kernel.engine.apply_move`, so what
 is shown is what was played.
@@ -9,8 +10,9 @@ from __future__ import annotations
 from sim.kernel import engine
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
-    BURNED, COUNT, CURRENT, DECK, DIR, EVENT_NAMES, FD, FDN, FU, HANDN, HANDS, KNOWN, NOUT, NR,
-    OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STOCKLEN, TOP, TURN, V2,
+    BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDN, HANDS,
+    KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STARTRANK,
+    STOCKLEN, TOP, TURN, V2,
 )
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, to_state
 from sim.kernel.ruleset import Ruleset
@@ -191,4 +193,66 @@ def describe_saved(game: dict) -> list[str]:
         if game.get("status") != "unfinished":
             raise ValueError("--file: the moves do not end the game, but the file says it "
                              "finished")
+    return lines
+
+
+def replay_lines(cfg, game: int, rec) -> list[str]:
+    """A game of a run told turn by turn (``sim replay``): the deal, each swap, every move and
+    its events, re-applied with the kernel's :func:`~sim.kernel.engine.apply_move` from the
+    record of :func:`sim.runs.batch.record_game` (``cfg``: its RunConfig)."""
+    st = rec.dealt
+    lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, rules {cfg.rules}",
+             f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
+    for s in range(cfg.players):
+        fd = " ".join(NAMES[r] for r in st[FD + s * DECK:FD + s * DECK + st[FDN + s]])
+        lines.append(f"  seat {s} ({cfg.strategies[s]}, swap {cfg.swaps[s]}): face-down [{fd}] "
+                     f"(top last), face-up [{counted(st, FU + s * NR) or '-'}], "
+                     f"hand [{counted(st, HANDS + s * NR) or '-'}]")
+    lines.append("Swaps (R5" + (", V1" if cfg.options["choose_face_ups"] else "") + "):")
+    for s in range(cfg.players):
+        cards = engine.swap_choices(st, s)            # 2 x hand size (H12), in the mask's bit order
+        up = [NAMES[c] for i, c in enumerate(cards) if (rec.swaps[s] >> i) & 1]
+        shown = " ".join(up) if 2 * len(up) == len(cards) else f"invalid choice {rec.swaps[s]}"
+        lines.append(f"  seat {s} puts face up: {shown}")
+    st = rec.start.copy()
+    rank = int(st[STARTRANK])
+    why = ("R6" if cfg.ruleset.starter == "dealt" else "H14, H15") + (
+        f": the rank {NAMES[rank]}" if rank >= 0 else ": no listed rank, first in deal order")
+    lines.append(f"Seat {int(st[FIRST])} starts ({why}).")
+    forced = cfg.ruleset.forced_opening and rank >= 0
+    for turn, m in enumerate(rec.moves, 1):
+        p = int(st[CURRENT])
+        source = ("hand", "face-up", "face-down")[engine.play_source(st)]
+        before = int(st[STOCKLEN])
+        ev = engine.apply_move(st, m)
+        drew = before - int(st[STOCKLEN])
+        names = [name for bit, name in EVENT_NAMES if ev & bit]
+        text = f"{turn:5d}. seat {p} {move_text(m, source)}"
+        if forced and turn == 1:
+            text += " (the forced opening, H16)"
+        if drew:
+            text += f", draws {drew}"
+        text += f" -> pile {pile_text(st)} count {int(st[COUNT])}"
+        if int(st[DIR]) == -1:
+            text += ", direction -1"
+        if names:
+            text += "  <" + ", ".join(names) + ">"
+        lines.append(text)
+    if rec.status == 0:
+        order = [int(s) for s in st[OUTORDER:OUTORDER + cfg.players] if s >= 0]
+        if cfg.options["last_player_loses"]:
+            loser = (set(range(cfg.players)) - set(order)).pop()
+            lines.append(f"Finishing order (V2): {order}; seat {loser} is the Shithead.")
+        else:
+            lines.append(f"Seat {order[0]} wins after {len(rec.moves)} turns (R18, R25).")
+    elif rec.status == 1 and rec.cycle_turns:
+        n = len(rec.moves)
+        lines.append(f"Unfinished: proven endless after {n} turns, the position after turn "
+                     f"{n} (a pick-up) is the one after turn {n - rec.cycle_turns}: a cycle "
+                     f"of {rec.cycle_turns} turns that would repeat forever (R25; "
+                     f"--no-cycle-stop plays it to the limit of {cfg.max_turns} turns).")
+    elif rec.status == 1:
+        lines.append(f"Unfinished: stopped at the limit of {cfg.max_turns} turns (R25).")
+    else:
+        lines.append(f"Stopped by a strategy error (R24): {rec.error.tolist()}")
     return lines

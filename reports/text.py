@@ -171,14 +171,16 @@ def print_study(study: dict, console: Console | None = None) -> None:
     cards = study.get("cards") or []
     if cards:
         t = Table(title="Split model: gain of a card face up rather than in hand, relative to "
-                        "the average card (what the split policy maximises)",
-                  title_justify="left")
+                        "the average card (its rank terms only; the split policy adds the "
+                        "pair, triple and whole-triple terms)", title_justify="left")
         for c in ("card", "gain (log-odds)", "± SE", "≈ points of win rate"):
             t.add_column(c, justify="left" if c == "card" else "right")
         for r in sorted(cards, key=lambda r: -r["gain"]):
             t.add_row(r["card"], f"{r['gain']:+.3f}", f"{r['se']:.3f}",
                       f"{100 * r['points']:+.2f}")
         console.print(t)
+        if study["model"].get("se"):
+            console.print(study["model"]["se"] + ".")
         console.print(f"Model: {study['model']['kind']}; "
                       f"{study['model']['seat_games']:,} seat-games ({unf:,} unfinished games "
                       f"counted as not won) in {study['model']['cells']:,} cells.")

@@ -2,8 +2,8 @@
 its strategies (:func:`load`).
 
 The package itself imports nothing: ``sim run`` with the default ``lowest`` needs only
-:mod:`strategies.basic`, and importing every module cost a short run 25 ms
-(:func:`sim.kernel.strategy.get_move` loads the others when a name is not found in ``basic``).
+:mod:`strategies.basic`, and importing every module would slow a short run
+(:func:`sim.runs.registry.get_move` loads the others when a name is not found in ``basic``).
 """
 from __future__ import annotations
 

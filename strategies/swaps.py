@@ -157,6 +157,40 @@ def table_row(values: dict, where: str = "table") -> np.ndarray:
     return row
 
 
+def _read_triples(path, policy, use, header):
+    """The file's ``{sorted triple: value}`` (one number, or a pair for two value columns):
+    every line checked (cards, numbers, duplicates), with clear errors."""
+    p, lines = _csv_lines(path, policy, use, header)
+    one = len(header) == 4
+    values = {}
+    for n, fields in enumerate(lines[1:], start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue
+        where = f"swap policy {policy}: {str(p)!r} line {n}"
+        if len(fields) != len(header):
+            raise ValueError(f"{where}: expected {len(header)} fields {','.join(header)}, got "
+                             f"{len(fields)}")
+        triple = tuple(f.strip() for f in fields[:3])
+        raw = ", ".join(repr(f.strip()) for f in fields[3:])
+        what = "the value must be a number" if one else "the values must be numbers"
+        try:
+            numbers = tuple(float(f) for f in fields[3:])
+        except ValueError:
+            raise ValueError(f"{where}: {what}, got {raw}") from None
+        if (math.isnan(numbers[0]) if one else not all(math.isfinite(v) for v in numbers)):
+            raise ValueError(f"{where}: {what if one else 'the values must be finite numbers'}"
+                             f", got {raw}")
+        for name in triple:
+            _card(name, where)
+        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
+        if key in values:
+            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
+        values[key] = numbers[0] if one else numbers
+    if not values:
+        raise ValueError(f"swap policy {policy}: {str(p)!r} lists no triples")
+    return p, values
+
+
 def _csv_lines(path, policy, use, header):
     """The rows of a swap policy's CSV file, its header checked; clear errors otherwise."""
     if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
@@ -178,32 +212,8 @@ def _csv_lines(path, policy, use, header):
 
 def read_table(path) -> np.ndarray:
     """Read a ``table`` CSV file (module docstring) into its parameter row."""
-    p, lines = _csv_lines(path, "table", "table(file='values.csv') (a CSV with header "
-                          "a,b,c,value)", HEADER)
-    values = {}
-    for n, fields in enumerate(lines[1:], start=2):
-        if not fields or all(not f.strip() for f in fields):
-            continue
-        where = f"swap policy table: {str(p)!r} line {n}"
-        if len(fields) != 4:
-            raise ValueError(f"{where}: expected 4 fields a,b,c,value, got {len(fields)}")
-        triple = tuple(f.strip() for f in fields[:3])
-        try:
-            value = float(fields[3])
-        except ValueError:
-            raise ValueError(f"{where}: the value must be a number, got "
-                             f"{fields[3].strip()!r}") from None
-        if math.isnan(value):
-            raise ValueError(f"{where}: the value must be a number, got "
-                             f"{fields[3].strip()!r}")
-        for name in triple:
-            _card(name, where)
-        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
-        if key in values:
-            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
-        values[key] = value
-    if not values:
-        raise ValueError(f"swap policy table: {str(p)!r} lists no triples")
+    p, values = _read_triples(path, "table", "table(file='values.csv') (a CSV with header "
+                              "a,b,c,value)", HEADER)
     return table_row(values, f"swap policy table: {str(p)!r}")
 
 
@@ -299,32 +309,8 @@ def split_row(values: dict, where: str = "split") -> np.ndarray:
 
 def read_split(path) -> np.ndarray:
     """Read a ``split`` CSV file (module docstring) into its parameter row."""
-    p, lines = _csv_lines(path, "split", "split(file='split.csv') (as written by sim study "
-                          "swap)", SPLIT_HEADER)
-    values = {}
-    for n, fields in enumerate(lines[1:], start=2):
-        if not fields or all(not f.strip() for f in fields):
-            continue
-        where = f"swap policy split: {str(p)!r} line {n}"
-        if len(fields) != 5:
-            raise ValueError(f"{where}: expected 5 fields a,b,c,up,hand, got {len(fields)}")
-        triple = tuple(f.strip() for f in fields[:3])
-        for name in triple:
-            _card(name, where)
-        try:
-            pair = (float(fields[3]), float(fields[4]))
-        except ValueError:
-            raise ValueError(f"{where}: the values must be numbers, got "
-                             f"{fields[3].strip()!r}, {fields[4].strip()!r}") from None
-        if not all(math.isfinite(v) for v in pair):
-            raise ValueError(f"{where}: the values must be finite numbers, got "
-                             f"{fields[3].strip()!r}, {fields[4].strip()!r}")
-        key = tuple(sorted(triple, key=lambda t: _card(t, where)))
-        if key in values:
-            raise ValueError(f"{where}: the triple {'/'.join(triple)} is listed twice")
-        values[key] = pair
-    if not values:
-        raise ValueError(f"swap policy split: {str(p)!r} lists no triples")
+    p, values = _read_triples(path, "split", "split(file='split.csv') (as written by sim "
+                              "study swap)", SPLIT_HEADER)
     return split_row(values, f"swap policy split: {str(p)!r}")
 
 

@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # counting) and inlined (random), every kind of swap policy, H13's jokers.
 _GAMES = """
 import json, sys
-from dataclasses import fields
 import numpy as np
 from sim.kernel.ruleset import Ruleset
 from sim.runs.registry import get_move
@@ -33,8 +32,7 @@ def games(bots):
                     swaps=["specials-up", "random", "highest-up", "none"],
                     rules=Ruleset.build("classic", ["jokers=always"]))
     b = play_batch(cfg, 0, cfg.games, 1)
-    records = {f.name: getattr(b, f.name).tolist() for f in fields(b)
-               if isinstance(getattr(b, f.name), np.ndarray)}
+    records = {name: np.asarray(value).tolist() for name, value in b.records._asdict().items()}
     moves = [record_game(cfg, g).moves.tolist() for g in range(2)]
     return {"records": records, "moves": moves,
             "compiled": type(get_move(f"{bots}:careful").fn).__name__ != "function"}

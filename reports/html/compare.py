@@ -136,7 +136,9 @@ def _compare_section(page: Page, run: Loaded) -> None:
                    fair_label=f"fair share 1/{p}" if p else None, n=df["games"],
                    names_label="strategy (n = seat-games)",
                    rate_label=f"{what.split(' (')[0]} (%)")
-        ax.set_title(f"{what.split(' (')[0].capitalize()}, 95% CI", fontsize=10)
+        anytime = "anytime" in str(cmp.get("intervals", ""))
+        ax.set_title(f"{what.split(' (')[0].capitalize()}, 95% "
+                     + ("confidence sequence" if anytime else "CI"), fontsize=10)
         if has_rating:
             ax2 = fig.add_subplot(*((2, 1, 2) if stacked else (1, 2, 2)))
             r = df["rating"].astype(float).to_numpy()
@@ -195,7 +197,9 @@ def _compare_section(page: Page, run: Loaded) -> None:
                                   "where both were seated and one of them was ranked ahead"
                                   + (f" ({int_text(sum(sum(r) for r in meet) // 2)} meetings in "
                                      "all; per pair with its 95% interval over deals in the "
-                                     "table)" if meet else "")
+                                     "table" + ("; anytime-valid after --until-clear" if "anytime"
+                                                in str(cmp.get("intervals", "")) else "")
+                                     + ")" if meet else "")
                                   + (f"; hatched grey: fewer than {SPARSE} meetings, too few "
                                      "to colour" if few.any() else "") + "."))
         df = pd.DataFrame(m, index=names, columns=names).reset_index(names="strategy")

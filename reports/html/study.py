@@ -130,9 +130,10 @@ def _model_section(page: Page, st: dict) -> None:
     ax.set_ylabel("face-up gain (log-odds of a win)")
     ax.grid(axis="y", alpha=0.3, zorder=0)
     fig_title(fig, "Rank terms of the split model: a card face up rather than in hand, relative "
-                "to the average card, 95% CI")
+                "to the average card, +- 1.96 SE")
     blocks.append(page.figure("study_card_gains", fig, "The model's rank terms; the terms of "
-                              "each face-up and hand triple come on top of them."))
+                              "each face-up and hand triple come on top of them. "
+                              + (model.get("se") or "") + "."))
     path = write_csv(page, "study_card_gains", df)
     shown = pd.DataFrame({"card": df["card"].astype(str),
                           "face-up gain (log-odds)": [f"{as_float(v):+.3f}" for v in df["gain"]],
@@ -141,7 +142,8 @@ def _model_section(page: Page, st: dict) -> None:
                                                    for v in df["points"]]})
     blocks.append({"kind": "table", "html": html_table(shown, ("card",)),
                    "caption": "Face-up gain per card (rank terms; points: the log-odds times "
-                              "p(1 - p) at the mean win rate):", "href": page.href(path)})
+                              "p(1 - p) at the mean win rate; " + (model.get("se") or "SE: "
+                              "indicative") + "):", "href": page.href(path)})
     ex = st.get("examples") or []
     if ex:
         blocks.append({"kind": "heading", "text": "Examples: where the split policy differs "

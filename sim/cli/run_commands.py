@@ -126,7 +126,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                                                "sim play instead.")):
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
     saved by `sim play` (--file)."""
-    from sim.runs.replay import describe
+    from reports.game import replay_lines
     from sim.runs.runner import RunError, record_game
 
     if file is not None:
@@ -147,7 +147,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
         if game < 0:
             raise RunError(f"--game: expected a game index of 0 or more, got {game}")
         cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
-        lines = describe(cfg, game, record_game(cfg, game))
+        lines = replay_lines(cfg, game, record_game(cfg, game))
     except (RunError, ValueError) as e:
         fail(str(e))
     typer.echo("\n".join(lines))

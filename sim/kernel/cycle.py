@@ -28,11 +28,8 @@ on the turns without a pick-up.
 
 **From turn** :data:`START` **on.** The referee looks only at the pick-ups from turn 200 on:
 a finished game of ``lowest`` lasts 55 to 140 turns (median, 6 to 3 players; 99% end by turn
-170 to 340), so most games never pay for the detection. Measured on 6-player ``lowest``
-(where there is nothing to save): checking every pick-up made a turn 6 ns slower (10% of
-~62 ns; a check costs ~25 ns, mostly the comparison); from turn 200 on, under 1 ns. A cycle
-is then found at turn ~250 instead of ~130, which still saves 97% of the 10,000 turns it
-would have played (benchmarks/results/cycles.md).
+170 to 340), so most games never pay for the detection, while an endless game is still
+stopped long before the turn limit (the figures: benchmarks/results/cycles.md).
 
 **What is compared.** The whole public block ``st[:PUB]`` (R26: everything a strategy can
 read, including each hand's ``KNOWN`` cards and the stale pile slots past ``PILELEN``) except

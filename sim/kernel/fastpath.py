@@ -1,8 +1,8 @@
 """The built-in strategies the batch core calls directly, inlined, instead of through a
 first-class function.
 
-A first-class call costs about 10 ns a turn and stops Numba from optimising across it, which
-is a fifth of a four-player turn of ``lowest``. The core therefore takes, besides the
+A first-class call stops Numba from optimising across it and costs a sizeable share of a
+cheap strategy's turn. The core therefore takes, besides the
 first-class functions, one *kind* per seat (:func:`kinds`): 0 means "call the function", any
 other value names a built-in that :func:`choose_move` or :func:`choose_swap` runs inlined.
 The inlined code is the same Python function as the registered strategy (its ``py_func``),
@@ -108,7 +108,7 @@ def choose_move(kinds, fns, st, obs, legal, rng, params, p):
     the seat table ``kinds``, :data:`SEAT_TABLE`).
 
     The hand and parameter rows are sliced only where they are used: a slice is a new array
-    whose reference count costs atomic operations, 2-3 ns a turn (measured).
+    whose reference count costs atomic operations at every turn.
     Built-ins that do not read them get ``obs`` in their place.
     """
     kind = kinds[KIND + p]

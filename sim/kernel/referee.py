@@ -64,7 +64,7 @@ class Games(NamedTuple):
 def scratch(cycle_stop) -> Scratch:
     """The scratch one call of :func:`run_games` (or :func:`run_lowest`) works in. The core
     allocates nothing itself: code that allocates makes every command import Numba's array
-    implementation when it loads the core (30 ms of start-up). One set per thread: calls must
+    implementation when it loads the core (start-up time). One set per thread: calls must
     not share them."""
     return Scratch(np.zeros(_SEEN + (cycle.SIZE if cycle_stop else 0), np.int32),
                    np.zeros(_WORK64, np.int64), np.zeros(4, np.uint64))
@@ -76,8 +76,8 @@ def triple_code(st, w, n):
     r1*196 + r2*14 + r3 (the swap study's key); -1 unless there are ``n`` = 3 of them.
 
     From the have-words at ``w`` (:data:`sim.kernel.layout.HAVE`) without a loop: a loop over the
-    ranks held and over the copies of each mispredicted its exits, 8 codes a game (4p
-    ``lowest``: 240.5k -> 244.2k games/s without it). Three cards: r1 is the lowest rank
+    ranks held and over the copies of each mispredicted its exits, 8 codes a game. Three
+    cards: r1 is the lowest rank
     held and r3 the highest; r2 is the third rank held if there is one, else the rank held
     twice (r1 = r2 = r3 for three of a kind).
     """

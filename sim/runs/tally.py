@@ -27,7 +27,7 @@ def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
 
     The closed form (Wilson 1927, no continuity correction), as SciPy's
     ``binomtest(...).proportion_ci(method="wilson")`` computes it (a test compares them):
-    importing scipy.stats for it cost ``sim run`` 0.5 s of its start-up."""
+    importing scipy.stats for it would dominate a short ``sim run``'s start-up."""
     if games == 0:
         return float("nan"), float("nan")
     n, p = float(games), wins / games
@@ -98,8 +98,8 @@ class Tally:
     def seat_rows(self) -> list[dict]:
         """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places).
 
-        Plain dicts: the run's summary needs no pandas, whose import cost a short ``sim run``
-        0.3 s (:meth:`by_seat` is the same as a DataFrame)."""
+        Plain dicts: the run's summary needs no pandas, whose import would dominate a short
+        ``sim run`` (:meth:`by_seat` is the same as a DataFrame)."""
         rows = []
         v2 = self.cfg.options["last_player_loses"]
         for s in range(self.cfg.players):

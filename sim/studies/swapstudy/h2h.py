@@ -53,30 +53,38 @@ def bh(pvalues):
 
 
 def verdict(h2h, mine="split") -> str:
-    """Plain words: the best of the policies tested, with its margin and interval."""
+    """Plain words: the best of the policies tested, with its margin and interval. A
+    comparison counts as clear when its Benjamini-Hochberg adjusted p-value (``p_adjusted``,
+    over the comparisons made) is below 5%, and the verdict says so; the intervals quoted are
+    each comparison's own, unadjusted 95% intervals."""
     def pts(r, sign=1):
         lo, hi = sorted((sign * r["ci_low"], sign * r["ci_high"]))
         return (f"{sign * 100 * r['diff']:+.2f} points of win rate per seat (95% CI "
-                f"{100 * lo:+.2f} to {100 * hi:+.2f}, p {format_p(r['p_value'])})")
+                f"{100 * lo:+.2f} to {100 * hi:+.2f}, BH-adjusted p "
+                f"{format_p(r.get('p_adjusted', r['p_value']))})")
+
+    def clear(r):
+        return r.get("p_adjusted", r["p_value"]) < 0.05
+
     names = ", ".join(r["policy"] for r in h2h)
-    losers = [r for r in h2h if r["ci_high"] < 0]
-    if all(r["ci_low"] > 0 for r in h2h):
+    how = (f" (clear: Benjamini-Hochberg adjusted p below 5% over the {len(h2h)} "
+           f"comparisons)")
+    wins = [r for r in h2h if clear(r) and r["diff"] > 0]
+    losers = [r for r in h2h if clear(r) and r["diff"] < 0]
+    if len(wins) == len(h2h):
         worst = min(h2h, key=lambda r: r["diff"])
         return (f"Best of the policies tested ({mine}, {names}): the {mine} policy. It beats "
-                f"each of them; its smallest margin is against {worst['policy']}: "
+                f"each of them{how}; its smallest margin is against {worst['policy']}: "
                 f"{pts(worst)}.")
     if losers:
         best = min(losers, key=lambda r: r["diff"])
-        return (f"The {mine} policy is not the best of the policies tested: {best['policy']} "
-                f"beats it by {pts(best, -1)}"
+        return (f"The {mine} policy is not the best of the policies tested{how}: "
+                f"{best['policy']} beats it by {pts(best, -1)}"
                 + (f"; {', '.join(r['policy'] for r in losers if r is not best)} also beat it"
                    if len(losers) > 1 else "") + ". "
-                + (f"It beats {', '.join(r['policy'] for r in h2h if r['ci_low'] > 0)}."
-                   if any(r["ci_low"] > 0 for r in h2h) else ""))
-    rivals = [r for r in h2h if r["ci_low"] <= 0]
-    return (f"No policy tested is clearly best: the {mine} policy "
-            + (f"beats {', '.join(r['policy'] for r in h2h if r['ci_low'] > 0)}, but " if
-               any(r["ci_low"] > 0 for r in h2h) else "")
+                + (f"It beats {', '.join(r['policy'] for r in wins)}." if wins else ""))
+    rivals = [r for r in h2h if r not in wins]
+    return (f"No policy tested is clearly best{how}: the {mine} policy "
+            + (f"beats {', '.join(r['policy'] for r in wins)}, but " if wins else "")
             + "does not clearly beat " + "; ".join(f"{r['policy']}: {pts(r)}" for r in rivals)
             + ".")
-

@@ -17,6 +17,12 @@ from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
+# What the model's standard errors are (issue 23: a replicate SD over the reported SE averaged
+# 0.75, and under V2 a place share's variance is below the binomial's).
+SE_NOTE = ("SE: the Laplace posterior SD of the penalised fit, treating the seats of one game "
+           "as independent, so indicative, not an interval over games")
+V2_SE_NOTE = ("; under V2 the binomial variance is assumed for the share of seats beaten (no "
+              "dispersion estimated), which overstates it (4 players: about 1.3x too wide)")
 UNFINISHED_POLICY = (UNFINISHED_POLICY_RUNS[0].upper() + UNFINISHED_POLICY_RUNS[1:]
                      + ": a loss for every seat in the triple table and the model, a result "
                      "of 0 for both sides in the head-to-head.")
@@ -88,6 +94,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                                   "each hand triple; no position term: under V1 or H14 "
                                   "starter=hand the swap decides who starts"),
                        "position_term": stage["position"],
+                       "se": SE_NOTE + (V2_SE_NOTE if stage["v2"] else ""),
                        "prior_sd": PRIOR_SD, "prior_sd_extra": PRIOR_SD_EXTRA,
                        "prior_sd_triple": model["sd_triple"],
                        "held_out_loglik": model["held_out"],
