@@ -20,18 +20,25 @@ def unfinished_text(d: dict, cap=None) -> str:
             f"endless: a position repeated")
 
 
-def print_summary(tally, seconds: float, console: Console | None = None) -> None:
+def print_summary(tally, seconds: float, console: Console | None = None,
+                  partial: str | None = None) -> None:
+    """The run's summary; ``partial`` (what was interrupted) heads a summary of the games
+    played before Ctrl-C. Games/s count the games played here, not those loaded by --resume."""
     import sys
 
     # Wide enough for the tables when the output goes to a file or a pipe.
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     cfg = tally.cfg
     ov = tally.overall()
+    if partial:
+        console.print(f"[bold red]PARTIAL[/] ({partial}): {ov['games']:,} of {cfg.games:,} "
+                      f"games")
     console.print(f"[bold]{ov['games']:,} games[/], {cfg.players} players, rules "
                   f"{cfg.rules}, seed {cfg.seed}: {ov['unfinished']:,} unfinished "
                   f"({unfinished_text(ov, cfg.max_turns)}), {ov['mean_turns']:.1f} turns per "
                   f"finished game, {seconds:.2f} s "
-                  f"({ov['games'] / max(seconds, 1e-9):,.0f} games/s)")
+                  f"({(ov['games'] - tally.loaded) / max(seconds, 1e-9):,.0f} games/s"
+                  + (f" played, {tally.loaded:,} games loaded" if tally.loaded else "") + ")")
     console.print(f"Stopping endless games: {ov['cycle_stop']}.")
     v2 = cfg.options["last_player_loses"]
     for title, rows, key in (("By seat", tally.seat_rows(), "seat"),

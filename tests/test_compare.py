@@ -79,10 +79,10 @@ def test_independent_design_uses_fresh_deals(monkeypatch):
     firsts = []
     real = c.play_batch
 
-    def spy(cfg, first, n, threads, numbers=None, seating=None):
-        half = len(numbers) // 2
-        firsts.append((int(numbers[0]), int(numbers[half])))
-        return real(cfg, first, n, threads, numbers, seating)
+    def spy(cfg, first, n, threads, numbers=None, seating=None, **kw):
+        # the core plays deal by deal: rotations 0 and 1 of the first deal come first
+        firsts.append((int(numbers[0]), int(numbers[1])))
+        return real(cfg, first, n, threads, numbers, seating, **kw)
     monkeypatch.setattr(c, "play_batch", spy)
     compare(["lowest", "test-lowest-random-swap"], players=4, games=400, threads=1, block=200)
     assert firsts == [(0, 0)]

@@ -205,7 +205,7 @@ def test_the_local_backend_plays_the_next_batch_while_the_caller_holds_this_one(
 
     started = {first: threading.Event() for first in (0, 10, 20)}
 
-    def fake_play(cfg_, first, n, threads):
+    def fake_play(cfg_, first, n, threads, stop=None, tick=None):
         started[first].set()
         return ("batch", first)
 

@@ -14,7 +14,7 @@ import typer
 
 from sim.cli.options import (
     CAP, CYCLE_STOP, GAMES, PLAYERS, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2, fail,
-    parse_count, progress_bar, run_config,
+    maybe_progress, parse_count, run_config,
 )
 
 
@@ -55,7 +55,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     if debug:
         _debug_mode()
         threads = 1
-    from sim.runs.runner import RunError, run as run_games
+    from sim.runs.runner import Interrupted, RunError, run as run_games
 
     engine = None
     try:
@@ -66,29 +66,35 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         if not as_json:
             _import_meanwhile("reports.text")
         t0 = time.perf_counter()
-        if not quiet and not as_json and sys.stderr.isatty():
-            with progress_bar() as bar:
-                task = bar.add_task("games", total=cfg.games)
-                tally = run_games(cfg, progress=lambda done: bar.update(task, completed=done),
-                                  out=out, resume=resume, backend=engine)
-        else:
-            tally = run_games(cfg, out=out, resume=resume, backend=engine)
+        partial = None
+        try:
+            with maybe_progress(not quiet and not as_json, cfg.games) as progress:
+                tally = run_games(cfg, progress=progress, out=out, resume=resume,
+                                  backend=engine)
+        except Interrupted as e:
+            tally = e.partial
+            partial = "interrupted" + (f"; the finished batches are in {out}, continue with "
+                                       f"--resume" if out else "")
         seconds = time.perf_counter() - t0
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
-        saved = f"; the finished batches are in {out}, continue with --resume" if out else ""
-        fail(f"interrupted: no summary{saved}", code=130)
+        fail("interrupted before any game was played", code=130)
     finally:
         if engine is not None and hasattr(engine, "close"):
             engine.close()
     if as_json:
         result = tally.to_dict()
         result["seconds"] = seconds
+        result["games_played"] = tally.games - tally.loaded
+        if partial:
+            result["partial"] = partial
         typer.echo(json.dumps(result, indent=2))
     else:
         from reports.text import print_summary
-        print_summary(tally, seconds)
+        print_summary(tally, seconds, partial=partial)
+    if partial:
+        raise typer.Exit(130)
 
 
 def _import_meanwhile(module: str) -> None:

@@ -38,27 +38,40 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
                                                "per-game records (Parquet), compare.json, "
                                                "manifest and summary."),
+            resume: bool = typer.Option(False, "--resume", help="Continue the comparison "
+                                        "saved in --out."),
             as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
     win rates with 95% intervals over deals, the leader against each other strategy,
     head-to-head, Plackett-Luce ratings, seat and starter effects."""
     from sim.studies.compare import compare as play, save
-    from sim.runs.runner import RunError
+    from sim.runs.runner import Interrupted, RunError
 
+    partial = None
     try:
         cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
                          last_player_loses, max_turns, threads, rule=rule)
         total = parse_count(games)
         cap = parse_count(max_games, "--max-games") if max_games else total
+        if resume and out is None:
+            raise RunError("--resume needs --out, the folder of the comparison to continue")
         t0 = time.perf_counter()
-        with maybe_progress(not as_json and not quiet,
-                            cap if until_clear else total) as progress:
-            t, info = play(list(strategies), players=players, games=total, seed=seed,
-                           rules=cfg.rules, max_turns=max_turns, threads=threads,
-                           independent=independent, until_clear=until_clear, max_games=cap,
-                           progress=progress, out=out, cycle_stop=cycle_stop,
-                           seating=seating)
+        try:
+            with maybe_progress(not as_json and not quiet,
+                                cap if until_clear else total) as progress:
+                t, info = play(list(strategies), players=players, games=total, seed=seed,
+                               rules=cfg.rules, max_turns=max_turns, threads=threads,
+                               independent=independent, until_clear=until_clear,
+                               max_games=cap, progress=progress, out=out,
+                               cycle_stop=cycle_stop, seating=seating, resume=resume)
+        except Interrupted as e:
+            t, info = e.partial
+            partial = "interrupted" + (f"; the finished blocks are in {out}, continue with "
+                                       f"--resume" if out else "")
+            if not t.games:
+                fail("interrupted before a deal was played under every rotation"
+                     + (f"; continue with --resume (--out {out})" if out else ""), code=130)
         seconds = time.perf_counter() - t0
         result = t.to_dict()
         result["info"] = info
@@ -71,13 +84,20 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
-        fail("interrupted: no result", code=130)
+        fail("interrupted" + (f"; continue with --resume (--out {out})" if out else ""),
+             code=130)
+    if partial:
+        result["partial"] = partial
     if as_json:
         result["seconds"] = seconds
         typer.echo(json.dumps(result, indent=2, default=float))
     else:
         from reports.text import print_compare
+        if partial:
+            typer.echo(f"PARTIAL ({partial}): {t.games:,} of {total:,} games")
         print_compare(result, seconds)
+    if partial:
+        raise typer.Exit(130)
 
 
 def study_swap(players: int = PLAYERS,

@@ -1,18 +1,21 @@
 """Where batches are played: in this process (all cores) or on a Dask cluster.
 
-A backend's ``play(cfg, todo)`` yields ``(index, Batch)`` for each ``(index, first, n)`` of
-``todo``, in any order. Games depend only on (seed, game index), so every backend gives the
+A backend's ``play(cfg, todo, tick)`` yields ``(index, Batch)`` for each ``(index, first, n)``
+of ``todo``, in any order, calling ``tick(games)`` as games are played; on Ctrl-C it raises
+:class:`~sim.runs.batch.Interrupted` whose ``partial``, when set, is ``(index, Batch)``: the
+first games of a batch. Games depend only on (seed, game index), so every backend gives the
 same records.
 """
 from __future__ import annotations
 
 import functools
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-from sim.runs.batch import play_batch
+from sim.runs.batch import Interrupted, play_batch
 from sim.runs.config import RunConfig, RunError
 
 
@@ -25,22 +28,43 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
-    def play(self, cfg, todo):
+    def play(self, cfg, todo, tick=None):
+        stop = threading.Event()
         if len(todo) < 2:
             for index, first, n in todo:
-                yield index, play_batch(cfg, first, n, self.threads)
+                yield index, _played(index, play_batch, cfg, first, n, self.threads,
+                                     stop=stop, tick=tick)
             return
         ahead = ThreadPoolExecutor(1, thread_name_prefix="shithead-batch")
+        pending = None
         try:
-            pending = None
             for index, first, n in todo:
-                job = index, ahead.submit(play_batch, cfg, first, n, self.threads)
+                job = index, ahead.submit(play_batch, cfg, first, n, self.threads,
+                                          stop=stop, tick=tick)
                 if pending is not None:
                     yield pending[0], pending[1].result()
                 pending = job
             yield pending[0], pending[1].result()
+        except KeyboardInterrupt as e:
+            # Ctrl-C: stop the batch under way (its chunks end within a second) and pass on
+            # its first games, played, with the batch's index
+            stop.set()
+            if isinstance(e, Interrupted) or pending is None:
+                raise
+            played = _played(pending[0], pending[1].result)
+            raise Interrupted((pending[0], played)) from None
         finally:   # stopped early (an error, Ctrl-C): drop the batch not yet started
+            stop.set()
             ahead.shutdown(wait=False, cancel_futures=True)
+
+
+def _played(index, play, *args, **kwargs):
+    """``play(*args, **kwargs)``; an :class:`Interrupted` from it with ``(index, partial)``."""
+    try:
+        return play(*args, **kwargs)
+    except Interrupted as e:
+        e.partial = (index, e.partial)
+        raise
 
 
 @functools.lru_cache(maxsize=8)
@@ -83,7 +107,7 @@ class DaskBackend:
         if self.cluster is not None:
             self.cluster.close()
 
-    def play(self, cfg, todo):
+    def play(self, cfg, todo, tick=None):
         from distributed import as_completed
         spec = json.dumps(cfg.to_spec(), sort_keys=True)
         workers = max(1, len(self.client.scheduler_info()["workers"]))
@@ -104,4 +128,6 @@ class DaskBackend:
             fut.release()
             if pending:
                 submit()
+            if tick is not None:
+                tick(batch.status.size)
             yield index, batch

@@ -4,7 +4,8 @@ strategy (R24, R26) as :class:`~sim.runs.config.RunError` with the position to r
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,14 +62,19 @@ class Seating:
 
 
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
-               numbers: np.ndarray | None = None, seating: Seating | None = None) -> Batch:
+               numbers: np.ndarray | None = None, seating: Seating | None = None,
+               stop=None, tick=None) -> Batch:
     """Play games ``first .. first + n - 1`` with the jitted core; or, with ``numbers``, the
     games numbered so (``first`` and ``n`` ignored).
 
     ``seating`` (:class:`Seating`) seats other strategies than ``cfg``'s, game by game (one
     call for a tournament's many seatings); ``cfg`` then gives everything else (seed,
     players, rules, the turn limit, ``cycle_stop``). The games are the same as those of the
-    seating's own configs."""
+    seating's own configs.
+
+    ``stop`` (a threading.Event) set, or Ctrl-C, ends the batch within about a second by
+    raising :class:`Interrupted` with the games played so far; ``tick(games)`` is called as
+    chunks of games finish (from other threads)."""
     install()                 # Numba's process-wide patches (sim.kernel.compiler), once
     if numbers is None:
         games = np.arange(first, first + n, dtype=np.int64)
@@ -95,18 +101,11 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
         part = b.records if hi - lo == n else records.take(b.records, slice(lo, hi))
         run(table, pool, core.scratch(cfg.cycle_stop), part)
 
-    # Blocks of consecutive games on `threads` threads; the core releases the GIL. Each game's
-    # random stream comes from (seed, game index) alone, so the blocks change no result.
-    # A few hundred games are not worth a thread pool (its start costs a millisecond).
-    blocks = max(1, min(threads * 4 if threads > 1 else 1, n // 256))
-    cuts = [n * i // blocks for i in range(blocks + 1)]
+    # Chunks of consecutive games on `threads` threads; the core releases the GIL. Each game's
+    # random stream comes from (seed, game index) alone, so the chunks change no result.
+    chunks = _Chunks(n, threads, block, stop, tick)
     try:
-        if blocks == 1:
-            block(0, n)
-        else:
-            with ThreadPoolExecutor(threads) as pool_:
-                for f in [pool_.submit(block, lo, hi) for lo, hi in zip(cuts, cuts[1:])]:
-                    f.result()
+        chunks.play()
     except IndexError:
         # Strategies are compiled with bounds checking: one indexed past its observation or
         # hand, i.e. tried to read what its player may not see (R26).
@@ -117,12 +116,129 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
                        f"(R26: strategies see the public state and their own hand only), in "
                        f"games {games.min()}..{games.max()} of seed {cfg.seed}; strategies: "
                        f"{', '.join(moves)}; swap policies: {', '.join(swaps)}") from None
-    bad = np.flatnonzero(b.status >= core.BAD_MOVE)
+    bad = np.flatnonzero(b.status[:chunks.done] >= core.BAD_MOVE)
     if bad.size:
         i = bad[0]
         table = cfg if seating is None else seating.config(tuple(seat_rows[i, :cfg.players]))
         raise strategy_error(table, int(games[i]), b.status[i], b.errors[i])
+    if chunks.done < n:          # stopped: the games played so far, in order from the first
+        raise Interrupted(b.take(np.arange(chunks.done)))   # copies: chunks may still run
     return b
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or a ``stop`` event) ended the play early. ``partial`` holds what was played
+    before it: a :class:`Batch` of the first games of a batch, or a caller's partial result
+    (a run's Tally, a tournament), set as the exception travels up."""
+
+    def __init__(self, partial=None, message="interrupted"):
+        super().__init__(message)
+        self.partial = partial
+
+
+class Played:
+    """Progress counted from chunks: ``tick(games)`` (from the core's threads, as chunks
+    finish) adds to ``games``, the games played in this process, and calls
+    ``progress(done)``; ``seen(done)`` sets the count shown (games loaded, whole blocks)."""
+
+    def __init__(self, progress=None, done=0):
+        self.progress, self.done, self.games = progress, done, 0
+        self.lock = threading.Lock()
+        if progress and done:
+            progress(done)
+
+    def tick(self, games):
+        with self.lock:
+            self.games += games
+            self.done += games
+            done = self.done
+        if self.progress:
+            self.progress(done)
+
+    def seen(self, done):
+        with self.lock:
+            changed, self.done = done != self.done, done
+        if self.progress and changed:
+            self.progress(done)
+
+
+class _Chunks:
+    """Play games ``0 .. n - 1`` of a batch in chunks sized to last about ``SECONDS`` each, on
+    ``threads`` daemon threads, so that Ctrl-C (or ``stop``, a threading.Event) is answered
+    within about a second however slow the strategies, and ``tick(games)`` reports progress
+    within a batch. ``done`` is the number of games played from the first without a gap."""
+
+    SECONDS = 0.15      # a chunk's target duration
+    FIRST = 16          # a chunk's size before its speed is known
+
+    def __init__(self, n, threads, block, stop, tick):
+        self.n, self.block, self.tick = n, block, tick
+        self.stop = stop if stop is not None else threading.Event()
+        self.threads = max(1, min(threads or 1, n // self.FIRST or 1))
+        self.lock = threading.Lock()
+        self.next = 0
+        self.size = self.FIRST
+        self.finished = []           # (lo, hi) of the chunks played
+        self.errors = []
+
+    @property
+    def done(self) -> int:
+        end = 0
+        for lo, hi in sorted(self.finished):
+            if lo != end:
+                break
+            end = hi
+        return end
+
+    def _take(self):
+        with self.lock:
+            if self.stop.is_set() or self.errors or self.next >= self.n:
+                return None
+            lo = self.next
+            self.next = hi = min(self.n, lo + self.size)
+            return lo, hi
+
+    def _work(self):
+        try:
+            while (span := self._take()) is not None:
+                t0 = time.perf_counter()
+                self.block(*span)
+                seconds = time.perf_counter() - t0
+                games = span[1] - span[0]
+                with self.lock:
+                    self.finished.append(span)
+                    # size the next chunks from this one's speed (at most 4 times larger)
+                    self.size = max(1, min(4 * games, int(games * self.SECONDS
+                                                          / max(seconds, 1e-6))))
+                if self.tick is not None:
+                    try:
+                        self.tick(games)
+                    except KeyboardInterrupt:      # raised by a progress callback: a stop
+                        self.stop.set()
+        except BaseException as e:      # noqa: BLE001 (given to the caller's thread)
+            self.errors.append(e)
+
+    def play(self):
+        if self.threads == 1:
+            try:
+                self._work()
+            except KeyboardInterrupt:
+                self.stop.set()
+        else:
+            workers = [threading.Thread(target=self._work, daemon=True, name="shithead-chunk")
+                       for _ in range(self.threads)]
+            for w in workers:
+                w.start()
+            try:
+                for w in workers:
+                    while w.is_alive():
+                        w.join(0.05)
+            except KeyboardInterrupt:
+                self.stop.set()
+                for w in workers:        # the chunks under way: a fraction of a second
+                    w.join(2 * self.SECONDS + 1.0)
+        if self.errors:
+            raise self.errors[0]
 
 
 def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sim.runs.backends import LocalBackend
 from sim.runs.batch import (  # noqa: F401  (re-exported)
-    Batch, GameRecord, batches, play_batch, record_game, strategy_error,
+    Batch, GameRecord, Interrupted, Played, batches, play_batch, record_game, strategy_error,
 )
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
 from sim.runs.store import Store
@@ -20,7 +20,10 @@ from sim.runs.tally import Tally
 def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     """Play all games of ``cfg`` and return their :class:`~sim.runs.tally.Tally`.
 
-    ``progress(done)`` is called as games finish. With ``out`` (a folder) every batch's
+    ``progress(done)`` is called as games finish (chunks of a batch, so from the first
+    second). Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
+    ``partial`` the tally of the games played so far (the saved folder keeps whole batches:
+    ``--resume`` plays the rest). With ``out`` (a folder) every batch's
     per-game records are saved (:mod:`sim.runs.store`), and ``resume`` continues a saved run.
     ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.runs.backends`.
     The tally adds integers only, so the summary does not depend on the order in which
@@ -35,19 +38,23 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     for index, first, n in batches(cfg):
         if store is not None and store.done(index):
             tally.add(store.read(index))
+            tally.loaded += n
             done += n
         else:
             todo.append((index, first, n))
-    if progress and done:
-        progress(done)
+    played = Played(progress, done)
     backend = backend or LocalBackend(cfg.threads)
-    for index, b in backend.play(cfg, todo):
-        if store is not None:
-            store.write(index, b)
-        tally.add(b)
-        done += b.status.size
-        if progress:
-            progress(done)
+    try:
+        for index, b in backend.play(cfg, todo, tick=played.tick):
+            if store is not None:
+                store.write(index, b)
+            tally.add(b)
+    except KeyboardInterrupt as e:
+        # the whole batches are tallied (and saved); a batch's first games count too
+        part = getattr(e, "partial", None)
+        if isinstance(part, tuple) and part[1] is not None and part[1].status.size:
+            tally.add(part[1])
+        raise Interrupted(tally) from None
     if store is not None:
         store.finish(tally.to_dict())
     return tally

@@ -95,18 +95,7 @@ class Store:
         import pandas as pd
 
         df = pd.read_parquet(self.part(index))
-        values = {}
-        for f in FIELDS:
-            if f.column is None:
-                values[f.name] = np.zeros((len(df),) + f.shape, f.dtype)
-            elif f.name == "end":
-                values[f.name] = _end_codes(df[f.column])
-            elif f.shape:
-                values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
-                                           for s in range(f.shape[0])], axis=1)
-            else:
-                values[f.name] = df[f.column].to_numpy()
-        return Batch(int(df["game"].iloc[0]), Records(**values))
+        return Batch(int(df["game"].iloc[0]), read_records(df))
 
     def finish(self, summary: dict) -> None:
         self._write_json("summary.json", summary)
@@ -142,6 +131,23 @@ def records(cfg, b):
                                                         [cfg.strategies[s]])
         df[f"swap_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [cfg.swaps[s]])
     return df
+
+
+def read_records(df) -> Records:
+    """The record fields of the games in ``df`` (a saved batch's columns, :func:`records`);
+    a field not saved (``errors``) is zeros."""
+    values = {}
+    for f in FIELDS:
+        if f.column is None:
+            values[f.name] = np.zeros((len(df),) + f.shape, f.dtype)
+        elif f.name == "end":
+            values[f.name] = _end_codes(df[f.column])
+        elif f.shape:
+            values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
+                                       for s in range(f.shape[0])], axis=1)
+        else:
+            values[f.name] = df[f.column].to_numpy()
+    return Records(**values)
 
 
 def _end_codes(unfinished_by) -> np.ndarray:

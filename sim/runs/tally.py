@@ -51,6 +51,7 @@ class Tally:
     def __init__(self, cfg):
         self.cfg = cfg
         self.games = 0
+        self.loaded = 0          # of them, read back from a saved run (--resume), not played
         self.unfinished = 0
         self.cycles = 0          # unfinished games stopped as proven endless (sim.kernel.cycle)
         self.turns = 0           # over finished games

@@ -19,10 +19,13 @@ interval reported is anytime-valid too (the tournament's ``sequential`` flag).
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
+from sim.runs.batch import Interrupted, Played
 from sim.runs.config import RunError
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
@@ -49,17 +52,60 @@ def blocks(deals, block, until_clear):
 
 class Records:
     """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.runs.store's
-    columns, plus deal and rotation), written as the blocks finish."""
+    columns, plus deal and rotation), written as the blocks finish; ``DIR/manifest.json``
+    from the start, holding the ``plan`` (what decides the games and the blocks) that
+    ``resume`` must find unchanged."""
 
-    def __init__(self, path):
+    def __init__(self, path, plan, resume=False):
         from pathlib import Path
 
         self.path = Path(path).expanduser()
         self.games_dir = self.path / "games"
-        if (self.path / "manifest.json").exists() or any(self.games_dir.glob("part-*")):
+        manifest = self.path / "manifest.json"
+        if resume:
+            try:
+                saved = json.loads(manifest.read_text()).get("plan")
+            except (OSError, ValueError):
+                saved = None
+            if saved is None:
+                raise folder.StoreError(f"--resume: {self.path} holds no comparison to "
+                                        f"continue (no readable manifest.json with its plan)")
+            if saved != json.loads(json.dumps(plan, default=float)):
+                diff = sorted(key for key in set(saved) | set(plan)
+                              if saved.get(key) != json.loads(json.dumps(plan.get(key),
+                                                                         default=float)))
+                raise folder.StoreError(f"--resume: the options differ from the comparison "
+                                        f"saved in {manifest} ({', '.join(diff)})")
+            for stale in ("compare.json", "summary.json"):     # written again at the end
+                (self.path / stale).unlink(missing_ok=True)
+        elif manifest.exists() or any(self.games_dir.glob("part-*")):
             raise folder.StoreError(f"--out: {self.path} already holds a run or a comparison; "
-                                    f"choose another folder")
+                                    f"add --resume to continue it, or choose another folder")
         folder.make_dir(self.path, "games")
+        if not resume:
+            folder.write_json(manifest, folder.manifest("compare", plan, plan=plan),
+                              default=float)
+
+    def part(self, index):
+        return self.games_dir / f"part-{index:05d}.parquet"
+
+    def done(self, index):
+        return self.part(index).exists()
+
+    def read(self, index, deals, k):
+        """The block saved under ``index`` as :meth:`Match.play` returns it: rotation by
+        rotation, each in the order of its deals."""
+        import pandas as pd
+
+        from sim.runs.batch import Batch
+        from sim.runs.store import read_records
+
+        df = pd.read_parquet(self.part(index)).sort_values(["rotation", "deal"],
+                                                           kind="stable")
+        if len(df) != deals * k:
+            raise folder.StoreError(f"--resume: {self.part(index)} holds {len(df)} games, "
+                                    f"expected {deals * k}")
+        return Batch(0, read_records(df), numbers=df["game"].to_numpy())
 
     def write(self, index, cfg, batch, rows, deals, k, names, swaps):
         """One file for a block: ``batch`` holds its games rotation by rotation (``rows``:
@@ -81,19 +127,25 @@ class Records:
         for c in df.columns:
             if c.startswith(("strategy_", "swap_")):
                 df[c] = df[c].astype(str).astype("category")
-        folder.write_parquet(self.games_dir / f"part-{index:05d}.parquet", df)
+        folder.write_parquet(self.part(index), df)
 
 
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
             max_games=None, swaps=None, progress=None, out=None, cycle_stop=True,
-            seating="balanced"):
+            seating="balanced", resume=False):
     """Play a duplicate-deal tournament; return (Tournament, info).
 
     ``games`` counts every game played (deals x rotations). ``independent`` replays no deal:
     each rotation gets its own game indices (to measure what duplicate deals gain). With
     ``out`` (a folder) the per-game records are written to ``out/games`` as blocks finish.
     ``seating``: ``"balanced"`` or ``"fixed"`` cyclic orders (:mod:`sim.studies.design`).
+    ``resume`` continues the tournament saved in ``out``: its blocks are read back, the
+    missing ones played, which gives exactly the uninterrupted result.
+
+    Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
+    ``partial`` the ``(Tournament, info)`` of the deals played so far (whole blocks are saved:
+    ``resume`` plays the rest).
     """
     import numba
 
@@ -114,39 +166,59 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     if total is None or total < k:
         raise RunError(f"--games: at least one game per rotation ({k}), got {total}")
     deals = total // k
-    store = Records(out) if out is not None else None
+    plan = {"strategies": list(strategies), "players": players, "deals": deals, "seed": seed,
+            "options": opts, "max_turns": max_turns, "cycle_stop": bool(cycle_stop),
+            "independent": independent, "until_clear": until_clear, "block": block,
+            "seating": seating, "swaps": match.swaps, "code": folder.versions()["code"]}
+    store = Records(out, plan, resume) if out is not None else None
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
-    for index, (first, n) in enumerate(blocks(deals, block, until_clear)):
-        orders = seat_orders(k, seating, seed, np.arange(first, first + n))
-        # the games are rotation by rotation, each in the order of its deals
-        numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
-        if independent:
-            numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
-        b, rows = match.play(orders, numbers)
-        t.add_block(split_rotations(b, k), orders)
-        if store is not None:
-            store.write(index, base, b, rows, first + np.arange(n), k, strategies, match.swaps)
-        if progress:
-            progress(t.games)
-        if until_clear:
-            looks += 1
-            leader, clear = t.clear_leader()
-            if clear:
-                stopped = "clear"
-                break
-    info = {"stopped": stopped, "until_clear": until_clear, "looks": looks,
-            "leader": leader, "alpha": ALPHA,
-            "method": ("anytime-valid confidence sequences (Waudby-Smith & Ramdas 2024, "
-                       "betting, dKelly) of the paired per-deal difference, leader against "
-                       f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
-            if until_clear else None,
-            "independent": independent, "seed": seed, "rules": rules, "options": opts,
-            "block": block, "cycle_stop": base.cycle_note(),
-            "seating": seating if k > 2 else "fixed",
-            "seating_note": seating_note(seating if k > 2 else "fixed", k)}
-    return t, info
+
+    def describe(stopped):
+        return {"stopped": stopped, "until_clear": until_clear, "looks": looks,
+                "leader": leader, "alpha": ALPHA,
+                "method": ("anytime-valid confidence sequences (Waudby-Smith & Ramdas 2024, "
+                           "betting, dKelly) of the paired per-deal difference, leader against "
+                           f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
+                if until_clear else None,
+                "independent": independent, "seed": seed, "rules": rules, "options": opts,
+                "block": block, "cycle_stop": base.cycle_note(),
+                "seating": seating if k > 2 else "fixed",
+                "seating_note": seating_note(seating if k > 2 else "fixed", k)}
+
+    played = Played(progress)
+    try:
+        for index, (first, n) in enumerate(blocks(deals, block, until_clear)):
+            orders = seat_orders(k, seating, seed, np.arange(first, first + n))
+            # the games are rotation by rotation, each in the order of its deals
+            numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
+            if independent:
+                numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
+            if store is not None and store.done(index):
+                b, rows = store.read(index, n, k), None
+            else:
+                try:
+                    b, rows = match.play(orders, numbers, tick=played.tick)
+                except Interrupted as e:
+                    if e.partial is not None:      # the block's first deals, not saved
+                        part, _, m = e.partial
+                        t.add_block(split_rotations(part, k), orders[:m])
+                    raise
+            t.add_block(split_rotations(b, k), orders)
+            if store is not None and rows is not None:
+                store.write(index, base, b, rows, first + np.arange(n), k, strategies,
+                            match.swaps)
+            played.seen(t.games)
+            if until_clear:
+                looks += 1
+                leader, clear = t.clear_leader()
+                if clear:
+                    stopped = "clear"
+                    break
+    except KeyboardInterrupt:
+        raise Interrupted((t, describe("interrupted"))) from None
+    return t, describe(stopped)
 
 
 def save(path, t: Tournament, info: dict, config: dict, result: dict | None = None) -> None:
@@ -164,6 +236,14 @@ def save(path, t: Tournament, info: dict, config: dict, result: dict | None = No
                                              "cycle_stop": info.get("cycle_stop"),
                                              "mean_turns": d["mean_turns"]},
                "by_seat": d["seat_effect"], "by_strategy": []}
+    try:
+        plan = json.loads((path / "manifest.json").read_text()).get("plan")
+    except (OSError, ValueError):
+        plan = None
+    extra = {"plan": plan} if plan is not None else {}
+    if info.get("stopped") == "interrupted":
+        summary["partial"] = d["partial"] = ("interrupted: the deals played so far; continue "
+                                             "with --resume")
     for name, data in (("compare.json", d), ("summary.json", summary),
-                       ("manifest.json", folder.manifest("compare", config))):
+                       ("manifest.json", folder.manifest("compare", config, **extra))):
         folder.write_json(path / name, data, default=float)

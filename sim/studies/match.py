@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.kernel.fastpath import make_pool
 from sim.kernel.referee import UNFINISHED
-from sim.runs.batch import Seating, play_batch
+from sim.runs.batch import Interrupted, Seating, play_batch
 from sim.runs.config import RunConfig
 from sim.studies.design import rotations, seat_rows
 
@@ -113,12 +113,27 @@ class Match:
                 **self._spec)
         return self._made[seats]
 
-    def play(self, orders, numbers):
+    def play(self, orders, numbers, stop=None, tick=None):
         """Play deal ``i`` of a block under every rotation of its cyclic order ``orders[i]``,
         the deal's cards being those of game ``numbers[r * deals + i]`` in rotation ``r``; all
         in one call of the core. Returns the Batch (rotation by rotation, each in the order of
-        the deals) and its seat rows (pool entries per seat)."""
+        the deals) and its seat rows (pool entries per seat).
+
+        The core plays the games deal by deal (every rotation of a deal, then the next deal),
+        so that on Ctrl-C (:class:`~sim.runs.batch.Interrupted`, ``stop`` and ``tick`` as for
+        :func:`~sim.runs.batch.play_batch`) the games played are whole deals: the exception's
+        ``partial`` is then ``(Batch, rows, deals)`` of the first ``deals`` deals, or None."""
         rows = seat_rows(orders, self.players)
-        b = play_batch(self.configs[0], 0, 0, self.threads, numbers=numbers,
-                       seating=Seating(self.pool, rows, self.config))
-        return b, rows
+        deals = len(orders)
+        k = len(rows) // max(deals, 1)
+        by_deal = np.arange(k * deals).reshape(k, deals).T.ravel()
+        try:
+            b = play_batch(self.configs[0], 0, 0, self.threads, numbers=numbers[by_deal],
+                           seating=Seating(self.pool, rows[by_deal], self.config),
+                           stop=stop, tick=tick)
+        except Interrupted as e:
+            m = e.partial.status.size // k if e.partial is not None else 0
+            back = np.arange(k * m).reshape(m, k).T.ravel()
+            e.partial = (e.partial.take(back), rows[by_deal][:k * m][back], m) if m else None
+            raise
+        return b.take(np.argsort(by_deal)), rows

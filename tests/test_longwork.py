@@ -1,0 +1,113 @@
+"""Long work is safe to stop and to resume (issue 21 item 3): Ctrl-C (here a
+KeyboardInterrupt raised by a progress callback, or a stop event) ends play within a chunk,
+passes on the games played so far, and --resume gives exactly the uninterrupted result."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from sim.runs.batch import Interrupted, play_batch
+from sim.runs.config import RunConfig
+from sim.runs.runner import run
+from sim.studies.compare import compare, save
+
+
+def _cfg(games=3000, batch=1000, threads=2):
+    return RunConfig(games=games, players=4, seed=5, strategies=["lowest", "random"] * 2,
+                     batch=batch, threads=threads)
+
+
+def _stop_at(games):
+    def progress(done):
+        if done >= games:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_a_stopped_batch_gives_its_first_games_as_played():
+    """A stop event answered between chunks; the games played are a prefix of the batch and
+    equal to the same games of an unstopped batch (games depend on seed and index only)."""
+    cfg = _cfg(games=20_000, batch=20_000)
+    whole = play_batch(cfg, 0, 20_000, 2)
+    stop = threading.Event()
+    seen = []
+
+    def tick(games):
+        seen.append(games)
+        if sum(seen) >= 2000:
+            stop.set()
+    with pytest.raises(Interrupted) as e:
+        play_batch(cfg, 0, 20_000, 2, stop=stop, tick=tick)
+    part = e.value.partial
+    assert 0 < part.status.size < 20_000
+    for name in ("status", "order", "turns", "pickups"):
+        np.testing.assert_array_equal(getattr(part, name), getattr(whole, name)[:part.status.size])
+
+
+def test_a_stop_is_answered_within_a_second():
+    cfg = _cfg(games=10_000_000, batch=10_000_000)
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()
+    t0 = time.perf_counter()
+    with pytest.raises(Interrupted):
+        play_batch(cfg, 0, cfg.games, 2, stop=stop)
+    assert time.perf_counter() - t0 < 3.0      # 1 s of play, then a chunk (about 0.15 s)
+
+
+def test_an_interrupted_run_passes_on_its_partial_tally():
+    with pytest.raises(Interrupted) as e:
+        run(_cfg(), progress=_stop_at(1500))
+    tally = e.value.partial
+    assert 1500 <= tally.games < 3000 and tally.loaded == 0
+
+
+def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(Interrupted):
+        run(_cfg(), out=out, progress=_stop_at(1000))
+    tally = run(_cfg(), out=out, resume=True)
+    assert tally.games == 3000 and 1000 <= tally.loaded < 3000     # games/s count the rest
+    assert tally.to_dict() == run(_cfg()).to_dict()
+
+
+def _compare(**kw):
+    return compare(["lowest", "random", "counting"], players=4, games=1800, seed=3,
+                   threads=2, block=100, **kw)
+
+
+def _without_timings(d):
+    return json.loads(json.dumps(d, default=float))
+
+
+def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
+    t, info = _compare()
+    reference = _without_timings(dict(t.to_dict(), info=info))
+    out = tmp_path / "cmp"
+    with pytest.raises(Interrupted) as e:
+        _compare(out=out, progress=_stop_at(700))
+    part, part_info = e.value.partial
+    assert 700 <= part.games < 1800 and part_info["stopped"] == "interrupted"
+    saved = sorted((out / "games").glob("part-*.parquet"))
+    assert 0 < len(saved) < 6 and (out / "manifest.json").exists()
+    save(out, part, part_info, {"strategies": ["lowest", "random", "counting"]})
+    assert "partial" in json.loads((out / "summary.json").read_text())
+    t2, info2 = _compare(out=out, resume=True)
+    assert _without_timings(dict(t2.to_dict(), info=info2)) == reference
+    assert not (out / "summary.json").exists()          # the partial one, until saved again
+
+
+def test_compare_resume_refuses_other_options(tmp_path):
+    from sim.runs.folder import StoreError
+
+    out = tmp_path / "cmp"
+    with pytest.raises(Interrupted):
+        _compare(out=out, progress=_stop_at(700))
+    with pytest.raises(StoreError, match="seed"):
+        compare(["lowest", "random", "counting"], players=4, games=1800, seed=4, threads=2,
+                block=100, out=out, resume=True)
+    with pytest.raises(StoreError, match="already holds"):
+        _compare(out=out)
