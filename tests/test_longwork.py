@@ -111,3 +111,64 @@ def test_compare_resume_refuses_other_options(tmp_path):
                 block=100, out=out, resume=True)
     with pytest.raises(StoreError, match="already holds"):
         _compare(out=out)
+
+
+def _study(out, **kw):
+    from sim.studies.swapstudy import swap_study
+
+    return swap_study(out, players=3, games=1200, h2h_games=200, threads=2, batch=300,
+                      seed=4, **kw)
+
+
+def _study_result(study):
+    d = _without_timings(study)
+    for key in ("split_file", "policy_file", "table_file", "split_policy", "table_policy"):
+        d.pop(key)                        # paths of the folder
+    for row in d["head_to_head"]:
+        row.pop("spec")                   # split(file=PATH)
+    return d
+
+
+@pytest.fixture(scope="module")
+def study_reference(tmp_path_factory):
+    return _study_result(_study(tmp_path_factory.mktemp("ref")))
+
+
+@pytest.mark.parametrize("stop_at", [700, 1500])    # in the values stage; in the head-to-head
+def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
+        tmp_path, stop_at, study_reference):
+    reference = study_reference
+    out = tmp_path / "s"
+    seen = []
+
+    def progress(done):
+        seen.append(done)
+        if _total(seen) >= stop_at:
+            raise KeyboardInterrupt
+
+    def _total(values):          # progress counts per stage: add up the stages
+        total, last = 0, 0
+        for v in values:
+            total += v - last if v >= last else v
+            last = v
+        return total
+    with pytest.raises(Interrupted) as e:
+        _study(out, progress=progress)
+    stage = "values" if stop_at < 1200 else "head-to-head"
+    assert e.value.partial["stage"] == stage
+    summary = json.loads((out / "summary.json").read_text())
+    assert stage in summary["partial"] and (out / "manifest.json").exists()
+    assert not (out / "study.json").exists()
+    assert _study_result(_study(out, resume=True)) == reference
+
+
+def test_swap_study_resume_refuses_other_options(tmp_path):
+    from sim.runs.config import RunError
+
+    out = tmp_path / "s"
+    with pytest.raises(Interrupted):
+        _study(out, progress=_stop_at(500))
+    with pytest.raises(RunError, match="seed"):
+        from sim.studies.swapstudy import swap_study
+        swap_study(out, players=3, games=1200, h2h_games=200, threads=2, batch=300, seed=5,
+                   resume=True)

@@ -95,7 +95,9 @@ THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all core
 
 
 class maybe_progress:
-    """A progress bar on a terminal (stderr), else nothing; yields a callback(done)."""
+    """A progress bar on a terminal (stderr), else nothing; yields a callback(done), which
+    also has ``phase(label, total)``: name the stage under way (``total`` None: a stage
+    without games, the bar pulses), counting from 0 again."""
 
     def __init__(self, wanted, total, label="games"):
         self.bar = progress_bar() if wanted and sys.stderr.isatty() else None
@@ -105,13 +107,31 @@ class maybe_progress:
         if self.bar is None:
             return None
         self.bar.__enter__()
-        task = self.bar.add_task(self.label, total=self.total)
-        return lambda done: self.bar.update(task, completed=done)
+        self.task = self.bar.add_task(self.label, total=self.total)
+        return _Bar(self)
 
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
         return False
+
+
+class _Bar:
+    def __init__(self, owner):
+        self.owner = owner
+
+    def __call__(self, done):
+        self.owner.bar.update(self.owner.task, completed=done)
+
+    def phase(self, label, total=None):
+        bar = self.owner.bar
+        bar.remove_task(self.owner.task)
+        self.owner.task = bar.add_task(label, total=total)
+
+
+def phase_of(progress):
+    """The ``phase(label, total)`` of a :class:`maybe_progress` callback, or None."""
+    return getattr(progress, "phase", None)
 
 
 def progress_bar():

@@ -86,7 +86,6 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     if as_json:
         result = tally.to_dict()
         result["seconds"] = seconds
-        result["games_played"] = tally.games - tally.loaded
         if partial:
             result["partial"] = partial
         typer.echo(json.dumps(result, indent=2))

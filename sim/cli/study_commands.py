@@ -11,7 +11,7 @@ import typer
 
 from sim.cli.options import (
     CAP, CYCLE_STOP, PLAYERS, RULE, RULES, SEED, THREADS, V1, V2, fail,
-    maybe_progress, parse_count, ruleset, run_config,
+    maybe_progress, parse_count, phase_of, ruleset, run_config,
 )
 
 
@@ -114,12 +114,14 @@ def study_swap(players: int = PLAYERS,
                out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
                                         "split.csv, policy.csv, swap_values.csv, games/ "
                                         "and the summary."),
+               resume: bool = typer.Option(False, "--resume", help="Continue the study "
+                                           "saved in --out (same options)."),
                as_json: bool = typer.Option(False, "--json", help="Print the study as JSON."),
                quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Which face-up cards should I keep? The value of each split of the six cards (face up
     or in hand), the split policy derived from it, and its head-to-head against the old
     triple table and every built-in swap policy."""
-    from sim.runs.runner import RunError
+    from sim.runs.runner import Interrupted, RunError
     from sim.studies.swapstudy import swap_study
 
     try:
@@ -131,17 +133,41 @@ def study_swap(players: int = PLAYERS,
         with maybe_progress(not (as_json or quiet), n, "value games") as progress:
             study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
                                strategy=strategy, threads=threads, progress=progress,
-                               h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop)
+                               h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop,
+                               resume=resume, phase=phase_of(progress))
         study["seconds"] = time.perf_counter() - t0
+    except Interrupted as e:
+        _study_partial(e.partial, out, as_json, time.perf_counter() - t0)
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
-        fail("interrupted: no result", code=130)
+        fail("interrupted", code=130)
     if as_json:
         typer.echo(json.dumps(study, indent=2, default=float))
     else:
         from reports.text import print_study
         print_study(study)
+
+
+def _study_partial(partial, out, as_json, seconds):
+    """Ctrl-C in the swap study: the values stage's games so far (a run's summary, labelled
+    PARTIAL) and the head-to-heads finished; exit 130."""
+    tally = partial["tally"]
+    what = (f"interrupted in the {partial['stage']} stage; the games so far are in {out}, "
+            f"continue with --resume")
+    if as_json:
+        result = tally.to_dict()
+        result["partial"] = what
+        result["head_to_head"] = partial.get("head_to_head", [])
+        typer.echo(json.dumps(result, indent=2, default=float))
+    else:
+        from reports.text import print_summary
+        print_summary(tally, seconds, partial=what + " (the values stage, random swaps)")
+        for r in partial.get("head_to_head", []):
+            typer.echo(f"head-to-head, split against {r['policy']}: {100 * r['diff']:+.2f} "
+                       f"points per seat (95% CI {100 * r['ci_low']:+.2f} to "
+                       f"{100 * r['ci_high']:+.2f}), {r['games']:,} games")
+    raise typer.Exit(130)
 
 
 def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "

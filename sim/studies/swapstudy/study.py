@@ -8,6 +8,7 @@ import numpy as np
 from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
+from sim.runs.batch import Interrupted, Played
 from sim.runs.runner import RunError
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
@@ -30,13 +31,19 @@ UNFINISHED_POLICY = (UNFINISHED_POLICY_RUNS[0].upper() + UNFINISHED_POLICY_RUNS[
 
 def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lowest",
                threads=None, h2h_games=None, progress=None, batch=100_000, max_turns=10_000,
-               cycle_stop=True):
+               cycle_stop=True, resume=False, phase=None):
     """Run the study (the package docstring); write study.json, split.csv, policy.csv,
     swap_values.csv, per-game records, summary.json and manifest.json into ``out``;
-    return the study as a dict."""
-    import numba
+    return the study as a dict.
 
-    from strategies.swaps import read_split, write_table
+    ``progress(done)`` counts games of the current stage; ``phase(name, total)`` names each
+    stage as it starts (``total`` games, or None for a stage without games). ``resume``
+    reads back the batches saved in ``out`` by an interrupted study with the same options
+    (the manifest) and plays the rest: the same study as an uninterrupted one. Ctrl-C raises
+    :class:`~sim.runs.batch.Interrupted` within about a second, its ``partial`` a dict: the
+    stage interrupted, the values stage's ``tally`` so far and the head-to-heads finished;
+    the folder then holds the manifest and a partial summary.json."""
+    import numba
 
     try:
         ruleset = Ruleset.parse(rules)
@@ -48,11 +55,81 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     threads = threads or numba.config.NUMBA_NUM_THREADS
     if not isinstance(games, int) or games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
+    h2h_games = h2h_games or max(1000, games // 5)
+    options = {"players": players, "games": games, "seed": seed, "rules": rules,
+               "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
+               "cycle_stop": cycle_stop}
+    manifest = folder.manifest("swap-study", options, batch=batch)
+    _check_resume(out, manifest, resume)
     for stale in ("summary.json", "study.json"):       # never a mix of two studies
         (out / stale).unlink(missing_ok=True)
-    records = Records(out)
-    stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
-                         batch, max_turns, cycle_stop)
+    folder.write_json(out / "manifest.json", manifest, default=_json)
+    records = Records(out, resume=resume)
+    phase = phase or (lambda name, total: None)
+    phase("value games", games)
+    try:
+        stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
+                             batch, max_turns, cycle_stop)
+    except Interrupted as e:
+        _save_partial(out, e.partial["tally"], options, "values")
+        raise
+    try:
+        study = _rest(out, stage, records, players, games, seed, rules, strategy, threads,
+                      h2h_games, batch, max_turns, cycle_stop, progress, phase)
+    except KeyboardInterrupt as e:
+        done = getattr(e, "partial", None) or {}
+        _save_partial(out, stage["tally"], options, done.get("stage", "fitting"))
+        raise Interrupted(dict(done, tally=stage["tally"],
+                               stage=done.get("stage", "fitting"))) from None
+    summary = stage["tally"].to_dict()
+    summary["config"] = dict(summary["config"], **options)
+    summary["note"] = "the values stage: every seat plays with random swaps"
+    for name, data in (("study.json", study), ("manifest.json", manifest),
+                       ("summary.json", summary)):
+        folder.write_json(out / name, data, default=_json)
+    return study
+
+
+def _check_resume(out, manifest, resume):
+    """On ``resume``, the options, batch size and code saved in ``out/manifest.json`` must be
+    those of this study (the saved batches are its games); :class:`RunError` naming what
+    differs. Without ``resume`` the study is written anew."""
+    if not resume:
+        return
+    import json
+    try:
+        saved = json.loads((out / "manifest.json").read_text())
+    except (OSError, ValueError):
+        raise RunError(f"--resume: {out} holds no swap study to continue (no readable "
+                       f"manifest.json)") from None
+    now = json.loads(json.dumps(manifest, default=_json))
+    diff = [k for k in set(saved.get("options", {})) | set(now["options"])
+            if saved.get("options", {}).get(k) != now["options"].get(k)]
+    if saved.get("versions", {}).get("code") != now["versions"]["code"]:
+        diff.append("code")
+    if saved.get("kind") != "swap-study" or saved.get("batch") != now["batch"]:
+        diff.append("kind/batch")
+    if diff:
+        raise RunError(f"--resume: the options differ from the study saved in {out} "
+                       f"({', '.join(sorted(diff))})")
+
+
+def _save_partial(out, tally, options, stage):
+    """summary.json of the values stage's games so far, marked partial (sim report reads
+    it; --resume continues)."""
+    summary = tally.to_dict()
+    summary["config"] = dict(summary["config"], **options)
+    summary["partial"] = (f"interrupted in the {stage} stage: the values stage's games so "
+                          f"far; continue with --resume")
+    folder.write_json(out / "summary.json", summary, default=_json)
+
+
+def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h2h_games,
+          batch, max_turns, cycle_stop, progress, phase):
+    """The stages after the values stage: tables, model, policy, head-to-head; the study."""
+    from strategies.swaps import read_split, write_table
+
+    phase("fitting the split model", None)
     rows, shrink = triple_table(stage)
     model = fit_split_model(stage, players)
     split_file = write_split_file(out / "split.csv", model)
@@ -62,13 +139,19 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     table_file = write_table(out / "swap_values.csv",
                              {tuple(r["triple"]): r["win_rate"] for r in rows})
     table_spec = f"table(file={table_file})"
-    h2h_games = h2h_games or max(1000, games // 5)
     rivals = [("table (old: raw triple win rates)", table_spec)] + [(p, p) for p in
                                                                     BUILTIN_SWAPS]
-    h2h = [head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules, strategy,
-                        threads, records, tag=f"{i:02d}", label=label, batch=batch,
-                        max_turns=max_turns, cycle_stop=cycle_stop)
-           for i, (label, spec) in enumerate(rivals)]
+    phase("head-to-head games", 2 * h2h_games * len(rivals))
+    played = Played(progress)
+    h2h = []
+    try:
+        for i, (label, spec) in enumerate(rivals):
+            h2h.append(head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules,
+                                    strategy, threads, records, tag=f"{i:02d}", label=label,
+                                    batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
+                                    tick=played.tick))
+    except KeyboardInterrupt:
+        raise Interrupted({"stage": "head-to-head", "head_to_head": h2h}) from None
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
         r["share"] = float(r["share"])
@@ -108,17 +191,6 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
              "table_file": str(table_file), "table_policy": table_spec,
              "head_to_head": h2h, "verdict": verdict(h2h),
              "h2h_games_per_policy": 2 * h2h_games, "h2h_seed": seed + 1}
-    options = {k: study[k] for k in ("players", "games", "seed", "rules", "strategy")}
-    options["h2h_games"] = h2h_games
-    options["max_turns"] = max_turns
-    options["cycle_stop"] = cycle_stop
-    manifest = folder.manifest("swap-study", options, batch=batch)
-    summary = stage["tally"].to_dict()
-    summary["config"] = dict(summary["config"], **options)
-    summary["note"] = "the values stage: every seat plays with random swaps"
-    for name, data in (("study.json", study), ("manifest.json", manifest),
-                       ("summary.json", summary)):
-        folder.write_json(out / name, data, default=_json)
     return study
 
 

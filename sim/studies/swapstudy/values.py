@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs import folder
+from sim.runs.batch import Interrupted, Played
 from sim.runs.runner import RunConfig, RunError, batches, play_batch
 from sim.studies.match import batch_results
 from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
@@ -13,13 +14,32 @@ from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
 
 # -- saving per-game records ---------------------------------------------------------------
 class Records:
-    """Writes every batch of per-game records into ``out/games`` (or nothing without out)."""
+    """Writes every batch of per-game records into ``out/games`` (or nothing without out);
+    with ``resume``, the batches already saved are read back instead of played again."""
 
-    def __init__(self, out):
+    def __init__(self, out, resume=False):
         self.dir = None if out is None else folder.make_dir(out, "games") / "games"
-        if self.dir is not None:
+        self.resume = resume
+        if self.dir is not None and not resume:
             for old in self.dir.glob("part-*.parquet"):       # a study is written anew
                 old.unlink()
+
+    def play(self, name, cfg, first, n, threads, tick=None, **extra):
+        """The batch saved as ``name`` on resume, else played (and saved)."""
+        from sim.runs.batch import Batch
+        from sim.runs.store import read_records
+
+        path = None if self.dir is None else self.dir / f"{name}.parquet"
+        if self.resume and path is not None and path.exists():
+            import pandas as pd
+            b = Batch(first, read_records(pd.read_parquet(path)))
+            if b.status.size == n:
+                if tick is not None:
+                    tick(n)
+                return b
+        b = play_batch(cfg, first, n, threads, tick=tick)
+        self.write(name, cfg, b, **extra)
+        return b
 
     def write(self, name, cfg, b, **extra):
         if self.dir is None:
@@ -65,13 +85,19 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     count = np.zeros(SIZE, np.int64)           # per face-up triple: seat-games
     score = np.zeros(SIZE)                     # summed result
     unf = np.zeros(SIZE, np.int64)             # seat-games of unfinished games
-    done_games = unfinished = 0
+    unfinished = 0
+    records = records or Records(None)
+    played = Played(progress)
     for index, first, n in batches(cfg):
-        b = play_batch(cfg, first, n, threads)
+        try:
+            b = records.play(f"part-{index:05d}", cfg, first, n, threads, tick=played.tick,
+                             stage="values", seed=seed, opponent="")
+        except Interrupted as e:
+            if e.partial is not None:
+                tally.add(e.partial)
+            e.partial = {"stage": "values", "tally": tally}
+            raise
         tally.add(b)
-        if records is not None:
-            records.write(f"part-{index:05d}", cfg, b, stage="values", seed=seed,
-                          opponent="")
         w, done = batch_results(b, players, v2)
         unfinished += int((~done).sum())
         codes = b.triples[:, :players].astype(np.int64)
@@ -90,9 +116,6 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
         flat = (half * ncell + cell).ravel()
         cell_n += np.bincount(flat, minlength=2 * ncell).reshape(2, ncell)
         cell_w += np.bincount(flat, weights=w.ravel(), minlength=2 * ncell).reshape(2, ncell)
-        done_games += n
-        if progress:
-            progress(done_games)
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
             "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
             "position": position, "deck": cfg.ruleset.deck_counts(players)}
