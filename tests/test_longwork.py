@@ -172,3 +172,25 @@ def test_swap_study_resume_refuses_other_options(tmp_path):
         from sim.studies.swapstudy import swap_study
         swap_study(out, players=3, games=1200, h2h_games=200, threads=2, batch=300, seed=5,
                    resume=True)
+
+
+def _tune_result(d):
+    d = _without_timings(d)
+    d.pop("seconds")
+    for t in d["trials"]:
+        t.pop("seconds")
+    d["best"].pop("seconds")
+    return d
+
+
+def test_tune_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
+    from sim.studies.tune import tune
+
+    args = dict(players=3, trials=14, games_per_trial=300, seed=2)   # 10 random, then TPE
+    reference = _tune_result(tune("counting", ["lowest"], **args))
+    out = tmp_path / "t"
+    with pytest.raises(Interrupted) as e:
+        tune("counting", ["lowest"], out=out, progress=_stop_at(12 * 300 + 150), **args)
+    assert 11 < len(e.value.partial["trials"]) < 14 and e.value.partial["stage"] == "trials"
+    resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
+    assert _tune_result(resumed) == reference

@@ -199,7 +199,7 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
     strategy declares, every trial on the same duplicate deals, then the best and the
     defaults re-measured on fresh deals (no winner's curse)."""
-    from sim.runs.runner import RunError
+    from sim.runs.runner import Interrupted, RunError
     from sim.studies.tune import tune as run_tune
 
     try:
@@ -217,6 +217,8 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
                               params=param, out=out, resume=resume, progress=progress,
                               cycle_stop=cycle_stop)
         result["seconds"] = time.perf_counter() - t0
+    except Interrupted as e:
+        _tune_partial(e.partial, out, as_json)
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
@@ -228,3 +230,22 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     from reports.plain import tune_lines
 
     typer.echo("\n".join(tune_lines(result, field, players, rs.last_player_loses)))
+
+
+def _tune_partial(partial, out, as_json):
+    """Ctrl-C in sim tune: the trials finished and the best so far, labelled PARTIAL (not
+    checked on fresh deals); exit 130."""
+    done, best = partial["trials"], partial["best"]
+    what = (f"interrupted during {partial['stage']}, after {len(done)} of "
+            f"{partial['trials_wanted']} trials"
+            + (f"; they are in {out}, continue with --resume" if out else ""))
+    if as_json:
+        typer.echo(json.dumps({"partial": what, "trials": done, "best": best}, indent=2,
+                              default=float))
+    else:
+        typer.echo(f"PARTIAL ({what})")
+        if best is not None:
+            typer.echo(f"best so far (trial {best['number']}, not checked on fresh deals): "
+                       f"{best['spec']}: {100 * best['value']:.2f}% (95% CI "
+                       f"{100 * best['ci_low']:.2f}% - {100 * best['ci_high']:.2f}%)")
+    raise typer.Exit(130)

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs import folder
+from sim.runs.batch import Interrupted, Played
 from sim.runs.config import RunConfig, RunError
 from sim.studies import stats
 from sim.studies.design import rotations
@@ -64,18 +65,18 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     t0, c0 = time.perf_counter(), time.process_time()
     unfinished = 0
     done = 0
+    played = Played(progress)
     while done < deals:
         m = min(block, deals - done)
         orders = np.tile(order, (m, 1))
-        b, _ = match.play(orders, np.tile(first + done + np.arange(m, dtype=np.int64), n))
+        b, _ = match.play(orders, np.tile(first + done + np.arange(m, dtype=np.int64), n),
+                          tick=played.tick)
         finish, ok, _ = stack_rotations(split_rotations(b, n), n)
         unfinished += int((~ok).sum())
         value = seat_values(places(finish, ok, v2), ok, v2)
         per_deal[done:done + m] = strategy_results(value, rotations(orders, n).astype(np.int64),
                                                    len(names))
         done += m
-        if progress:
-            progress(done * n)
     return {"names": names, "per_deal": per_deal, "games": deals * n, "unfinished": unfinished,
             "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
@@ -239,7 +240,10 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     trial. Then the best trial's values and the defaults are measured on ``fresh_games`` (by
     default ``games_per_trial``) games of deals that no trial saw, with their paired
     difference. ``out``: a folder for manifest.json, trials.jsonl (one line per trial, as
-    they finish), tune.json and summary.json; ``resume`` continues it."""
+    they finish), tune.json and summary.json; ``resume`` continues it, and gives the result
+    of an uninterrupted search (each trial's sampler is seeded by ``seed`` and its number).
+    Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
+    ``partial`` a dict of the trials finished and the best so far."""
     import optuna
 
     space = tunable(strategy, params)
@@ -278,10 +282,11 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     dists = {k: (optuna.distributions.IntDistribution(int(lo), int(hi)) if is_int
                  else optuna.distributions.FloatDistribution(float(lo), float(hi)))
              for k, (_, lo, hi, is_int) in space.items()}
-    study = optuna.create_study(direction="maximize",
-                                sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
+    study = optuna.create_study(direction="maximize")
     for t in done:
-        study.add_trial(optuna.trial.create_trial(params=t["params"], distributions=dists,
+        # the sampler's own values (before rounding), as the search saw them
+        study.add_trial(optuna.trial.create_trial(params=t.get("sampled", t["params"]),
+                                                  distributions=dists,
                                                   value=t["value"]))
     defaults = {k: v[0] for k, v in space.items()}
     if not done:
@@ -292,7 +297,26 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         return (lambda g: progress(base + g)) if progress else None
 
     t_start = time.perf_counter()
+    try:
+        return _search(study, dists, space, strategy, against, players, deals, seed, rules,
+                       threads, max_turns, cycle_stop, trials, done, played, out, log, tick,
+                       defaults, fresh_deals, cfg, options, t_start)
+    except KeyboardInterrupt:
+        stage = "trials" if len(done) < trials else "the fresh-deal check"
+        raise Interrupted({"stage": stage, "trials": done, "trials_wanted": trials,
+                           "best": max(done, key=lambda t: t["value"]) if done else None}
+                          ) from None
+
+
+def _search(study, dists, space, strategy, against, players, deals, seed, rules, threads,
+            max_turns, cycle_stop, trials, done, played, out, log, tick, defaults,
+            fresh_deals, cfg, options, t_start):
+    """The trials still to play, then the fresh-deal check: :func:`tune`'s result."""
+    import optuna
+
     while len(done) < trials:
+        # a sampler seeded for this trial: a resumed search proposes what the whole one would
+        study.sampler = optuna.samplers.TPESampler(seed=(seed * 1_000_003 + len(done)) % 2**32)
         trial = study.ask(dists)
         values = {k: _round(trial.params[k], space[k][3]) for k in space}
         spec = spec_of(strategy, values)
@@ -304,7 +328,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         ci = _interval(x)
         rec = {"number": len(done), "params": values, "spec": spec, "value": value,
                "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "games": m["games"],
-               "unfinished": m["unfinished"], "seconds": time.perf_counter() - t0}
+               "unfinished": m["unfinished"], "seconds": time.perf_counter() - t0,
+               "sampled": dict(trial.params)}
         done.append(rec)
         played += deals * players
         if out is not None:
