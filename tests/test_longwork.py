@@ -194,3 +194,24 @@ def test_tune_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
     assert 11 < len(e.value.partial["trials"]) < 14 and e.value.partial["stage"] == "trials"
     resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
     assert _tune_result(resumed) == reference
+
+
+def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
+    """An empty compile cache: the bar reads 'compiling (first run only)' until the first
+    games are played, then its own label; a phase started meanwhile keeps saying so."""
+    import sim.runs.batch as batch
+    from sim.cli import options
+
+    monkeypatch.setattr(batch, "compiled", lambda: False)
+    monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
+    with options.maybe_progress(True, 100, "value games") as progress:
+        bar = progress.owner.bar
+        assert bar.tasks[0].description == options.COMPILING
+        progress.phase("value games", 100)
+        assert bar.tasks[-1].description == options.COMPILING
+        progress(10)
+        assert bar.tasks[-1].description == "value games"
+        assert bar.tasks[-1].completed == 10
+    monkeypatch.setattr(batch, "compiled", lambda: True)
+    with options.maybe_progress(True, 100) as progress:
+        assert progress.owner.bar.tasks[0].description == "games"

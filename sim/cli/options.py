@@ -94,20 +94,31 @@ THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all core
                        "results do not depend on it.")
 
 
+COMPILING = "compiling (first run only)"
+
+
 class maybe_progress:
     """A progress bar on a terminal (stderr), else nothing; yields a callback(done), which
     also has ``phase(label, total)``: name the stage under way (``total`` None: a stage
-    without games, the bar pulses), counting from 0 again."""
+    without games, the bar pulses), counting from 0 again. While the core compiles (not in
+    the compile cache yet, sim.runs.batch.compiled) the bar says so until the first games
+    are played; without a bar a line on stderr says so (unless ``wanted`` is false)."""
 
     def __init__(self, wanted, total, label="games"):
         self.bar = progress_bar() if wanted and sys.stderr.isatty() else None
         self.total, self.label = total, label
+        from sim.runs.batch import compiled
+        self.compiling = not compiled()
+        if self.compiling and wanted and self.bar is None:
+            typer.echo(f"{COMPILING}: the game core is compiled and cached, "
+                       f"about half a minute", err=True)
 
     def __enter__(self):
         if self.bar is None:
             return None
         self.bar.__enter__()
-        self.task = self.bar.add_task(self.label, total=self.total)
+        self.task = self.bar.add_task(COMPILING if self.compiling else self.label,
+                                      total=self.total)
         return _Bar(self)
 
     def __exit__(self, *exc):
@@ -121,12 +132,17 @@ class _Bar:
         self.owner = owner
 
     def __call__(self, done):
-        self.owner.bar.update(self.owner.task, completed=done)
+        owner = self.owner
+        if owner.compiling:                # the first games: compiled
+            owner.compiling = False
+            owner.bar.update(owner.task, description=owner.label)
+        owner.bar.update(owner.task, completed=done)
 
     def phase(self, label, total=None):
-        bar = self.owner.bar
-        bar.remove_task(self.owner.task)
-        self.owner.task = bar.add_task(label, total=total)
+        owner = self.owner
+        owner.bar.remove_task(owner.task)
+        owner.label = label
+        owner.task = owner.bar.add_task(COMPILING if owner.compiling else label, total=total)
 
 
 def phase_of(progress):

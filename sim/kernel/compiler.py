@@ -229,6 +229,14 @@ def _njit(fn, extra, signature=None):
     return d
 
 
+def cached(d) -> bool:
+    """Has the jitted function ``d`` an index in the compile cache (then its first call loads
+    it, else compiles)? True when unknown (uncompiled, no cache): nothing to announce."""
+    index = getattr(getattr(getattr(d, "_cache", None), "_cache_file", None), "_index_path",
+                    None)
+    return index is None or os.path.exists(index)
+
+
 def jit(fn=None, **extra):
     """``numba.njit`` with the project's options (cache on disk, no GIL)."""
     if fn is None:

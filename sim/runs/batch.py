@@ -241,6 +241,13 @@ class _Chunks:
             raise self.errors[0]
 
 
+def compiled() -> bool:
+    """Is the core in the compile cache (its first call loads it)? If not, the first batch
+    compiles it first: tens of seconds, once, which a command says while it happens."""
+    from sim.kernel.compiler import cached
+    return cached(core.run_games) and cached(core.run_lowest)
+
+
 def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
     """(index, first game, number of games) of each batch of the run."""
     return [(i, first, min(cfg.batch, cfg.games - first))
