@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 import threading
 import time
@@ -83,9 +82,12 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         if engine is not None and hasattr(engine, "close"):
             engine.close()
     if as_json:
+        from sim.cli import jsonout
         result = tally.to_dict()
-        result["seconds"] = seconds
-        typer.echo(json.dumps(result, indent=2))
+        asked = {k: v for k, v in result.pop("config").items() if k != "options"}
+        asked.update(threads=threads, batch=cfg.batch, out=str(out) if out else None,
+                     resume=resume, backend=backend)
+        jsonout.echo("run", cfg.ruleset, asked, {**result, "seconds": seconds})
     else:
         from reports.text import print_summary
         print_summary(tally, seconds)

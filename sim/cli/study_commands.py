@@ -2,7 +2,6 @@
 and ``sim tune``."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -73,8 +72,14 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
     except KeyboardInterrupt:
         fail("interrupted: no result", code=130)
     if as_json:
-        result["seconds"] = seconds
-        typer.echo(json.dumps(result, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {"strategies": list(strategies), "players": players, "games": total,
+                 "seed": seed, "rules": cfg.rules, "until_clear": until_clear,
+                 "max_games": cap, "independent": independent, "max_turns": max_turns,
+                 "cycle_stop": cycle_stop, "seating": seating, "threads": threads,
+                 "out": str(out) if out else None}
+        jsonout.echo("compare", cfg.ruleset, asked, {**result, "seconds": seconds},
+                     default=float)
     else:
         from reports.text import print_compare
         print_compare(result, seconds)
@@ -118,7 +123,11 @@ def study_swap(players: int = PLAYERS,
     except KeyboardInterrupt:
         fail("interrupted: no result", code=130)
     if as_json:
-        typer.echo(json.dumps(study, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {"players": players, "games": n, "h2h_games": h2h, "seed": seed,
+                 "rules": cfg.rules, "strategy": strategy, "max_turns": max_turns,
+                 "cycle_stop": cycle_stop, "threads": threads, "out": str(out)}
+        jsonout.echo("study-swap", cfg.ruleset, asked, study, default=float)
     else:
         from reports.text import print_study
         print_study(study)
@@ -177,7 +186,10 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
         fail("interrupted" + (f"; the finished trials are in {out}, continue with --resume"
                               if out else ""), code=130)
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {**result.pop("options"), "threads": threads, "out": str(out) if out else None,
+                 "resume": resume}
+        jsonout.echo("tune", rs, asked, result, default=float)
         return
     from reports.plain import tune_lines
 
