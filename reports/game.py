@@ -7,6 +7,7 @@ is shown is what was played.
 """
 from __future__ import annotations
 
+from reports.plain import rules_words
 from sim.kernel import engine
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
@@ -201,7 +202,8 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
     its events, re-applied with the kernel's :func:`~sim.kernel.engine.apply_move` from the
     record of :func:`sim.runs.batch.record_game` (``cfg``: its RunConfig)."""
     st = rec.dealt
-    lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, rules {cfg.rules}",
+    lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, "
+             f"{rules_words(cfg.ruleset)}",
              f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
     for s in range(cfg.players):
         fd = " ".join(NAMES[r] for r in st[FD + s * DECK:FD + s * DECK + st[FDN + s]])

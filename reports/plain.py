@@ -4,6 +4,21 @@ options (``sim rules``), the strategies (``sim strategies``) and a tuning's resu
 from __future__ import annotations
 
 
+def rules_words(rules) -> str:
+    """A ruleset in words, for a header: ``classic rules, changed: H5 skip_rank 8``.
+    ``rules``: a :class:`~sim.kernel.ruleset.Ruleset`, a preset name or a POSITION.md
+    ruleset (a preset with the changed options, as a run's summary saves it)."""
+    from sim.kernel.ruleset import BY_KEY, Ruleset, value_text
+
+    rules = rules if isinstance(rules, Ruleset) else Ruleset.parse(rules)
+    changes = rules.changes()
+    text = f"{rules.base} rules"
+    if changes:
+        text += ", changed: " + ", ".join(f"{BY_KEY[k].rule} {k} {value_text(v)}"
+                                          for k, v in changes.items())
+    return text
+
+
 def rules_lines(names: list[str]) -> list[str]:
     """The presets ``names`` (RULES.md §11.4) and every house-rule option (§11.2) with its
     value under each."""

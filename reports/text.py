@@ -4,7 +4,11 @@ from __future__ import annotations
 import math
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+
+from reports.plain import rules_words
+from sim.runs.tally import neighbours
 
 
 def _pct(x):
@@ -33,8 +37,8 @@ def print_summary(tally, seconds: float, console: Console | None = None,
     if partial:
         console.print(f"[bold red]PARTIAL[/] ({partial}): {ov['games']:,} of {cfg.games:,} "
                       f"games")
-    console.print(f"[bold]{ov['games']:,} games[/], {cfg.players} players, rules "
-                  f"{cfg.rules}, seed {cfg.seed}: {ov['unfinished']:,} unfinished "
+    console.print(f"[bold]{ov['games']:,} games[/], {cfg.players} players, "
+                  f"{rules_words(cfg.ruleset)}, seed {cfg.seed}: {ov['unfinished']:,} unfinished "
                   f"({unfinished_text(ov, cfg.max_turns)}), {ov['mean_turns']:.1f} turns per "
                   f"finished game, {seconds:.2f} s "
                   f"({(ov['games'] - tally.loaded) / max(seconds, 1e-9):,.0f} games/s"
@@ -59,6 +63,9 @@ def print_summary(tally, seconds: float, console: Console | None = None,
                 row += [f"{r['shithead']:,}", f"{r['mean_place']:.3f}"]
             t.add_row(*row)
         console.print(t)
+    mixed = neighbours(cfg.strategies, cfg.players, cfg.ruleset)
+    if mixed:
+        console.print(f"[bold]Note[/]: {escape(mixed['note'])}", highlight=False)
 
 
 def print_compare(d: dict, seconds: float, console: Console | None = None) -> None:
@@ -171,7 +178,8 @@ def print_study(study: dict, console: Console | None = None) -> None:
     rows = study["triples"]
     unf = study["unfinished"]
     policy = study.get("unfinished_policy", "")
-    console.print(f"[bold]Swap study[/]: {study['players']} players, rules {study['rules']}, "
+    console.print(f"[bold]Swap study[/]: {study['players']} players, "
+                  f"{rules_words(study['rules'])}, "
                   f"move strategy {study['strategy']}, {study['games']:,} games with random "
                   f"swaps ({unf:,} unfinished, counted as not won), "
                   f"{study.get('seconds', 0):.0f} s")

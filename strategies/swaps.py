@@ -135,11 +135,9 @@ def _card(name, where: str) -> int:
                          f"{', '.join(NAMES)})") from None
 
 
-def table_row(values: dict, where: str = "table") -> np.ndarray:
-    """The parameter row of ``table`` from ``{(name, name, name): value}``: see the module
-    docstring. ``ValueError`` for an unknown card, a value that is not a number (or is
-    NaN), or a triple given twice (in any order)."""
-    row = np.full(TABLE_SIZE, -np.inf)
+def _indexed(values: dict, where: str):
+    """``(table index, triple, value)`` of each entry of ``values``; ``ValueError`` for what
+    is not three known cards, or a triple given twice (in any order)."""
     seen: dict[int, object] = {}
     for triple, value in values.items():
         if isinstance(triple, str) or len(triple) != 3:
@@ -149,6 +147,15 @@ def table_row(values: dict, where: str = "table") -> np.ndarray:
             raise ValueError(f"{where}: the triple {'/'.join(map(str, triple))} is given twice "
                              f"(also as {'/'.join(map(str, seen[idx]))})")
         seen[idx] = triple
+        yield idx, triple, value
+
+
+def table_row(values: dict, where: str = "table") -> np.ndarray:
+    """The parameter row of ``table`` from ``{(name, name, name): value}``: see the module
+    docstring. ``ValueError`` for an unknown card, a value that is not a number (or is
+    NaN), or a triple given twice (in any order)."""
+    row = np.full(TABLE_SIZE, -np.inf)
+    for idx, triple, value in _indexed(values, where):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
                 or math.isnan(value):
             raise ValueError(f"{where}: the value of {'/'.join(map(str, triple))} must be a "
@@ -284,15 +291,7 @@ def split_row(values: dict, where: str = "split") -> np.ndarray:
     a value that is not a finite number."""
     row = np.full(SPLIT_SIZE, -np.inf)
     row[0] = 3
-    seen: dict[int, object] = {}
-    for triple, pair in values.items():
-        if isinstance(triple, str) or len(triple) != 3:
-            raise ValueError(f"{where}: a triple is three card names, got {triple!r}")
-        idx = table_index(*(_card(n, where) for n in triple))
-        if idx in seen:
-            raise ValueError(f"{where}: the triple {'/'.join(map(str, triple))} is given twice "
-                             f"(also as {'/'.join(map(str, seen[idx]))})")
-        seen[idx] = triple
+    for idx, triple, pair in _indexed(values, where):
         pair = tuple(pair) if isinstance(pair, (tuple, list, np.ndarray)) else (pair,)
         if len(pair) != 2:
             raise ValueError(f"{where}: {'/'.join(map(str, triple))} needs two values (up, "

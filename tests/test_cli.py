@@ -57,7 +57,7 @@ def test_rules_lists_presets_and_options(cli):
     for word in ("seed", "classic", "masters-of-shithead", "boothj5", "count_rule", "H1",
                  "removed_before_deal", "H17", "last_player_loses", "V2"):
         assert word in r.output
-    data = json.loads(cli("rules", "boothj5", "--json").output)
+    data = json.loads(cli("rules", "boothj5", "--json").output)["presets"]
     assert data["boothj5"]["forced_opening"] is True                   # §11.4
     assert data["boothj5"]["starter_order"][-3:] == ["2", "7", "10"]
     assert cli("rules", "nosuch").exit_code == 2
@@ -68,12 +68,13 @@ def test_run_writes_the_ruleset_in_full(cli, tmp_path):
     r = cli("run", "--games", "300", "--rules", "classic", "--rule", "skip_rank=8",
             "--json", "--out", tmp_path / "run")
     assert r.exit_code == 0, r.output
-    cfg = json.loads(r.output)["config"]
-    assert cfg["rules"] == {"base": "classic", "skip_rank": "8"}
-    assert cfg["options"]["count_rule"] is False and cfg["options"]["skip_rank"] == "8"
-    assert len(cfg["options"]) == 22
+    out = json.loads(r.output)
+    assert out["options"]["rules"] == {"base": "classic", "skip_rank": "8"}     # as asked
+    rules = out["ruleset"]                                                    # as used
+    assert rules["count_rule"] is False and rules["skip_rank"] == "8"
+    assert len(rules) == 22
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
-    assert manifest["options"]["options"] == cfg["options"]
+    assert manifest["options"]["options"] == rules
 
 
 def test_run_same_seed_same_summary(cli):
@@ -88,7 +89,7 @@ def test_run_v2_reports_finishing_places(cli):
             "-s", "random", "-s", "lowest", "-s", "random")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert out["config"]["options"]["last_player_loses"] is True
+    assert out["ruleset"]["last_player_loses"] is True
     seats = out["by_seat"]
     assert sum(s["shithead"] for s in seats) == out["overall"]["finished"]
     assert sum(s["mean_place"] for s in seats) == pytest.approx(1 + 2 + 3 + 4)
@@ -98,8 +99,8 @@ def test_run_v1_and_swap_options(cli):
     r = cli("run", "--games", "500", "--v1", "--swap", "random", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert out["config"]["options"]["choose_face_ups"] is True
-    assert out["config"]["swaps"] == ["random"] * 4
+    assert out["ruleset"]["choose_face_ups"] is True
+    assert out["options"]["swaps"] == ["random"] * 4
 
 
 def test_unfinished_games_are_counted(cli):

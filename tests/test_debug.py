@@ -82,6 +82,8 @@ def test_sim_run_debug_prints_the_compiled_summary(cli):
                          env=env).stdout
     debug, want = json.loads(out), json.loads(compiled.output)
     debug.pop("seconds"), want.pop("seconds")
+    assert debug["options"].pop("threads") == 1          # --debug plays on one thread
+    want["options"].pop("threads")
     assert debug == want
 
 

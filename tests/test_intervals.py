@@ -64,3 +64,33 @@ def test_ordinary_data_keep_the_normal_width():
     ci = stats.mean_interval(x, bounds=(-1.0, 1.0))
     normal = 1.959963984540054 * x.std(ddof=1) / np.sqrt(x.size)
     assert ci["ci_high"] - ci["ci_low"] == pytest.approx(2 * normal, rel=0.03)
+
+
+def _analysis(scores, v2=False, players=4):
+    from sim.kernel.layout import PICKUP
+    from sim.studies.analysis import Analysis
+
+    return Analysis(moves=[0, PICKUP], scores=np.asarray(scores, float),
+                    status=np.zeros_like(scores, np.int8), v2=v2, players=players, seat=0,
+                    seed=0, opponents="counting", me="counting", omniscient=False, hidden={},
+                    max_turns=100)
+
+
+def test_analyze_does_not_call_four_discordant_worlds_clear():
+    """sim analyze's best minus second (issue 23): move a wins alone in 4 of 1,000 worlds,
+    b never. The normal interval it used excluded 0; the sign test's p is 0.125."""
+    scores = np.zeros((1000, 2))
+    scores[:4, 0] = 1
+    p = _analysis(scores).paired()
+    assert p["difference"] == pytest.approx(0.004)
+    assert p["low"] < 0 < p["high"]
+    scores[:20, 0] = 1                        # 20 worlds: clear
+    assert _analysis(scores).paired()["low"] > 0
+
+
+def test_analyze_paired_under_v2_uses_the_places_range():
+    scores = np.full((500, 2), 2.0)
+    scores[:3, 1] = 4.0                       # b finishes last in 3 worlds: a is better
+    p = _analysis(scores, v2=True).paired()
+    assert p["difference"] == pytest.approx(-6 / 500)
+    assert -3 <= p["low"] < 0 < p["high"] <= 3

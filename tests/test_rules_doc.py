@@ -202,7 +202,8 @@ def test_rules_and_rules_preset_still_list(cli):
     assert r.exit_code == 0 and "Presets (--rules NAME)" in r.output and "H17" in r.output
     r = cli("rules", "boothj5")
     assert r.exit_code == 0 and "boothj5" in r.output and "masters-of" not in r.output
-    assert json.loads(cli("rules", "classic", "--json").output)["classic"]["jokers"] == "never"
+    assert json.loads(cli("rules", "classic", "--json").output)["presets"]["classic"][
+        "jokers"] == "never"
 
 
 # -- one source, shipped ----------------------------------------------------------------------

@@ -63,3 +63,26 @@ def test_importable_module_strategy(cli):
     assert json.loads(r.output)["by_seat"][0]["strategy"] == "strategies.basic:random_move"
     r = cli("run", "--games", "10", "-s", "no_such_package.mod:f")
     assert r.exit_code == 2 and "could not import" in r.output
+
+
+def test_readme_example_strategy_runs_from_outside_the_repo(tmp_path):
+    """Issue 20: a user's file and a working folder outside the checkout, the package found as
+    installed; the README's import paths (sim.strategy, sim.moves, sim.layout, sim.cards)
+    keep working after the layout's split into layers."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "mybots.py").write_text(readme_example())
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    code = ("import mybots, sim.strategy, sim.moves, sim.layout, sim.cards, sim.rules\n"
+            "from sim.strategy import get_move\n"
+            "print(get_move('mybots.py:careful').name)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "mybots.py:careful" in r.stdout, r.stderr
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "run", "--games", "200", "--threads",
+                        "1", "-q", "-p", "2", "-s", "mybots.py:careful", "-s", "lowest"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and "mybots.py:careful" in r.stdout, r.stderr
+    assert str(Path(__file__).resolve().parents[1]) != str(tmp_path)

@@ -15,7 +15,9 @@ from reports.html.common import (
     SPARSE, Page, write_csv, new_figure, int_text, _legend_below, pct_text, percent_axis, rate_bars, fig_title,
     wilson_interval,
 )
+from sim.kernel.ruleset import Ruleset
 from sim.runs.saved import Loaded
+from sim.runs.tally import neighbours
 
 TITLE = "simulation"
 
@@ -82,7 +84,7 @@ def _hist_limit(counts: np.ndarray, q=0.999) -> int:
 def _strategy_labels(run: Loaded) -> list[tuple[str, list[int]]]:
     """(label, seats) per row of the summary's strategy table."""
     bs = run.by_strategy
-    if bs.empty:
+    if bs.empty or "seats" not in bs:      # a tournament's or a tuning's table: no seats
         return []
     multi = bs["strategy"].value_counts()
     out = []
@@ -113,6 +115,22 @@ def _strategy_section(page: Page, run: Loaded) -> None:
                               "of one game are not independent, so read the intervals as "
                               "indicative."))
     blocks.append(page.table("by_strategy", bs, "Win rate by strategy:"))
+    mixed = _neighbours(run)
+    if mixed:
+        blocks.append({"kind": "text", "text": "Note: " + mixed["note"]})
+
+
+def _neighbours(run: Loaded) -> dict | None:
+    """The summary's neighbour note (sim.runs.tally.neighbours), or for a folder saved before
+    it was written, the same note made from the run's options."""
+    if "neighbours" in run.summary:
+        return run.summary["neighbours"]
+    cfg = run.config
+    try:
+        return neighbours(cfg.get("strategies") or [], run.players,
+                          Ruleset.parse(cfg.get("rules", "seed")))
+    except (KeyError, ValueError):
+        return None
 
 
 def _seat_section(page: Page, run: Loaded, stats: dict) -> None:

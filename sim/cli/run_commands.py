@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 import threading
 import time
@@ -84,11 +83,13 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         if engine is not None and hasattr(engine, "close"):
             engine.close()
     if as_json:
+        from sim.cli import jsonout
         result = tally.to_dict()
-        result["seconds"] = seconds
-        if partial:
-            result["partial"] = partial
-        typer.echo(json.dumps(result, indent=2))
+        asked = {k: v for k, v in result.pop("config").items() if k != "options"}
+        asked.update(threads=threads, batch=cfg.batch, out=str(out) if out else None,
+                     resume=resume, backend=backend)
+        extra = {"partial": partial} if partial else {}
+        jsonout.echo("run", cfg.ruleset, asked, {**result, "seconds": seconds, **extra})
     else:
         from reports.text import print_summary
         print_summary(tally, seconds, partial=partial)

@@ -2,7 +2,6 @@
 and ``sim tune``."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -89,8 +88,14 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
     if partial:
         result["partial"] = partial
     if as_json:
-        result["seconds"] = seconds
-        typer.echo(json.dumps(result, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {"strategies": list(strategies), "players": players, "games": total,
+                 "seed": seed, "rules": cfg.rules, "until_clear": until_clear,
+                 "max_games": cap, "independent": independent, "max_turns": max_turns,
+                 "cycle_stop": cycle_stop, "seating": seating, "threads": threads,
+                 "out": str(out) if out else None}
+        jsonout.echo("compare", cfg.ruleset, asked, {**result, "seconds": seconds},
+                     default=float)
     else:
         from reports.text import print_compare
         if partial:
@@ -137,19 +142,23 @@ def study_swap(players: int = PLAYERS,
                                resume=resume, phase=phase_of(progress))
         study["seconds"] = time.perf_counter() - t0
     except Interrupted as e:
-        _study_partial(e.partial, out, as_json, time.perf_counter() - t0)
+        _study_partial(e.partial, out, as_json, time.perf_counter() - t0, cfg.ruleset)
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted", code=130)
     if as_json:
-        typer.echo(json.dumps(study, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {"players": players, "games": n, "h2h_games": h2h, "seed": seed,
+                 "rules": cfg.rules, "strategy": strategy, "max_turns": max_turns,
+                 "cycle_stop": cycle_stop, "threads": threads, "out": str(out)}
+        jsonout.echo("study-swap", cfg.ruleset, asked, study, default=float)
     else:
         from reports.text import print_study
         print_study(study)
 
 
-def _study_partial(partial, out, as_json, seconds):
+def _study_partial(partial, out, as_json, seconds, ruleset):
     """Ctrl-C in the swap study: the values stage's games so far (a run's summary, labelled
     PARTIAL) and the head-to-heads finished; exit 130."""
     tally = partial["tally"]
@@ -159,7 +168,9 @@ def _study_partial(partial, out, as_json, seconds):
         result = tally.to_dict()
         result["partial"] = what
         result["head_to_head"] = partial.get("head_to_head", [])
-        typer.echo(json.dumps(result, indent=2, default=float))
+        from sim.cli import jsonout
+        jsonout.echo("study-swap", ruleset, {"out": str(out)},
+                     {**result, "seconds": seconds}, default=float)
     else:
         from reports.text import print_summary
         print_summary(tally, seconds, partial=what + " (the values stage, random swaps)")
@@ -218,21 +229,24 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
                               cycle_stop=cycle_stop)
         result["seconds"] = time.perf_counter() - t0
     except Interrupted as e:
-        _tune_partial(e.partial, out, as_json)
+        _tune_partial(e.partial, out, as_json, rs)
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted" + (f"; the finished trials are in {out}, continue with --resume"
                               if out else ""), code=130)
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=float))
+        from sim.cli import jsonout
+        asked = {**result.pop("options"), "threads": threads, "out": str(out) if out else None,
+                 "resume": resume}
+        jsonout.echo("tune", rs, asked, result, default=float)
         return
     from reports.plain import tune_lines
 
     typer.echo("\n".join(tune_lines(result, field, players, rs.last_player_loses)))
 
 
-def _tune_partial(partial, out, as_json):
+def _tune_partial(partial, out, as_json, ruleset):
     """Ctrl-C in sim tune: the trials finished and the best so far, labelled PARTIAL (not
     checked on fresh deals); exit 130."""
     done, best = partial["trials"], partial["best"]
@@ -240,8 +254,9 @@ def _tune_partial(partial, out, as_json):
             f"{partial['trials_wanted']} trials"
             + (f"; they are in {out}, continue with --resume" if out else ""))
     if as_json:
-        typer.echo(json.dumps({"partial": what, "trials": done, "best": best}, indent=2,
-                              default=float))
+        from sim.cli import jsonout
+        jsonout.echo("tune", ruleset, {"out": str(out) if out else None},
+                     {"partial": what, "trials": done, "best": best}, default=float)
     else:
         typer.echo(f"PARTIAL ({what})")
         if best is not None:

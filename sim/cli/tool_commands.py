@@ -2,7 +2,6 @@
 terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies`` (what there is)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
@@ -59,8 +58,13 @@ def analyze_command(
     except ValueError as e:
         fail(str(e))
     if as_json:
-        typer.echo(json.dumps({**a.info(), "position": position, "moves": a.rows()}, indent=2,
-                              default=float))
+        from sim.cli import jsonout
+        from sim.kernel.ruleset import Ruleset
+        asked = {"position": position, "rollouts": n, "seed": seed, "opponents": opponents,
+                 "me": me, "omniscient": omniscient, "until_clear": until_clear,
+                 "max_rollouts": cap, "max_turns": max_turns}
+        jsonout.echo("analysis", Ruleset.parse(data.get("ruleset")), asked,
+                     {**a.info(), "moves": a.rows()}, default=float)
     else:
         typer.echo("\n".join(describe(a, line)))
 
@@ -153,23 +157,51 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
             what = "rule" if words[0] == "explain" else "rules preset or rule"
             fail(f"unknown {what} {e.args[0]!r}; expected {accepted()}")
         if as_json:
-            typer.echo(json.dumps({"kind": "rules-explain", "rules": found}, indent=2,
-                                  ensure_ascii=False))
+            from sim.cli import jsonout
+            jsonout.echo("rules-explain", None, {"ids": ids}, {"rules": found},
+                         ensure_ascii=False)
         else:
             typer.echo("\n\n".join("\n".join(explain_lines(w)) for w in ids))
         return
     names = words or list(PRESETS)
     if as_json:
-        typer.echo(json.dumps({n: PRESETS[n].to_dict() for n in names}, indent=2))
+        from sim.cli import jsonout
+        from sim.kernel.ruleset import OPTIONS, PRESET_NOTES
+        jsonout.echo("rules", None, {"presets": names}, {
+            "presets": {n: PRESETS[n].to_dict() for n in names},
+            "notes": {n: PRESET_NOTES[n] for n in names},
+            "rule_options": [{"key": o.key, "rule": o.rule, "meaning": o.meaning}
+                             for o in OPTIONS]})
         return
     from reports.plain import rules_lines
 
     typer.echo("\n".join(rules_lines(names)))
 
 
-def strategies():
+def strategies(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
     """List the strategies and swap policies."""
-    from reports.plain import strategy_lines
     from sim.runs.registry import all_moves, all_swaps
 
-    typer.echo("\n".join(strategy_lines(all_moves().values(), all_swaps().values())))
+    moves, swaps = all_moves().values(), all_swaps().values()
+    if as_json:
+        from sim.cli import jsonout
+        jsonout.echo("strategies", None, {}, {"strategies": [_described(s) for s in moves],
+                                              "swaps": [_described(s) for s in swaps]})
+        return
+    from reports.plain import strategy_lines
+
+    typer.echo("\n".join(strategy_lines(moves, swaps)))
+
+
+def _described(s) -> dict:
+    """A strategy or swap policy as ``sim strategies --json`` lists it: name, description,
+    default swap (strategies only), purity and parameters (default, low, high)."""
+    out = {"name": s.name, "description": s.description}
+    if getattr(s, "swap", None) is not None:
+        out["swap"] = s.swap
+    out["pure"] = bool(s.pure)
+    def bound(x):                  # an open end (+-inf) is null: JSON has no infinity
+        return None if isinstance(x, float) and abs(x) == float("inf") else x
+    out["params"] = {k: {"default": d[0], "low": bound(d[1]), "high": bound(d[2])}
+                     for k, d in (s.params or {}).items()}
+    return out

@@ -20,9 +20,10 @@ import pandas as pd
 
 @dataclass(repr=False, eq=False)
 class Loaded:
-    """A saved run: ``summary``/``manifest`` (dicts, as saved), ``by_seat``/``by_strategy``
-    (DataFrames of the summary's tables), ``compare``/``study`` (the tournament's and swap
-    study's results, or ``None``), and ``games``: every per-game record, sorted by game."""
+    """A saved run: ``summary``/``manifest`` (dicts, as saved), ``by_seat`` (the summary's
+    seat table), ``by_strategy`` (the per-strategy table of every kind of folder: see
+    :func:`strategy_table`), ``compare``/``study``/``tune`` (the tournament's, swap study's
+    and tuning's results, or ``None``), and ``games``: every per-game record, sorted by game."""
 
     path: Path
     manifest: dict
@@ -31,6 +32,7 @@ class Loaded:
     by_strategy: pd.DataFrame
     compare: dict | None = None
     study: dict | None = None
+    tune: dict | None = None
     parts: list[Path] = field(default_factory=list)
     _games: pd.DataFrame | None = field(default=None, init=False)
 
@@ -71,7 +73,7 @@ class Loaded:
 
     def __repr__(self) -> str:
         cfg = self.config
-        extra = [name for name in ("compare", "study") if getattr(self, name) is not None]
+        extra = [name for name in ("compare", "study", "tune") if getattr(self, name) is not None]
         return (f"<shithead-sim run {str(self.path)!r}: {cfg.get('games', '?'):,} games, "
                 f"{cfg.get('players', '?')} players, seed {cfg.get('seed', '?')}, "
                 f"{len(self.parts)} part file(s)"
@@ -118,10 +120,31 @@ def load(path) -> Loaded:
                          f"`--out {root} --resume`")
     summary = _read_json(root / "summary.json", "summary")
     optional = {}
-    for name in ("compare", "study"):
+    for name in ("compare", "study", "tune"):
         f = root / f"{name}.json"
         optional[name] = _read_json(f, f"{name} file") if f.exists() else None
     return Loaded(path=root, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])),
-                  compare=optional["compare"], study=optional["study"], parts=parts)
+                  by_strategy=pd.DataFrame(strategy_table(summary, optional["compare"],
+                                                          optional["tune"])),
+                  compare=optional["compare"], study=optional["study"], tune=optional["tune"],
+                  parts=parts)
+
+
+def strategy_table(summary: dict, compare: dict | None, tune: dict | None) -> list[dict]:
+    """The per-strategy rows of a saved folder, whatever command saved it: a run's and a swap
+    study's (its values stage) are the summary's ``by_strategy`` (one row per strategy and
+    swap, with the seats it held); a tournament's are ``compare.json``'s ``per_strategy``
+    (every strategy held every seat, so no seats column); a tuning's are the best and the
+    default parameters as measured again on fresh deals (``role``, ``strategy``: the spec,
+    ``games``, ``estimate`` and its interval), from ``tune.json``."""
+    if summary.get("by_strategy"):
+        return summary["by_strategy"]
+    if compare is not None:
+        return compare.get("per_strategy", [])
+    if tune is not None and "fresh" in tune:
+        fresh = tune["fresh"]
+        return [{"role": role, "strategy": fresh[role]["spec"], "games": fresh["games"],
+                 **{k: v for k, v in fresh[role].items() if k != "spec"}}
+                for role in ("best", "default") if role in fresh]
+    return []

@@ -13,6 +13,7 @@ an unfinished game's depend only on where it was stopped.
 from __future__ import annotations
 
 import math
+import shlex
 from statistics import NormalDist
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from sim.kernel.referee import UNFINISHED
 from sim.kernel.cycle import END_CYCLE
 from sim.kernel.layout import MAXP
+from sim.kernel.ruleset import value_text
 
 
 def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
@@ -42,6 +44,34 @@ UNFINISHED_POLICY = (
     "an unfinished game (still going at the turn limit, R25, or stopped as proven endless) is "
     "a game nobody won: it counts in the games of every table and adds nothing to any result "
     "(no win, no place, no head-to-head meeting decided, no rating event)")
+
+
+def neighbours(strategies: list[str], players: int, rules) -> dict | None:
+    """What a run's per-strategy rows can and cannot mean when its seats hold different
+    strategies (issue 21): ``None`` when every seat holds the same one, else ``note`` (the
+    words), ``strategies`` and ``fair_command`` (the tournament that measures them fairly:
+    every strategy in every seat after every other, on the same deals, ``sim compare``).
+
+    A seat's result depends on who plays before and after it (whose discards it must beat,
+    who must beat its own): ``-s lowest -s counting -s save-specials -s random`` gave lowest
+    57% of 200k games, ``-s counting -s lowest ...`` 14%, tight intervals both times."""
+    names = list(dict.fromkeys(strategies))
+    if len(names) < 2:
+        return None
+    words = ["sim", "compare", *names, "--players", str(players)]
+    if rules.base != "seed":
+        words += ["--rules", rules.base]
+    for key, value in rules.changes().items():
+        words += ["--rule", f"{key}={value_text(value)}"]
+    command = " ".join(shlex.quote(w) for w in words)
+    note = ("The seats hold different strategies, so each strategy's row is its result in "
+            "this seating, beside these neighbours, not a measure of the strategy: a seat's "
+            "win rate depends on who plays before and after it (lowest won 57% seated "
+            "-s lowest -s counting -s save-specials -s random and 14% seated -s counting "
+            "-s lowest -s save-specials -s random; seed rules, 200k games each). To compare "
+            "the strategies fairly, every one in every seat after every other on the same "
+            f"deals: {command}")
+    return {"note": note, "strategies": names, "fair_command": command}
 
 
 class Tally:
@@ -158,4 +188,7 @@ class Tally:
                          v.item() if hasattr(v, "item") else v) for k, v in r.items()}
                     for r in rows]
         return {"config": self.cfg.describe(), "overall": self.overall(),
-                "by_seat": records(self.seat_rows()), "by_strategy": records(self.strategy_rows())}
+                "by_seat": records(self.seat_rows()),
+                "by_strategy": records(self.strategy_rows()),
+                "neighbours": neighbours(self.cfg.strategies, self.cfg.players,
+                                         self.cfg.ruleset)}

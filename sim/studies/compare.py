@@ -224,8 +224,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
 def save(path, t: Tournament, info: dict, config: dict, result: dict | None = None) -> None:
     """Write compare.json, and a summary.json and manifest.json that sim.load and sim report
     read like a run's (the seat effect as by_seat; the per-strategy rows are in
-    compare.json only: a run's by_strategy rows name the seats a strategy holds, and in a
-    tournament every strategy holds every seat). ``result``: ``t.to_dict()`` if computed."""
+    compare.json only, where sim.load's by_strategy finds them: a run's by_strategy rows
+    name the seats a strategy holds, and in a tournament every strategy holds every seat).
+    ``result``: ``t.to_dict()`` if computed."""
     path = folder.make_dir(path)
     d = dict(result or t.to_dict())
     d["info"] = info
