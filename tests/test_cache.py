@@ -125,3 +125,18 @@ def test_a_function_without_a_source_file_compiles_uncached():
     f = namespace["plus_one"]
     assert f(2) == 3
     assert type(f._cache).__name__ == "NullCache"
+
+
+def test_bounds_checked_code_has_a_cache_folder_of_its_own():
+    """NUMBA_BOUNDSCHECK=1 compiles other code (issue 20 item 6's guard): it never shares the
+    normal build's folder."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from sim.kernel.compiler import cache_dir; print(cache_dir().name)"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_BOUNDSCHECK"}
+    names = [subprocess.run([sys.executable, "-c", code], env={**env, **extra},
+                            capture_output=True, text=True, check=True).stdout.strip()
+             for extra in ({}, {"NUMBA_BOUNDSCHECK": "1"})]
+    assert names[0] and names[1] and names[0] != names[1]

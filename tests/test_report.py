@@ -198,6 +198,20 @@ def test_report_of_a_tournament_folder(tmp_path):
     assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
     h2h = pd.read_csv(tmp_path / "t_files" / "head_to_head.csv", index_col=0)
     assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]
+    # issue 23: the seat pairs unfinished games left undecided, beside the meetings
+    assert "undecided (unfinished)" in html
+    with_open = {**COMPARE, "head_to_head": {**COMPARE["head_to_head"],
+                                             "meetings": [[0, 900, 800], [900, 0, 0],
+                                                          [800, 0, 0]],
+                                             "unfinished": [[0, 17, 4], [17, 0, 0],
+                                                            [4, 0, 0]]}}
+    (tmp_path / "open").mkdir()
+    path = _folder_of(tmp_path / "open", "compare", options,
+                      {"overall": {"games": 9000, "finished": 9000, "unfinished": 0},
+                       "by_seat": COMPARE["seat_effect"], "by_strategy": COMPARE["per_strategy"]},
+                      "compare.json", with_open)
+    write_report(path, tmp_path / "open.html")
+    assert "<td>17</td>" in (tmp_path / "open.html").read_text().replace(" ", "")
     assert pd.isna(h2h.loc["random", "careful"])
 
 

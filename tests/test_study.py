@@ -65,6 +65,10 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
         assert 0 <= h["p_adjusted"] <= 1 and h["unfinished"] >= 0
     assert "best of the policies tested" in study["verdict"].lower() or \
         "no policy tested is clearly best" in study["verdict"].lower()
+    # issue 23: the verdict says the correction it decides on; the SEs say what they are
+    assert "Benjamini-Hochberg adjusted p" in study["verdict"]
+    assert study["model"]["se"].startswith("SE: the Laplace posterior SD")
+    assert study["model"]["position_term"] is True          # seed: R6 as dealt
     row = read_table(out / "swap_values.csv")        # the old table policy, raw rates
     assert row.max() == max(t["win_rate"] for t in triples)
     assert read_split(out / "split.csv")[0] == 3      # the split policy's fitted model
@@ -72,7 +76,8 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
     assert r.exit_code == 0, r.output
     for text in ("Split model", "descriptive, not a policy", "p (BH", "Best face-up triples",
-                 "a game nobody won", "split(file="):
+                 "a game nobody won", "split(file=", "Laplace posterior SD",
+                 "rank terms only"):
         assert text in r.output, text
 
 

@@ -92,6 +92,22 @@ CYCLE_STOP = typer.Option(True, "--cycle-stop/--no-cycle-stop", help="Stop a gam
                           "unfinished games.")
 THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all cores). The "
                        "results do not depend on it.")
+QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+
+
+def json_option(what: str = "the result"):
+    """``--json``: print ``what`` as JSON (docs/json.md)."""
+    return typer.Option(False, "--json", help=f"Print {what} as JSON.")
+
+
+def out_option(holds: str, required: bool = False):
+    """``--out``/``-o``: the folder a command saves into, holding ``holds``."""
+    return typer.Option(... if required else None, "--out", "-o", help=f"Folder for {holds}.")
+
+
+def resume_option(what: str, note: str = ""):
+    """``--resume``: continue the ``what`` saved in ``--out``."""
+    return typer.Option(False, "--resume", help=f"Continue the {what} saved in --out{note}.")
 
 
 COMPILING = "compiling (first run only)"

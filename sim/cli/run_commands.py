@@ -12,8 +12,8 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    CAP, CYCLE_STOP, GAMES, PLAYERS, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2, fail,
-    maybe_progress, parse_count, run_config,
+    CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2,
+    fail, json_option, maybe_progress, out_option, parse_count, resume_option, run_config,
 )
 
 
@@ -36,17 +36,15 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
         last_player_loses: bool = V2, max_turns: int = CAP, threads: Optional[int] = THREADS,
         cycle_stop: bool = CYCLE_STOP,
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for per-game "
-                                           "records (Parquet), manifest and summary."),
-        resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
+        out: Optional[Path] = out_option("per-game records (Parquet), manifest and summary"),
+        resume: bool = resume_option("run"),
         batch: str = typer.Option("100k", "--batch", help="Games per batch (and per file)."),
         backend: str = typer.Option("local", "--backend", help="local (this machine) or dask."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask "
                                                 "scheduler, e.g. tcp://host:8786."),
         workers: Optional[int] = typer.Option(None, "--workers", help="Start a local Dask "
                                               "cluster with this many worker processes."),
-        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        as_json: bool = json_option("the summary"), quiet: bool = QUIET,
         debug: bool = typer.Option(False, "--debug", help="Run uncompiled, as plain Python "
                                    "(NUMBA_DISABLE_JIT=1), on one thread: a breakpoint in a "
                                    "strategy stops there. About 300 times slower; same games.")):

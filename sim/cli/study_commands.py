@@ -9,8 +9,8 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    CAP, CYCLE_STOP, PLAYERS, RULE, RULES, SEED, THREADS, V1, V2, fail,
-    maybe_progress, parse_count, phase_of, ruleset, run_config,
+    CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
+    maybe_progress, out_option, parse_count, phase_of, resume_option, ruleset, run_config,
 )
 
 
@@ -34,13 +34,10 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                         "so that each follows every other equally often; "
                                         "fixed: the order given, each always after the "
                                         "same neighbour (3+ strategies)."),
-            out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for "
-                                               "per-game records (Parquet), compare.json, "
-                                               "manifest and summary."),
-            resume: bool = typer.Option(False, "--resume", help="Continue the comparison "
-                                        "saved in --out."),
-            as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+            out: Optional[Path] = out_option("per-game records (Parquet), compare.json, "
+                                             "manifest and summary"),
+            resume: bool = resume_option("comparison"), as_json: bool = json_option(),
+            quiet: bool = QUIET):
     """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
     win rates with 95% intervals over deals, the leader against each other strategy,
     head-to-head, Plackett-Luce ratings, seat and starter effects."""
@@ -116,13 +113,10 @@ def study_swap(players: int = PLAYERS,
                threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
                strategy: str = typer.Option("lowest", "--strategy", "-s",
                                             help="Move strategy of every seat."),
-               out: Path = typer.Option(..., "--out", "-o", help="Folder for study.json, "
-                                        "split.csv, policy.csv, swap_values.csv, games/ "
-                                        "and the summary."),
-               resume: bool = typer.Option(False, "--resume", help="Continue the study "
-                                           "saved in --out (same options)."),
-               as_json: bool = typer.Option(False, "--json", help="Print the study as JSON."),
-               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+               out: Path = out_option("study.json, split.csv, policy.csv, swap_values.csv, "
+                                      "games/ and the summary", required=True),
+               resume: bool = resume_option("study", " (same options)"),
+               as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """Which face-up cards should I keep? The value of each split of the six cards (face up
     or in hand), the split policy derived from it, and its head-to-head against the old
     triple table and every built-in swap policy."""
@@ -200,13 +194,10 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
                                                    "with a finite range)."),
          seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
          max_turns: int = CAP, threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
-         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for every "
-                                            "trial (trials.jsonl), tune.json, manifest and "
-                                            "summary."),
-         resume: bool = typer.Option(False, "--resume", help="Continue the tuning saved in "
-                                     "--out."),
-         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+         out: Optional[Path] = out_option("every trial (trials.jsonl), tune.json, manifest "
+                                          "and summary"),
+         resume: bool = resume_option("tuning"), as_json: bool = json_option(),
+         quiet: bool = QUIET):
     """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
     strategy declares, every trial on the same duplicate deals, then the best and the
     defaults re-measured on fresh deals (no winner's curse)."""

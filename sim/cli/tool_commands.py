@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    CAP, PLAYERS, RULE, RULES, SEED, V1, V2, fail,
+    CAP, PLAYERS, RULE, RULES, SEED, V1, V2, fail, json_option,
     options_given, parse_count, read_json, ruleset,
 )
 
@@ -38,7 +38,7 @@ def analyze_command(
                                                    "for --until-clear (default 20 blocks)."),
         max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
                                       "before it counts as unfinished."),
-        as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON.")):
+        as_json: bool = json_option("the answer")):
     """Every legal move of a position with its estimated win chance (V2: expected finishing
     place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
     seat to move may know (R26)."""
@@ -137,7 +137,7 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
                       help="A preset to show alone; or `explain` and rule ids (R12, H14, V2, "
                            "§11.5 or 11.5, R14-R16), option keys (ten_anywhere) or presets, "
                            "whose text from docs/rules.md is printed."),
-                  as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
+                  as_json: bool = json_option("it")):
     """List the rules presets and options, or explain a rule: `sim rules explain R12`.
 
     The presets and house-rule options are RULES.md §11, each option with its value under each
@@ -178,7 +178,7 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
     typer.echo("\n".join(rules_lines(names)))
 
 
-def strategies(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")):
+def strategies(as_json: bool = json_option("them")):
     """List the strategies and swap policies."""
     from sim.runs.registry import all_moves, all_swaps
 

@@ -77,9 +77,8 @@ def triple_code(st, w, n):
 
     From the have-words at ``w`` (:data:`sim.kernel.layout.HAVE`) without a loop: a loop over the
     ranks held and over the copies of each mispredicted its exits, 8 codes a game. Three
-    cards: r1 is the lowest rank
-    held and r3 the highest; r2 is the third rank held if there is one, else the rank held
-    twice (r1 = r2 = r3 for three of a kind).
+    cards: r1 is the lowest rank held and r3 the highest; r2 is the third rank held if there
+    is one, else the rank held twice (r1 = r2 = r3 for three of a kind).
     """
     if n != 3:
         return np.int64(-1)
