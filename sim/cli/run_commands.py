@@ -127,31 +127,75 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
            rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
            last_player_loses: bool = V2, max_turns: int = CAP, cycle_stop: bool = CYCLE_STOP,
            file: Optional[Path] = typer.Option(None, "--file", help="Show a game saved by "
-                                               "sim play instead.")):
+                                               "sim play instead."),
+           save: Optional[Path] = typer.Option(None, "--save", help="Also save the game to "
+                                               "this file as sim play saves one (for sim "
+                                               "review GAME.json, sim replay --file)."),
+           at: Optional[int] = typer.Option(None, "--at", help="Show the position before "
+                                            "this turn (turns from 1, as the replay numbers "
+                                            "them) instead of the game."),
+           as_mover: bool = typer.Option(False, "--as-mover", help="With --at: the cards the "
+                                         "seat to move cannot see written \"?\" (R26), a view "
+                                         "sim analyze reads."),
+           as_json: bool = typer.Option(False, "--json", help="With --at: print the position "
+                                        "as POSITION.md JSON (docs/position.md), ready for "
+                                        "sim analyze.")):
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
-    saved by `sim play` (--file)."""
+    saved by `sim play` (--file); --at TURN --json prints a position of it for sim analyze."""
     from reports.game import replay_lines
+    from sim.cli.savedgame import load, run_record, save as save_game
     from sim.runs.runner import RunError, record_game
 
-    if file is not None:
-        from reports.game import describe_saved
-        from sim.cli.savedgame import load
-        try:
-            lines = describe_saved(load(file))
-        except ValueError as e:
-            fail(str(e))
-        typer.echo("\n".join(lines))
-        return
     try:
-        if game is None:
-            raise RunError("--game: give the index of a game of the run (or --file PATH for a "
-                           "game saved by sim play)")
-        cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                         last_player_loses, max_turns, None, rule=rule, cycle_stop=cycle_stop)
-        if game < 0:
-            raise RunError(f"--game: expected a game index of 0 or more, got {game}")
-        cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
-        lines = replay_lines(cfg, game, record_game(cfg, game))
+        if (as_mover or as_json) and at is None:
+            raise ValueError("--json and --as-mover go with --at TURN (the position before "
+                             "that turn)")
+        if file is not None:
+            saved = load(file)
+        else:
+            if game is None:
+                raise RunError("--game: give the index of a game of the run (or --file PATH "
+                               "for a game saved by sim play)")
+            cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
+                             last_player_loses, max_turns, None, rule=rule,
+                             cycle_stop=cycle_stop)
+            if game < 0:
+                raise RunError(f"--game: expected a game index of 0 or more, got {game}")
+            cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
+            rec = record_game(cfg, game)
+            saved = run_record(cfg, game, rec)
+        if at is not None:
+            lines = _position_at(saved, at, as_mover, as_json)
+        elif file is not None:
+            from reports.game import describe_saved
+            lines = describe_saved(saved)
+        else:
+            lines = replay_lines(cfg, game, rec)
+        if save is not None:
+            path = save_game(saved, save)
+            typer.echo(f"Saved to {path} (review it with: sim review {path} --seat S).",
+                       err=True)
     except (RunError, ValueError) as e:
         fail(str(e))
     typer.echo("\n".join(lines))
+
+
+def _position_at(saved: dict, at: int, as_mover: bool, as_json: bool) -> list[str]:
+    """``--at``: the position before turn ``at`` of a saved game, as JSON or as its seat to
+    move sees it at the table."""
+    import json
+
+    from sim.kernel.layout import CURRENT
+    from sim.studies.review import state_at
+
+    st = state_at(saved, at)
+    if as_json:
+        from sim.kernel.position import to_position
+        from sim.studies.view import to_view
+        pos = (to_view if as_mover else to_position)(st, saved["rules"])
+        return [json.dumps(pos)]
+    from reports.game import table_view
+    p = int(st[CURRENT])
+    return ([f"Before turn {at}: seat {p} to move."] + table_view(st, p, saved["seats"])
+            + [f"(--json prints it as POSITION.md JSON for sim analyze; --as-mover with the "
+               f"cards seat {p} cannot see written \"?\")"])

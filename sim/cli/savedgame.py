@@ -79,3 +79,33 @@ def load(path) -> dict:
     if missing:
         raise ValueError(f"--file: {path} lacks {', '.join(sorted(missing))}")
     return data
+
+
+def run_record(cfg, game: int, rec) -> dict:
+    """Game ``game`` of a run (``cfg``: its RunConfig; ``rec``: :func:`sim.runs.batch.
+    record_game`) as ``sim play`` saves a game, for ``sim replay --save``: no human seat
+    (``seat`` null), the run's strategies in ``seats``."""
+    from sim.kernel.engine import apply_move
+    from sim.kernel.layout import CURRENT
+    from sim.kernel.position import move_to_dict
+
+    st = rec.start.copy()
+    moves = []
+    for m in rec.moves:
+        moves.append({"seat": int(st[CURRENT]), "move": move_to_dict(int(m))})
+        apply_move(st, int(m))
+    over = bool(st[OVER])
+    reasons = {0: "game over", 1: "endless (a position repeated)" if rec.cycle_turns
+               else "turn limit"}
+    return {
+        "format": FORMAT, "version": VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "seed": cfg.seed, "game": game, "players": cfg.players,
+        "rules": cfg.ruleset.to_json(), "seat": None, "seats": list(cfg.strategies),
+        "swaps": list(cfg.swaps), "max_turns": cfg.max_turns,
+        "dealt": to_position(rec.dealt, cfg.ruleset),
+        "start": to_position(rec.start, cfg.ruleset), "first": int(rec.start[FIRST]),
+        "moves": moves, "status": "finished" if over else "unfinished",
+        "reason": reasons.get(rec.status, "strategy error (R24)"), "turns": int(st[TURN]),
+        "result": result_of(st) if over else None,
+    }

@@ -159,6 +159,26 @@ def hidden_counts(st) -> dict:
     return out
 
 
+def to_view(st, ruleset) -> dict:
+    """The position of kernel state ``st`` as its seat to move sees it (R26), a *view* that
+    :func:`read_view` reads back: ``"?"`` for every card that seat cannot see (its own
+    face-downs, the other hands but for their known cards, the other face-downs, the stock,
+    the cards set aside), its own hand and everything public named."""
+    from sim.kernel.position import to_position
+
+    pos = to_position(st, ruleset)
+    me = int(st[CURRENT])
+    for s in range(int(st[PLAYERS])):
+        pos["face_down"][s] = [UNKNOWN] * len(pos["face_down"][s])
+        if s != me:
+            known = [NAMES[r] for r in range(NR) for _ in range(int(st[KNOWN + s * NR + r]))]
+            pos["hands"][s] = known + [UNKNOWN] * (int(st[HANDN + s]) - len(known))
+    for key in _HIDDEN_FLAT:
+        if key in pos:
+            pos[key] = [UNKNOWN] * len(pos[key])
+    return pos
+
+
 def check_rules(position: dict, rules) -> None:
     """The position's own ``ruleset`` is authoritative: refuse other rules given beside it."""
     if rules is None:

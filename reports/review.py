@@ -1,0 +1,58 @@
+"""What ``sim review`` prints: the budget, one line per decision of the seat (the move made,
+the best move, the loss with its interval, a mark on mistakes) and the summary line
+(:class:`sim.studies.review.Review`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sim.studies.review import Decision, Review
+
+
+def value_text(x: float, v2: bool) -> str:
+    """A win chance as a percentage; under V2 an expected place."""
+    return f"{x:.2f}" if v2 else f"{100 * x:.1f}%"
+
+
+def loss_text(x: float, v2: bool) -> str:
+    """A loss: win-chance points, or places under V2."""
+    return f"{x:+.2f}" if v2 else f"{100 * x:+.1f}"
+
+
+def decision_line(d: Decision, v2: bool) -> str:
+    mark = "MISTAKE" if d.mistake else ""
+    best = "=" if d.best == d.made else d.best
+    return (f"{d.turn:5d}  {d.made:<10} {best:<10} {value_text(d.value_made, v2):>7} "
+            f"{value_text(d.value_best, v2):>7} {loss_text(d.loss, v2):>7}  "
+            f"[{loss_text(d.low, v2)}, {loss_text(d.high, v2)}]  {mark}").rstrip()
+
+
+def header(r: Review, game_line: str = "") -> list[str]:
+    unit = "expected place (V2, 1 = first out; lower is better), loss in places" if r.v2 \
+        else "win chance, loss in percentage points"
+    lines = [game_line] if game_line else []
+    lines += [f"Review of seat {r.seat}: {r.total} decisions with a choice ({r.forced} turns "
+              f"with one legal move left out), {r.turns} moves in the game.",
+              f"Budget: {r.budget()}.",
+              f"Values: {unit}.",
+              f"{'turn':>5}  {'made':<10} {'best':<10} {'made':>7} {'best':>7} {'loss':>7}  "
+              f"95% interval"]
+    return lines
+
+
+def summary_line(r: Review) -> str:
+    s = r.summary()
+    unit = "places" if r.v2 else "points of win chance"
+    scale = 1 if r.v2 else 100
+    done = "" if s["complete"] else f" (PARTIAL: {s['decisions']} of {s['of']} reviewed)"
+    per = f"{s['seconds_per_decision']:.1f} s a decision" if s["decisions"] else "no decision"
+    return (f"Summary: {s['decisions']} decisions, {s['mistakes']} mistake"
+            f"{'s' * (s['mistakes'] != 1)}, total loss {scale * s['total_loss']:.2f} {unit} "
+            f"(95% interval {scale * s['total_low']:.2f} to {scale * s['total_high']:.2f}); "
+            f"{s['seconds']:.0f} s, {per}{done}.")
+
+
+def describe(r: Review, game_line: str = "") -> list[str]:
+    """Every line ``sim review`` prints."""
+    return (header(r, game_line) + [decision_line(d, r.v2) for d in r.decisions]
+            + [summary_line(r)])

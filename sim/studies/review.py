@@ -1,0 +1,262 @@
+"""A game review (``sim review``): each decision of one seat in a saved game, the move made
+against the best move by ``sim analyze``'s playouts, and the win chance (V2: expected place)
+the move made lost.
+
+A decision is a turn of the seat with more than one legal move (R24). Each is analysed by
+:func:`sim.studies.analysis.analyze_state` from the seat's point of view (R26): the same
+sampled worlds and random streams for every legal move, so the loss (best minus made) is a
+paired difference, world by world. The best move is chosen on those same worlds, so the
+loss's interval (:func:`sim.studies.stats.mean_interval`) is taken at the level 5% / (moves
+- 1), Bonferroni over the moves the best could have been: when the move made is as good as
+any other, the review marks it a mistake in at most 5% of decisions. A mistake is a decision
+whose interval excludes 0.
+
+The saved game is the dict :mod:`sim.cli.savedgame` writes (``sim play``, ``sim replay
+--save``); :func:`game_states` replays it through the kernel.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from sim.kernel import engine
+from sim.kernel.layout import (
+    CURRENT, FIRST, FU, KNOWN, NR, OVER, R_STARTER, STARTRANK, V1, V2,
+)
+from sim.kernel.position import legal_ids, move_to_id, to_state
+from sim.studies.analysis import DEFAULT_OPPONENTS, analyze_state, move_words
+
+DEFAULT_ROLLOUTS = 300
+LEVEL = 0.05
+
+
+# -- the game's positions ----------------------------------------------------------------------
+def start_state(game: dict) -> np.ndarray:
+    """The kernel state after the swaps (R5, V1) of a saved game, with what its POSITION.md
+    form leaves out restored: the dealt face-ups taken into a hand are known to all (R26),
+    and the starter and its rank (R6, H14, H15; H16 reads the rank)."""
+    st = to_state(game["start"])
+    dealt = to_state(game["dealt"]) if game.get("dealt") is not None else None
+    if dealt is not None and not st[V1]:
+        for s in range(game["players"]):
+            for r in range(NR):             # seen face up at the deal, no longer face up
+                st[KNOWN + s * NR + r] = max(0, int(dealt[FU + s * NR + r])
+                                             - int(st[FU + s * NR + r]))
+    first, rank = engine.starter(st if dealt is None or st[V1] or st[R_STARTER] else dealt)
+    if int(first) != int(st[CURRENT]):
+        rank = -1                           # the file's starter decides; its rank is unknown
+    st[FIRST], st[STARTRANK] = int(st[CURRENT]), int(rank)
+    return st
+
+
+def game_states(game: dict):
+    """Every turn of a saved game: ``(turn, state before it, seat, move id)``, turns from 1
+    as ``sim replay`` numbers them; each move checked legal (R24). ``ValueError`` naming the
+    first move that does not fit."""
+    if game.get("start") is None:
+        raise ValueError("the game ended before the swap: it has no move")
+    st = start_state(game)
+    for turn, entry in enumerate(game["moves"], 1):
+        p = int(st[CURRENT])
+        if st[OVER] or entry.get("seat") != p:
+            raise ValueError(f"move {turn} is seat {entry.get('seat')}'s, but seat {p} is to "
+                             f"move" + (" (the game is over)" if st[OVER] else ""))
+        m = move_to_id(entry["move"])
+        if m not in legal_ids(st):
+            raise ValueError(f"move {turn} {entry['move']} is not legal (R24)")
+        yield turn, st.copy(), p, m
+        engine.apply_move(st, m)
+
+
+def state_at(game: dict, turn: int) -> np.ndarray:
+    """The state before turn ``turn`` (from 1; one past the last move when the game goes on
+    after it). ``ValueError`` for a turn the game does not have."""
+    moves = len(game["moves"])
+    last = moves
+    if isinstance(turn, int) and turn == moves + 1:
+        st = start_state(game)
+        for _, _, _, m in game_states(game):
+            engine.apply_move(st, m)
+        if not st[OVER]:
+            return st
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
+        raise ValueError(f"--at: expected a turn from 1 to {last} (the game has {moves} "
+                         f"moves), got {turn}")
+    for t, st, _, _ in game_states(game):
+        if t == turn:
+            return st
+    raise AssertionError("unreachable")
+
+
+def default_seat(game: dict) -> int:
+    seat = game.get("seat")
+    if seat is None:
+        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
+                         "seat to review")
+    return int(seat)
+
+
+# -- the review ------------------------------------------------------------------------------
+@dataclass
+class Decision:
+    """One decision: the move made, the best move and the loss, with its interval."""
+
+    turn: int
+    moves: int                  # legal moves
+    made: str
+    best: str
+    value_made: float           # win chance (V2: expected place) after the move made
+    value_best: float
+    loss: float                 # value_best - value_made (V2: made - best): >= 0 is worse
+    low: float
+    high: float
+    mistake: bool
+    worlds: int
+    seconds: float
+    made_json: dict = field(default_factory=dict)
+    best_json: dict = field(default_factory=dict)
+
+
+@dataclass
+class Review:
+    """A seat's decisions in a game and what produced them."""
+
+    seat: int
+    players: int
+    v2: bool
+    rollouts: int
+    seed: int
+    opponents: str
+    total: int                  # decisions to review (the ones with a choice)
+    turns: int                  # moves in the game
+    forced: int                 # the seat's turns with one legal move: nothing to review
+    decisions: list = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def measure(self) -> str:
+        return "expected place (1 = first out)" if self.v2 else "win chance"
+
+    def summary(self) -> dict:
+        """Decisions, mistakes, total loss (with an interval: the decisions are analysed on
+        independent worlds, so their standard errors add in quadrature) and time."""
+        d = self.decisions
+        loss = sum(x.loss for x in d)
+        se = math.sqrt(sum(((x.high - x.low) / (2 * 1.959963984540054)) ** 2 for x in d))
+        seconds = sum(x.seconds for x in d)
+        return {"decisions": len(d), "of": self.total, "mistakes": sum(x.mistake for x in d),
+                "total_loss": loss, "total_low": loss - 1.959963984540054 * se,
+                "total_high": loss + 1.959963984540054 * se, "seconds": seconds,
+                "seconds_per_decision": seconds / len(d) if d else None,
+                "complete": len(d) == self.total and not self.interrupted}
+
+    def budget(self) -> str:
+        return (f"{self.rollouts:,} worlds per decision re-dealt from the seat's view (R26), "
+                f"every legal move played out once in each by {self.opponents} (seed "
+                f"{self.seed}); a mistake where the loss's interval (95%, Bonferroni over "
+                f"the legal moves) excludes 0")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "players": self.players, "v2": self.v2,
+                "measure": self.measure, "rollouts": self.rollouts, "seed": self.seed,
+                "opponents": self.opponents, "budget": self.budget(), "turns": self.turns,
+                "forced": self.forced, "interrupted": self.interrupted,
+                "summary": self.summary(), "decisions": [asdict(x) for x in self.decisions]}
+
+
+def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
+           max_turns: int | None = None, turn: int = 0) -> Decision:
+    """Review one decision: the seat to move at ``st`` made move ``made``."""
+    from sim.kernel.position import move_to_dict
+    from sim.studies.stats import mean_interval
+
+    extra = {} if max_turns is None else {"max_turns": max_turns}
+    a = analyze_state(st, rollouts=rollouts, seed=seed, opponents=opponents, **extra)
+    i = a.moves.index(int(made))
+    b = a.order()[0]
+    sign = -1.0 if a.v2 else 1.0              # V2: a lower place is better
+    d = sign * (a.scores[:, b] - a.scores[:, i])
+    span = float(a.players - 1) if a.v2 else 1.0
+    k = len(a.moves)
+    if b == i:
+        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
+    else:
+        ci = mean_interval(d, alpha=LEVEL / (k - 1), bounds=(-span, span))
+    means = a.scores.mean(axis=0)
+    return Decision(turn=turn, moves=k, made=move_words(made), best=move_words(a.moves[b]),
+                    value_made=float(means[i]), value_best=float(means[b]),
+                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
+                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0), worlds=a.n,
+                    seconds=a.seconds, made_json=move_to_dict(made),
+                    best_json=move_to_dict(a.moves[b]))
+
+
+def plan(game: dict, seat: int) -> tuple[list, int]:
+    """The seat's decisions to review, ``(turn, state, move)`` each, and its forced turns."""
+    players = int(game["players"])
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"--seat: expected a seat from 0 to {players - 1}, got {seat}")
+    todo, forced = [], 0
+    for turn, st, p, m in game_states(game):
+        if p != seat:
+            continue
+        if len(legal_ids(st)) > 1:
+            todo.append((turn, st, m))
+        else:
+            forced += 1
+    return todo, forced
+
+
+def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
+           seed: int = 0, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
+           into: Review | None = None) -> Review:
+    """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat).
+    ``on_decision(review, decision)`` is called after each (progress); decision ``j`` is
+    analysed with seed ``seed + turn``, so a review is reproducible and its decisions
+    independent of each other. ``into``: a :class:`Review` to fill (the caller keeps the
+    decisions made when interrupted)."""
+    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
+        raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
+    if not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    seat = default_seat(game) if seat is None else seat
+    todo, forced = plan(game, seat)
+    st0 = start_state(game)
+    r = into if into is not None else Review(0, 0, False, 0, 0, "", 0, 0, 0)
+    r.seat, r.players, r.v2 = seat, int(game["players"]), bool(st0[V2])
+    r.rollouts, r.seed, r.opponents = rollouts, seed, opponents
+    r.total, r.turns, r.forced = len(todo), len(game["moves"]), forced
+    for turn, st, m in todo:
+        t0 = time.perf_counter()
+        d = decide(st, m, rollouts=rollouts, seed=(seed + turn) % 2**63, opponents=opponents,
+                   turn=turn)
+        d.seconds = time.perf_counter() - t0
+        r.decisions.append(d)
+        if on_decision is not None:
+            on_decision(r, d)
+    return r
+
+
+def save(r: Review, game: dict, out) -> None:
+    """``sim review --out DIR``: the folder ``sim report`` draws (kind ``review``): the
+    manifest, ``summary.json`` (the options, as every folder has), ``review.json`` (the
+    review) and ``game.json`` (the game reviewed)."""
+    from sim.kernel.ruleset import Ruleset
+    from sim.runs import folder
+
+    out = folder.make_dir(out)
+    options = {"players": int(game["players"]), "rules": game["rules"],
+               "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
+               "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
+               "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
+    folder.write_json(out / "manifest.json", folder.manifest("review", options))
+    folder.write_json(out / "game.json", game)
+    folder.write_json(out / "review.json", r.to_dict(), default=float)
+    folder.write_json(out / "summary.json", {"config": options, "overall": {}}, default=float)
+
+
+__all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",
+           "plan", "DEFAULT_ROLLOUTS"]
