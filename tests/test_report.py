@@ -437,13 +437,28 @@ def _tune_folder(tmp_path):
                                                    "by_strategy": []}, "tune.json", tune)
 
 
+def _review_folder(tmp_path):
+    """A saved review (sim review --out) of a made-up game: 12 decisions, two mistakes."""
+    from sim.studies.review import Decision, Review, save
+    decisions = [Decision(turn=3 * i + 1, moves=3, made="7", best="9" if i in (4, 9) else "7",
+                          value_made=0.3 + 0.03 * i - (0.2 if i in (4, 9) else 0),
+                          value_best=0.3 + 0.03 * i, loss=0.2 if i in (4, 9) else 0.0,
+                          low=0.1 if i in (4, 9) else 0.0, high=0.3 if i in (4, 9) else 0.0,
+                          mistake=i in (4, 9), worlds=300, seconds=1.0) for i in range(12)]
+    r = Review(1, 3, False, 300, 0, "counting", 12, 40, 2, decisions)
+    game = {"players": 3, "rules": "seed", "seed": 4, "seats": ["you", "counting", "counting"]}
+    save(r, game, tmp_path / "review")
+    return tmp_path / "review"
+
+
 def test_every_page_leads_with_its_answer_and_every_plot_passes_the_layout_check(tmp_path):
     """Issue 21: the answer first (the tournament's leader, the swap study's best split, the
     tuning's check on fresh deals), then the options; every plot's layout check (data-layout,
     layout_problems) passed. Without a browser, so it runs everywhere."""
     for kind, path, first in (("compare", _compare_folder(tmp_path), "leader"),
                               ("swap-study", _study_folder(tmp_path), "study"),
-                              ("tune", _tune_folder(tmp_path), "tune")):
+                              ("tune", _tune_folder(tmp_path), "tune"),
+                              ("review", _review_folder(tmp_path), "review")):
         write_report(path, tmp_path / f"{kind}.html")
         html = (tmp_path / f"{kind}.html").read_text()
         assert re.findall(r'<section id="([^"]+)"', html)[:2] == [first, "run"], kind
@@ -464,7 +479,8 @@ def page_shots(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "compare-wide", "swap-study", "tune"])
+@pytest.mark.parametrize("kind", ["run", "compare", "compare-wide", "swap-study", "tune",
+                                  "review"])
 def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots):
     """Issue 21: every kind of page in Chromium at 1280 px: every plot decodes, nothing sticks
     out sideways (the page's own check, data-overflow: the page no wider than the window,
@@ -483,6 +499,8 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots)
         path = _compare_folder(tmp_path, _wide_compare(7))
     elif kind == "tune":
         path = _tune_folder(tmp_path)
+    elif kind == "review":
+        path = _review_folder(tmp_path)
     else:
         path = _study_folder(tmp_path)
     page = tmp_path / "page" / "report.html"

@@ -248,7 +248,7 @@ def save(r: Review, game: dict, out) -> None:
     from sim.runs import folder
 
     out = folder.make_dir(out)
-    options = {"players": int(game["players"]), "rules": game["rules"],
+    options = {"players": int(game["players"]), "games": 1, "rules": game["rules"],
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
