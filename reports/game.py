@@ -15,7 +15,7 @@ from sim.kernel.layout import (
     KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STARTRANK,
     STOCKLEN, TOP, TURN, V2,
 )
-from sim.kernel.position import legal_ids, move_to_dict, move_to_id, to_state
+from sim.kernel.position import move_to_dict
 from sim.kernel.ruleset import Ruleset
 
 HUMAN = "you"          # the human's seat in the list of seats of a game of ``sim play``
@@ -172,18 +172,16 @@ def describe_saved(game: dict) -> list[str]:
     for s in range(players):
         lines.append(f"  seat {s} face up: [{' '.join(start['face_up'][s])}], hand "
                      f"[{' '.join(start['hands'][s])}]")
-    st = to_state(start)
+    from sim.studies.review import game_states, start_state
+
+    st = start_state(game)
     lines.append(f"Seat {int(st[CURRENT])} starts (R6).")
-    for i, entry in enumerate(game["moves"], 1):
-        p = int(st[CURRENT])
-        if st[OVER] or entry.get("seat") != p:
-            raise ValueError(f"--file: move {i} is seat {entry.get('seat')}'s, but seat {p} is "
-                             f"to move" + (" (the game is over)" if st[OVER] else ""))
-        m = move_to_id(entry["move"])
-        if m not in legal_ids(st):
-            raise ValueError(f"--file: move {i} {entry['move']} is not legal (R24)")
-        line, _ = tell_move(st, m, label(seats, p))
-        lines.append(line)
+    try:
+        for _, st, p, m in game_states(game):       # each move checked (R24)
+            line, _ = tell_move(st, m, label(seats, p))
+            lines.append(line)
+    except ValueError as e:
+        raise ValueError(f"--file: {e}") from None
     if st[OVER]:
         lines += result_lines(st, seats)
         if game.get("result") != result_of(st):

@@ -85,7 +85,7 @@ def test_the_head_cannot_be_hidden_by_a_result():
 def test_docs_json_names_every_kind_and_readme_links_it():
     text = (ROOT / "docs" / "json.md").read_text()
     for kind in ("run", "compare", "study-swap", "tune", "analysis", "rules", "rules-explain",
-                 "strategies"):
+                 "strategies", "review"):
         assert f"### `{kind}`" in text
     for key in ("neighbours", "by_strategy", "per_strategy", "fair_command"):
         assert key in text
