@@ -19,10 +19,16 @@ def loss_text(x: float, v2: bool) -> str:
     return f"{x:+.2f}" if v2 else f"{100 * x:+.1f}"
 
 
+def turn_text(turn: int) -> str:
+    """Turn 0 is the swap (R5, V1)."""
+    return "swap" if turn == 0 else f"turn {turn}"
+
+
 def decision_line(d: Decision, v2: bool) -> str:
     mark = "MISTAKE" if d.mistake else ""
     best = "=" if d.best == d.made else d.best
-    return (f"{d.turn:5d}  {d.made:<10} {best:<10} {value_text(d.value_made, v2):>7} "
+    when = "swap" if d.turn == 0 else str(d.turn)
+    return (f"{when:>5}  {d.made:<12} {best:<12} {value_text(d.value_made, v2):>7} "
             f"{value_text(d.value_best, v2):>7} {loss_text(d.loss, v2):>7}  "
             f"[{loss_text(d.low, v2)}, {loss_text(d.high, v2)}]  {mark}").rstrip()
 
@@ -31,11 +37,11 @@ def header(r: Review, game_line: str = "") -> list[str]:
     unit = "expected place (V2, 1 = first out; lower is better), loss in places" if r.v2 \
         else "win chance, loss in percentage points"
     lines = [game_line] if game_line else []
-    lines += [f"Review of seat {r.seat}: {r.total} decisions with a choice ({r.forced} turns "
-              f"with one legal move left out), {r.turns} moves in the game.",
+    lines += [f"Review of seat {r.seat}: {r.total} decisions with a choice, its swap included "
+              f"({r.forced} turns with one legal move left out), {r.turns} moves in the game.",
               f"Budget: {r.budget()}.",
               f"Values: {unit}.",
-              f"{'turn':>5}  {'made':<10} {'best':<10} {'made':>7} {'best':>7} {'loss':>7}  "
+              f"{'turn':>5}  {'made':<12} {'best':<12} {'made':>7} {'best':>7} {'loss':>7}  "
               f"95% interval"]
     return lines
 

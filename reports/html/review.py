@@ -46,8 +46,9 @@ def answer(page: Page, run: Loaded) -> None:
     if d:
         blocks.append(page.figure("review_values", _plot(r), (
             "Each decision's value with the best move and after the move made, from the "
-            "same worlds; a red mark is a mistake (the loss's interval excludes 0).")))
-    rows = [{"turn": x.turn, "made": x.made, "best": "=" if x.best == x.made else x.best,
+            "same worlds (turn 0: the swap); a red mark is a mistake (the loss's interval "
+            "excludes 0).")))
+    rows = [{"turn": "swap" if x.turn == 0 else x.turn, "made": x.made, "best": "=" if x.best == x.made else x.best,
              "made value": value_text(x.value_made, r.v2),
              "best value": value_text(x.value_best, r.v2),
              "loss": loss_text(x.loss, r.v2),

@@ -29,6 +29,7 @@ def review_command(
     """Review one seat's decisions in a saved game: the move made, the best move, the win
     chance (V2: expected place) lost with a 95% interval; a mistake only where the interval
     excludes 0."""
+    from reports.review import turn_text
     from sim.cli.savedgame import load
     from sim.studies import review as rv
 
@@ -39,18 +40,19 @@ def review_command(
             raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed}")
         seat = rv.default_seat(saved) if seat is None else seat
         todo, _ = rv.plan(saved, seat)
+        total = len(todo) + rv.has_swap(saved)
     except ValueError as e:
         fail(str(e).replace("--file: ", ""))
     if not quiet:
-        typer.echo(f"reviewing {len(todo)} decisions of seat {seat} with {n:,} worlds each "
+        typer.echo(f"reviewing {total} decisions of seat {seat} (the swap included) with {n:,} worlds each "
                    f"(the first compiles the playouts, about half a minute, once)", err=True)
 
     def progress(r, d):
         if not quiet:
-            typer.echo(f"  {len(r.decisions)}/{r.total}: turn {d.turn} {d.made} "
+            typer.echo(f"  {len(r.decisions)}/{r.total}: {turn_text(d.turn)} {d.made} "
                        f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
 
-    r = rv.Review(seat, 0, False, n, seed, opponents, len(todo), 0, 0)
+    r = rv.Review(seat, 0, False, n, seed, opponents, total, 0, 0)
     try:
         rv.review(saved, seat, rollouts=n, seed=seed, opponents=opponents,
                   on_decision=progress, into=r)

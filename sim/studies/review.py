@@ -2,7 +2,8 @@
 against the best move by ``sim analyze``'s playouts, and the win chance (V2: expected place)
 the move made lost.
 
-A decision is a turn of the seat with more than one legal move (R24). Each is analysed by
+A decision is the seat's swap (R5, V1: :func:`swap_decision`, turn 0) or a turn of the seat
+with more than one legal move (R24). Each turn is analysed by
 :func:`sim.studies.analysis.analyze_state` from the seat's point of view (R26): the same
 sampled worlds and random streams for every legal move, so the loss (best minus made) is a
 paired difference, world by world. The best move is chosen on those same worlds, so the
@@ -23,8 +24,10 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from sim.kernel import engine
+from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CURRENT, FIRST, FU, KNOWN, NR, OVER, R_STARTER, STARTRANK, V1, V2,
+    CURRENT, FIRST, FU, KNOWN, NOUT, NR, OVER, PLAYERS, R_STARTER, STARTRANK, V1,
+    V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.studies.analysis import DEFAULT_OPPONENTS, analyze_state, move_words
@@ -155,9 +158,10 @@ class Review:
 
     def budget(self) -> str:
         return (f"{self.rollouts:,} worlds per decision re-dealt from the seat's view (R26), "
-                f"every legal move played out once in each by {self.opponents} (seed "
+                f"every legal move (the swap: every distinct choice, the other seats swapping "
+                f"by their policies) played out once in each by {self.opponents} (seed "
                 f"{self.seed}); a mistake where the loss's interval (95%, Bonferroni over "
-                f"the legal moves) excludes 0")
+                f"the choices) excludes 0")
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "players": self.players, "v2": self.v2,
@@ -194,6 +198,123 @@ def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_
                     best_json=move_to_dict(a.moves[b]))
 
 
+# -- the swap (R5, V1) --------------------------------------------------------------------------
+def _given_swap(cards, obs, rng, params):
+    """The swap choice under review, already made: a bit mask in ``params[0]``."""
+    return np.int64(params[0])
+
+
+_given = None
+
+
+def has_swap(game: dict) -> bool:
+    """Was the game saved after its swap (R5, V1), so that the swap can be reviewed?"""
+    return game.get("dealt") is not None and game.get("start") is not None
+
+
+def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
+    """The seat's distinct swap choices (R5, H12; V1: its dealt hand): ``(mask, face-up
+    ranks)`` each, the first mask of each set of face-up ranks."""
+    from itertools import combinations
+
+    cards = [int(c) for c in engine.swap_choices(dealt, seat)]
+    hs = len(cards) // 2
+    out = {}
+    for up in combinations(range(len(cards)), hs):
+        ranks = tuple(sorted(cards[i] for i in up))
+        out.setdefault(ranks, sum(1 << i for i in up))
+    return [(m, r) for r, m in out.items()]
+
+
+def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
+                  opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000) -> Decision | None:
+    """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
+    played out in the same ``rollouts`` worlds, each re-dealt from what the seat saw at the
+    deal (its own cards, the dealt face-ups: R26) with the same random stream; the other
+    seats swap by their game's swap policies and every seat then plays ``opponents`` to the
+    end of the game. None for a game saved before its swap."""
+    from sim.kernel import referee
+    from sim.kernel.cards import NAMES
+    from sim.kernel.compiler import FnTuple, jit_sig
+    from sim.kernel.fastpath import kinds
+    from sim.kernel.layout import DECK, HANDS, MAXP, PUB, STATE_SIZE
+    from sim.kernel.rng import seed_game
+    from sim.kernel.sampling import UNFINISHED, sample_world, score
+    from sim.kernel.strategy import SWAP_SIG
+    from sim.runs.config import RunConfig
+    from sim.studies.stats import mean_interval
+
+    global _given
+    if not has_swap(game):
+        return None
+    t0 = time.perf_counter()
+    if _given is None:
+        _given = jit_sig(SWAP_SIG)(_given_swap)
+    dealt = to_state(game["dealt"])
+    players = int(dealt[PLAYERS])
+    options = swap_options(dealt, seat)
+    made_up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
+    made = [i for i, (_, r) in enumerate(options) if r == made_up]
+    if not made:
+        raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
+                         f"dealt cards (R5)")
+    made = made[0]
+    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
+    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
+                    rules=game["rules"])
+    pool = cfg.pool
+    swap_fns = FnTuple(_given if s == seat else f for s, f in enumerate(pool.swaps))
+    table = kinds(pool.moves, swap_fns)
+    params = pool.params.copy()
+    params[MAXP + seat] = 0
+    obs = dealt.copy()
+    obs[CURRENT] = seat
+    hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
+    scores = np.zeros((rollouts, len(options)))
+    world, st = np.zeros(STATE_SIZE, np.int32), np.zeros(STATE_SIZE, np.int32)
+    pool_cards = np.zeros(DECK, np.int32)
+    rng, prng = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+    choice, err = np.zeros(MAXP, np.int64), np.zeros(3, np.int64)
+    cards = np.zeros(referee.SWAP_CARDS, np.int32)
+    log, seen = np.zeros(0, np.int32), np.zeros(0, np.int32)
+    for w in range(rollouts):
+        seed_game(rng, np.uint64(seed), w)
+        sample_world(obs[:PUB], hand, rng, world, pool_cards)
+        for i, (mask, _) in enumerate(options):
+            st[:] = world
+            prng[:] = rng                       # the same stream for every choice
+            params[MAXP + seat, 0] = mask
+            if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards, err):
+                raise ValueError(f"swap policy of seat {int(err[0])} returned {int(err[1])}, "
+                                 f"not a choice of half its cards (R5)")
+            status = referee.play_out(st, prng, max_turns, pool.moves, table, params, log,
+                                      err, seen)
+            v = score(st, seat, players)
+            if status == UNFINISHED or (st[V2] and v == 0):
+                v = (int(st[NOUT]) + 1 + players) / 2.0 if st[V2] else 0.0
+            scores[w, i] = v
+    v2 = bool(dealt[V2])
+    means = scores.mean(axis=0)
+    b = int(np.argmin(means) if v2 else np.argmax(means))
+    sign = -1.0 if v2 else 1.0
+    if b == made:
+        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
+    else:
+        span = float(players - 1) if v2 else 1.0
+        ci = mean_interval(sign * (scores[:, b] - scores[:, made]),
+                           alpha=LEVEL / (len(options) - 1), bounds=(-span, span))
+
+    def words(i):
+        return "up " + " ".join(NAMES[r] for r in options[i][1])
+    return Decision(turn=0, moves=len(options), made=words(made), best=words(b),
+                    value_made=float(means[made]), value_best=float(means[b]),
+                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
+                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0),
+                    worlds=rollouts, seconds=time.perf_counter() - t0,
+                    made_json={"face_up": [NAMES[r] for r in options[made][1]]},
+                    best_json={"face_up": [NAMES[r] for r in options[b][1]]})
+
+
 def plan(game: dict, seat: int) -> tuple[list, int]:
     """The seat's decisions to review, ``(turn, state, move)`` each, and its forced turns."""
     players = int(game["players"])
@@ -213,7 +334,8 @@ def plan(game: dict, seat: int) -> tuple[list, int]:
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
            seed: int = 0, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
            into: Review | None = None) -> Review:
-    """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat).
+    """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
+    swap first (turn 0, :func:`swap_decision`), then its turns with a choice.
     ``on_decision(review, decision)`` is called after each (progress); decision ``j`` is
     analysed with seed ``seed + turn``, so a review is reproducible and its decisions
     independent of each other. ``into``: a :class:`Review` to fill (the caller keeps the
@@ -228,7 +350,13 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
     r = into if into is not None else Review(0, 0, False, 0, 0, "", 0, 0, 0)
     r.seat, r.players, r.v2 = seat, int(game["players"]), bool(st0[V2])
     r.rollouts, r.seed, r.opponents = rollouts, seed, opponents
-    r.total, r.turns, r.forced = len(todo), len(game["moves"]), forced
+    swap = has_swap(game)
+    r.total, r.turns, r.forced = len(todo) + swap, len(game["moves"]), forced
+    if swap:
+        d = swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents)
+        r.decisions.append(d)
+        if on_decision is not None:
+            on_decision(r, d)
     for turn, st, m in todo:
         t0 = time.perf_counter()
         d = decide(st, m, rollouts=rollouts, seed=(seed + turn) % 2**63, opponents=opponents,
