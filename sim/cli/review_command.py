@@ -86,5 +86,7 @@ def _game_line(saved: dict) -> str:
     where = (f"game {saved['game']} of seed {saved.get('seed')}" if saved.get("game") is not None
              else f"a game of sim play, seed {saved.get('seed')}")
     seats = ", ".join(f"{s}: {n}" for s, n in enumerate(saved["seats"]))
-    return (f"Game: {where}, {saved['players']} players, rules {saved['rules']}, "
+    from sim.kernel.ruleset import Ruleset
+
+    return (f"Game: {where}, {saved['players']} players, rules {Ruleset.parse(saved['rules'])}, "
             f"{saved['status']}; seats {seats}.")
