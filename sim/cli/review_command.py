@@ -18,7 +18,8 @@ def review_command(
         seat: Optional[int] = typer.Option(None, "--seat", help="The seat to review (default: "
                                            "the human's seat of a game of sim play)."),
         rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision; every "
-                                     "legal move is played out once in each."),
+                                     "legal move (the swap: every distinct choice of face-up "
+                                     "cards) is played out once in each."),
         seed: int = typer.Option(0, "--seed", help="Seed of the playouts (decision at turn t: "
                                  "seed + t); the same seed gives the same review."),
         opponents: str = typer.Option("counting", "--opponents", help="Strategy of every seat "
