@@ -81,7 +81,9 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
         if table.start is None:
             if table.dealt is None:
                 table.deal()
-            stopped = _swap_phase(table, term)
+            else:
+                say("Continuing the saved game at the swap (R5).")
+            stopped = _swap_phase(table, term, save_to)
             if stopped:
                 return _finish(table, term, save_to, stopped)
             line = table.opening()
@@ -111,7 +113,7 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
     return _finish(table, term, save_to, "game over")
 
 
-def _swap_phase(table: Table, term: Terminal) -> str | None:
+def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
     """R5 (V1) at the terminal; None once swapped, else why it stopped."""
     st = table.st
     say = term.say
@@ -135,6 +137,10 @@ def _swap_phase(table: Table, term: Terminal) -> str | None:
         what, _ = parse(text)
         if what == "quit":
             return "quit"
+        if what == "save":
+            table.reason = "saved at the swap"
+            _save(record(table), save_to, term)
+            continue
         if what == "help":
             say("Name the cards you want face up, e.g. "
                 f"`{' '.join(sorted(cards, key=NAMES.index, reverse=True)[:hs])}`; the others "
