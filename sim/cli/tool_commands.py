@@ -123,6 +123,9 @@ def play_command(
         record = play(table, Terminal(), save)
     except ValueError as e:
         fail(str(e))
+    except KeyboardInterrupt:                    # before play() could save (--load's set-up)
+        fail("interrupted" + (f" while setting up {load}; the file is unchanged" if load else ""),
+             130)
     if record["reason"] == "interrupted":
         raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
 
