@@ -80,3 +80,27 @@ def position_line(st) -> str:
     hand = counted(st, HANDS + me * NR) or "-"
     return (f"Seat {me} to move of {int(st[PLAYERS])}: hand [{hand}]; "
             f"pile {pile_text(st)}, count {int(st[COUNT])}.")
+
+
+def answer_line(a: Analysis) -> str:
+    """The answer in one line, before the details (``sim play``'s ``hint``): the best move,
+    its win chance (V2: expected place) with its interval, and whether the paired comparison
+    tells it from the second best."""
+    rows = a.rows()
+    best = rows[0]
+    if a.v2:
+        value = (f"expected place {best['estimate']:.2f} of {a.players} "
+                 f"(95% {best['low']:.2f} to {best['high']:.2f})")
+    else:
+        value = (f"win chance {best['estimate']:.0%} "
+                 f"(95% {best['low']:.0%} to {best['high']:.0%})")
+    line = f"Hint: {'play ' * ('play' in best['json'])}{best['move']}, {value}"
+    p = a.info()["paired"]
+    if p is None:
+        return line + "; the only legal move."
+    second = rows[1]
+    other = (f"{second['estimate']:.2f}" if a.v2 else f"{second['estimate']:.0%}")
+    clear = p["low"] > 0 or p["high"] < 0
+    return (line + f"; next best {second['move']} at {other}, "
+            + ("clearly worse" if clear else "not clearly worse")
+            + f" (paired, {a.n:,} worlds).")

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from sim.kernel.cards import NAMES
 from sim.cli.app import app
-from sim.kernel.layout import FU, NR
+from sim.kernel.layout import CURRENT, FU, NR, OVER, TURN
 from sim.studies.analysis import move_words
 from reports.game import result_lines
 from sim.cli.play import Terminal, play
@@ -73,9 +73,15 @@ def test_a_scripted_session_explains_and_asks_again_then_ends_at_end_of_input(tm
     assert r.exit_code == 0, r.output
     out = r.output
     assert "your move> xyz\nI did not understand that: 'xyz' is not a card" in out
-    assert f"your move> {illegal}\nNot legal: illegal move" in out and "(R" in out
-    assert "your move> hint" in out and "95% Wilson score interval, n = 30" in out
+    assert f"your move> {illegal}\nNot legal: you do not hold any {illegal} in your" in out
+    assert "{" not in out and "'play'" not in out           # cards in words, no Python objects
+    answer = out.split("your move> hint\n")[1].splitlines()[0]   # the answer comes first
+    assert answer.startswith("Hint: ") and "win chance" in answer and "%" in answer, answer
+    assert "95% Wilson score interval, n = 30" in out
     assert "Hidden cards re-dealt in every world (R26)" in out
+    m = t.legal()[0]
+    t.play(m)                                  # the same game: the card the human drew (R8)
+    assert t.drawn and f"you drew {' '.join(t.drawn)} (R8)" in out
     assert "(end of input)" in out and "The game is unfinished (end of input)." in out
     for line in ("pile", "stock", "face-up", "face-down", "you may:"):
         assert line in out                                   # what a player sees
@@ -221,3 +227,130 @@ def test_ctrl_c_saves_the_game_then_stops_with_130(tmp_path, monkeypatch):
     r = run("play", "--players", 2, "--seed", 3, "--save", save)
     assert r.exit_code == 130 and "Traceback" not in r.output
     assert load(save)["reason"] == "interrupted"
+
+
+# -- issue 22 item 4: the save file checked first, never lost; reasons in words; hint's answer
+# first; help on one screen; --load continues exactly --------------------------------------
+def test_help_fits_one_screen():
+    from sim.cli.words import HELP
+
+    lines = HELP.rstrip("\n").splitlines()
+    assert len(lines) <= 20 and max(map(len, lines)) <= 80
+    for word in ("pickup", "add K", "blind", "hint", "save", "quit", "moves", "rule R9"):
+        assert word in HELP
+
+
+@pytest.mark.parametrize("where", ["file/g.json", "."])
+def test_an_unwritable_save_path_is_refused_before_the_deal(tmp_path, where):
+    (tmp_path / "file").write_text("a file, not a folder")
+    r = run("play", "--players", 2, "--seed", 3, "--save", tmp_path / where, input="keep\n")
+    assert r.exit_code == 2 and r.output.startswith("error: --save: ")
+    assert r.output.count("\n") == 1                  # nothing dealt, nothing asked
+    assert ("is a file, not a folder" if where != "." else "is a folder") in r.output
+
+
+def test_a_game_whose_file_cannot_be_written_at_the_end_is_kept(tmp_path, monkeypatch):
+    import sim.cli.play
+    from sim.cli import savedgame
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    asked = tmp_path / "g.json"
+
+    def failing(rec, path, fails=(asked,)):
+        if path in fails or not fails:
+            raise ValueError(f"cannot write {path}: Disk full")
+        return savedgame.save(rec, path)
+    monkeypatch.setattr(sim.cli.play, "save", failing)
+    t = Table(2, Ruleset.parse("seed"), 3)
+    said = []
+    rec = play(t, Terminal(stdin=Autoplayer(t), echo=said.append), asked)
+    assert any("Could not save the game: cannot write" in x for x in said)
+    elsewhere = tmp_path / "home" / ".cache" / "shithead-sim" / "games"
+    assert rec["path"].startswith(str(elsewhere)) and load(rec["path"])["moves"] == rec["moves"]
+    monkeypatch.setattr(sim.cli.play, "save", lambda rec, path: failing(rec, path, ()))
+    t = Table(2, Ruleset.parse("seed"), 3)
+    said = []
+    rec = play(t, Terminal(stdin=Autoplayer(t), echo=said.append), asked)
+    assert rec["path"] is None and said[-2].startswith("The game as JSON")
+    assert json.loads(said[-1])["moves"] == rec["moves"]          # printed whole
+
+
+def test_illegal_moves_are_explained_in_words_with_their_rule():
+    """Every card the human holds but may not play, at every turn of a game: the kernel's
+    reason names the card and the rule (R9, R13, R24), never a Python object."""
+    t = Table(3, Ruleset.parse("seed"), 11)
+    t.deal()
+    t.swap(t.choose_mask("keep")[0])
+    said = []
+    while not t.st[OVER] and int(t.st[TURN]) < 400:
+        if int(t.st[CURRENT]) == 0:
+            legal = [move_to_dict(m) for m in t.legal()]
+            for c in NAMES:
+                why = t.why_illegal({"play": [c]})
+                assert (why is None) == ({"play": [c]} in legal)
+                if why:
+                    assert "{" not in why and "(R" in why and c in why, why
+                    said.append(why)
+            t.play(t.legal()[0])
+        else:
+            t.play(t.bot_move())
+    assert any(w.startswith("you do not hold any") and "(R24)" in w for w in said)
+    assert any(" cannot go on " in w and "(R9, H0)" in w for w in said)
+
+
+def _moves_typed(players, rules, seed, opponents):
+    """The lines the Autoplayer typed in a whole game, and that game's record."""
+    t = Table(players, Ruleset.parse(rules), seed, opponents=opponents)
+    stdin = Autoplayer(t)
+    typed = []
+    real = stdin.readline
+    stdin.readline = lambda: typed.append(real()) or typed[-1]
+    rec = play(t, Terminal(stdin=stdin, echo=lambda s: None), None)
+    return [x.strip() for x in typed], rec
+
+
+@pytest.mark.parametrize("rules,players,seed,stop", [
+    ("seed", 2, 3, 0),              # saved at the swap (R5): continued from the swap
+    ("seed", 3, 4, 6),
+    ("boothj5", 3, 5, 9),           # H16's forced opening played again, V2
+])
+def test_a_loaded_game_ends_as_the_uninterrupted_one(tmp_path, monkeypatch, rules, players,
+                                                     seed, stop):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    typed, whole = _moves_typed(players, rules, seed, ["random"])   # bots use the stream
+    assert whole["status"] == "finished" and len(typed) > stop + 2
+    save = tmp_path / "g.json"
+    first = typed[:stop] + (["hint", "save", "quit"] if stop else ["save", "quit"])
+    r = run("play", "--players", players, "--rules", rules, "--seed", seed, "--opponents",
+            "random", "--save", save, "--hint-rollouts", 20, input="\n".join(first) + "\n")
+    assert r.exit_code == 0 and load(save)["status"] == "unfinished", r.output
+    if stop == 6:                          # a file without the mask: the face-ups give it
+        game = json.loads(save.read_text())
+        del game["swap_mask"]
+        save.write_text(json.dumps(game))
+    rest = typed[stop:stop + 1] + ["hint"] + typed[stop + 1:]         # a hint changes nothing
+    r = run("play", "--load", save, "--hint-rollouts", 20, input="\n".join(rest) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "Continuing the saved game" + ("" if stop else " at the swap") in r.output
+    done = load(save)
+    assert done["status"] == "finished" and done["moves"] == whole["moves"]
+    assert done["result"] == whole["result"] and done["turns"] == whole["turns"]
+    r = run("play", "--load", save)
+    assert r.exit_code == 2 and "is finished" in r.output and r.output.count("\n") == 1
+
+
+def test_load_refuses_options_of_its_own_and_a_changed_game(tmp_path):
+    save = tmp_path / "g.json"
+    typed, _ = _moves_typed(2, "seed", 3, ["random"])
+    assert run("play", "--players", 2, "--seed", 3, "--opponents", "random", "--save", save,
+               input="\n".join(typed[:4]) + "\n").exit_code == 0
+    r = run("play", "--load", save, "--seed", 4)
+    assert r.exit_code == 2 and "drop --seed" in r.output
+    game = json.loads(save.read_text())
+    bots = [i for i, e in enumerate(game["moves"]) if e["seat"] != 0]
+    assert bots
+    game["moves"][bots[0]]["move"] = {"pickup": True}
+    save.write_text(json.dumps(game))
+    r = run("play", "--load", save)
+    assert r.exit_code == 2 and "does not continue as saved" in r.output
+    assert r.output.count("\n") == 1 and "{" not in r.output

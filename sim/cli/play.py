@@ -1,10 +1,13 @@
 """``sim play`` at the terminal: the game's questions and answers, from the deal to the result.
 
-The human sees what a player at the table sees (R26, :func:`reports.game.table_view`). Moves
-are typed in plain words (:mod:`sim.cli.words`); an illegal one is explained with its rule
-(the reason :func:`sim.kernel.position.apply` gives) and asked again. ``hint`` prints
-``sim analyze``'s answer for the position, from the human's point of view. The game itself is
-:class:`sim.cli.table.Table`; it is saved as :mod:`sim.cli.savedgame` writes it.
+The human sees what a player at the table sees (R26, :func:`reports.game.table_view`) and the
+cards it draws (R8). Moves are typed in plain words (:mod:`sim.cli.words`); an illegal one is
+explained in words with its rule (the reason :func:`sim.kernel.position.why_illegal` gives)
+and asked again. ``hint`` prints ``sim analyze``'s answer for the position, from the human's
+point of view, its answer first. The game itself is :class:`sim.cli.table.Table`; it is saved
+as :mod:`sim.cli.savedgame` writes it: the save file is checked before the deal, ``save``
+writes it mid-game, every ending writes it (elsewhere, or on screen, if that fails), and
+``sim play --load`` continues it.
 
 When stdin is not a terminal, one line is read per question and echoed, so that a game can be
 scripted; the end of input ends the game, saved as unfinished.
@@ -15,7 +18,7 @@ import sys
 from pathlib import Path
 
 from reports.game import counted, result_lines, table_view
-from sim.cli.savedgame import default_save_path, record, save
+from sim.cli.savedgame import check_writable, default_save_path, dumps, record, save
 from sim.cli.table import Table
 from sim.cli.words import HELP, parse
 from sim.kernel.cards import NAMES
@@ -62,33 +65,46 @@ def _echo(text):
 
 
 def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
-    """Play ``table`` at the terminal ``term``; save the game; return its record."""
+    """Play ``table`` at the terminal ``term`` (from the deal, or from where a game set up by
+    :func:`sim.cli.savedgame.resume` stands); save the game; return its record. The save
+    file is checked first: ``ValueError`` before anything is dealt when it cannot be
+    written."""
+    save_to = (check_writable(save_to) if save_to is not None else
+               check_writable(default_save_path(table.seed), "the default save file"))
     say = term.say
     human = table.seat
     say(f"Shithead, {table.players} players, rules {table.rules}; you are seat {human}; "
         + ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.seats) if s != human)
         + f". Seed {table.seed} (--seed {table.seed} deals these cards again).")
-    say(HELP)
-    table.deal()
+    say(HELP.rstrip("\n"))
     try:
-        stopped = _swap_phase(table, term)
-        if stopped:
-            return _finish(table, term, save_to, stopped)
-        line = table.opening()
-        if line:
-            say(f"Forced opening (H16): every hand card of the rank that made the starter "
-                f"start.\n{line}")
+        if table.start is None:
+            if table.dealt is None:
+                table.deal()
+            else:
+                say("Continuing the saved game at the swap (R5).")
+            stopped = _swap_phase(table, term, save_to)
+            if stopped:
+                return _finish(table, term, save_to, stopped)
+            line = table.opening()
+            if line:
+                say(f"Forced opening (H16): every hand card of the rank that made the starter "
+                    f"start.\n{line}")
+        else:
+            say(f"Continuing the saved game: {len(table.log)} moves played again, as saved.")
         while not table.st[OVER]:
             if int(table.st[TURN]) >= table.max_turns:
                 say(f"Stopped at the limit of {table.max_turns} turns (R25).")
                 return _finish(table, term, save_to, "turn limit")
             if int(table.st[CURRENT]) == human:
-                m = _ask_move(table, term)
+                m = _ask_move(table, term, save_to)
                 if m is None or m == "quit":
                     return _finish(table, term, save_to, "quit" if m else "end of input")
             else:
                 m = table.bot_move()
             say(table.play(m)[0])
+            if table.drawn:
+                say(f"      you drew {' '.join(table.drawn)} (R8)")
     except KeyboardInterrupt:
         say("")
         return _finish(table, term, save_to, "interrupted")
@@ -97,7 +113,7 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
     return _finish(table, term, save_to, "game over")
 
 
-def _swap_phase(table: Table, term: Terminal) -> str | None:
+def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
     """R5 (V1) at the terminal; None once swapped, else why it stopped."""
     st = table.st
     say = term.say
@@ -121,6 +137,10 @@ def _swap_phase(table: Table, term: Terminal) -> str | None:
         what, _ = parse(text)
         if what == "quit":
             return "quit"
+        if what == "save":
+            table.reason = "saved at the swap"
+            _save(record(table), save_to, term)
+            continue
         if what == "help":
             say("Name the cards you want face up, e.g. "
                 f"`{' '.join(sorted(cards, key=NAMES.index, reverse=True)[:hs])}`; the others "
@@ -144,7 +164,7 @@ def _swap_phase(table: Table, term: Terminal) -> str | None:
     return None
 
 
-def _ask_move(table: Table, term: Terminal):
+def _ask_move(table: Table, term: Terminal, save_to: Path):
     """The human's legal move id, ``"quit"``, or None at the end of input."""
     say = term.say
     st = table.st
@@ -168,24 +188,58 @@ def _ask_move(table: Table, term: Terminal):
         elif what == "moves":
             say(may)
         elif what == "hint":
-            say("Thinking (sim analyze from your point of view: hidden cards re-dealt)...")
-            for line in table.hint():
+            answer, *details = table.hint()
+            say(answer)
+            for line in details:
                 say("  " + line if line else "")
+        elif what == "save":
+            table.reason = f"saved at turn {int(st[TURN]) + 1}"
+            _save(record(table), save_to, term)
+        elif what == "rule":
+            _explain(arg, term)
         elif what == "garbage":
-            say(f"{arg}. Type `help` for how to write a move.")
+            say(f"{arg[0].upper()}{arg[1:]}. Type `help` for how to write a move.")
         else:
             why = table.why_illegal(arg)
             if why is None:
                 return move_to_id(arg)
-            say(f"Not legal: {why}")
+            say(f"Not legal: {why}.")
 
 
-def _finish(table: Table, term: Terminal, save_to, reason: str) -> dict:
+def _explain(word: str, term: Terminal) -> None:
+    """``rule R9`` at the prompt: the rule's text, as ``sim rules explain`` prints it."""
+    from reports.rules_text import accepted, explain_lines
+
+    try:
+        term.say("\n".join(explain_lines(word)))
+    except KeyError:
+        term.say(f"No rule {word!r}: expected {accepted()}.")
+
+
+def _save(rec: dict, path: Path, term: Terminal) -> Path | None:
+    """Write the game to ``path``; if that fails, to the default place, else print it: a game
+    is never lost. Where it went (None: printed)."""
+    tries = [path] + [p for p in (default_save_path(rec["seed"]),) if p != path]
+    for i, where in enumerate(tries):
+        try:
+            saved = save(rec, where)
+        except ValueError as e:
+            term.say(f"Could not save the game: {e}" + (" (trying elsewhere)." if
+                                                          i + 1 < len(tries) else "."))
+            continue
+        more = "" if rec["status"] == "finished" else f"; continue it: sim play --load {saved}"
+        term.say(f"Saved to {saved} (show it: sim replay --file {saved}{more}).")
+        return saved
+    term.say("The game as JSON (keep it in a file to replay it or continue it with --load):")
+    term.say(dumps(rec).rstrip("\n"))
+    return None
+
+
+def _finish(table: Table, term: Terminal, save_to: Path, reason: str) -> dict:
     table.reason = reason
     rec = record(table)
     if rec["status"] == "unfinished":
         term.say(f"The game is unfinished ({reason}).")
-    path = save(rec, save_to or default_save_path(table.seed))
-    term.say(f"Saved to {path} (show it with: sim replay --file {path}).")
-    rec["path"] = str(path)
+    path = _save(rec, save_to, term)
+    rec["path"] = str(path) if path else None
     return rec

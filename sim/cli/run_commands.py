@@ -143,10 +143,12 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
     """Show one game of a run turn by turn (same options as run, plus --game), or a game
     saved by `sim play` (--file); --at TURN --json prints a position of it for sim analyze."""
     from reports.game import replay_lines
-    from sim.cli.savedgame import load, run_record, save as save_game
+    from sim.cli.savedgame import check_writable, load, run_record, save as save_game
     from sim.runs.runner import RunError, record_game
 
     try:
+        if save is not None:
+            save = check_writable(save)            # before the game is replayed
         if (as_mover or as_json) and at is None:
             raise ValueError("--json and --as-mover go with --at TURN (the position before "
                              "that turn)")

@@ -1,5 +1,6 @@
-"""The file a game of ``sim play`` is saved to, and read back from by ``sim replay --file``:
-JSON with the deal, the position after the swaps, every move and the result."""
+"""The file a game of ``sim play`` is saved to, read back by ``sim replay --file`` and continued
+by ``sim play --load``: JSON with the deal, the position after the swaps (and the human's
+face-up choice), every move and the result."""
 from __future__ import annotations
 
 import json
@@ -7,9 +8,11 @@ import os
 import time
 from pathlib import Path
 
-from reports.game import result_of
-from sim.kernel.layout import FIRST, OVER, TURN
-from sim.kernel.position import to_position
+from reports.game import HUMAN, result_of
+from sim.kernel.layout import CURRENT, FIRST, OVER, TURN
+from sim.kernel.position import move_to_id, to_position
+from sim.kernel.ruleset import Ruleset
+from sim.studies.analysis import move_words
 
 FORMAT = "shithead-sim played game"
 VERSION = 1
@@ -24,6 +27,7 @@ def record(table) -> dict:
         "seed": table.seed, "players": table.players, "rules": table.rules.to_json(),
         "seat": table.seat, "seats": table.seats,
         "swaps": [table.swap_name(s) for s in range(table.players)],
+        "swap_mask": table.mask,
         "max_turns": table.max_turns,
         "dealt": to_position(table.dealt, table.rules) if table.dealt is not None else None,
         "start": to_position(table.start, table.rules) if table.start is not None else None,
@@ -41,8 +45,9 @@ def default_save_path(seed: int) -> Path:
             / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
 
 
-def _dumps(record: dict) -> str:
-    """JSON with one key a line, and one line per move: short enough to read."""
+def dumps(record: dict) -> str:
+    """The game as its file holds it (printed when no file can be written): JSON with one
+    key a line, and one line per move: short enough to read."""
     def value(k, v):
         if k == "moves" and v:
             return "[\n  " + ",\n  ".join(json.dumps(x) for x in v) + "\n ]"
@@ -51,34 +56,115 @@ def _dumps(record: dict) -> str:
         + "\n}\n"
 
 
+def check_writable(path, option: str = "--save") -> Path:
+    """``path`` made absolute once it is known that a game can be written there (its folder
+    made if missing); ``ValueError`` saying why not. Checked before the deal, so that no game
+    is played that cannot be saved."""
+    path = Path(path).expanduser().absolute()
+    if path.is_dir():
+        raise ValueError(f"{option}: {path} is a folder; give a file, such as "
+                         f"{path / 'game.json'}")
+    up = next((p for p in path.parents if p.exists()), None)
+    if up is not None and not up.is_dir():
+        raise ValueError(f"{option}: cannot write {path}: {up} is a file, not a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("")
+        tmp.unlink()
+    except OSError as e:
+        raise ValueError(f"{option}: cannot write {path}: {e.strerror or e}") from None
+    return path
+
+
 def save(record: dict, path: Path) -> Path:
     """Write the game (whole, or not at all: written, then renamed)."""
     path = Path(path).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(_dumps(record))
+        tmp.write_text(dumps(record))
         os.replace(tmp, path)
     except OSError as e:
-        raise ValueError(f"--save: cannot write {path}: {e.strerror or e}") from None
+        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
     return path
 
 
-def load(path) -> dict:
+def load(path, option: str = "--file") -> dict:
     """A game saved by ``sim play``; ``ValueError`` saying what is wrong."""
     try:
         data = json.loads(Path(path).expanduser().read_text())
     except OSError as e:
-        raise ValueError(f"--file: cannot read {path}: {e.strerror or e}") from None
+        raise ValueError(f"{option}: cannot read {path}: {e.strerror or e}") from None
     except json.JSONDecodeError as e:
-        raise ValueError(f"--file: {path} is not valid JSON ({e.msg} at line {e.lineno})") \
+        raise ValueError(f"{option}: {path} is not valid JSON ({e.msg} at line {e.lineno})") \
             from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"--file: {path} is not a game saved by sim play")
+        raise ValueError(f"{option}: {path} is not a game saved by sim play")
     missing = {"players", "rules", "seats", "dealt", "start", "moves", "status"} - set(data)
     if missing:
-        raise ValueError(f"--file: {path} lacks {', '.join(sorted(missing))}")
+        raise ValueError(f"{option}: {path} lacks {', '.join(sorted(missing))}")
     return data
+
+
+def resume(path, hint_rollouts: int = 500):
+    """The game saved at ``path`` set up again to be continued (``sim play --load``): the
+    same seed, rules, seats and bots deal the same cards, the human's saved face-up choice
+    is swapped again, and every saved move is played again in order, the bots choosing
+    theirs anew from the same random stream (each must be the move saved). So the game goes
+    on exactly as it would have without the save. ``ValueError`` when the file is finished,
+    or when anything does not come out as saved (another version of a bot, a changed file)."""
+    from sim.cli.table import Table
+
+    game = load(path, "--load")
+    if game["status"] == "finished":
+        res = game.get("result") or {}
+        who = f"; seat {res['winner']} won" if "winner" in res else ""
+        raise ValueError(f"--load: the game in {path} is finished{who} after "
+                         f"{game.get('turns')} turns: there is nothing to continue "
+                         f"(sim replay --file {path} shows it)")
+    bad = f"--load: {path} does not continue as saved"
+    try:
+        seats, seat = list(game["seats"]), int(game["seat"])
+        if seats[seat] != HUMAN:
+            raise ValueError(f"seat {seat} is not the human's")
+        table = Table(int(game["players"]), Ruleset.parse(game["rules"]), int(game["seed"]),
+                      seat, [s for i, s in enumerate(seats) if i != seat],
+                      int(game.get("max_turns", 10_000)), hint_rollouts)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"--load: {path} cannot be set up again: {e}") from None
+    table.deal()
+    if to_position(table.dealt, table.rules) != game["dealt"]:
+        raise ValueError(f"{bad}: the seed deals other cards")
+    if game["start"] is None:
+        return table                                     # saved before the swap (R5)
+    mask = game.get("swap_mask")
+    if mask is None:                                     # the face-ups of the saved swap
+        mask, why = table.choose_mask(" ".join(game["start"]["face_up"][seat]))
+        if why:
+            raise ValueError(f"{bad}: {why}")
+    table.swap(int(mask))
+    if to_position(table.start, table.rules) != game["start"]:
+        raise ValueError(f"{bad}: the swaps give other face-up cards (R5)")
+    moves = game["moves"]
+    done = 1 if table.opening() is not None else 0       # H16: played again by the core
+    if table.log != moves[:done]:
+        raise ValueError(f"{bad}: the forced opening differs (H16)")
+    for i, entry in enumerate(moves[done:], done + 1):
+        p = int(table.st[CURRENT])
+        if table.st[OVER] or entry.get("seat") != p:
+            raise ValueError(f"{bad}: move {i} is not seat {entry.get('seat')}'s to make")
+        try:
+            saved = move_to_id(entry.get("move"))
+        except ValueError as e:
+            raise ValueError(f"{bad}: move {i}: {e}") from None
+        m = saved if p == seat else table.bot_move()
+        if m != saved or m not in table.legal():
+            raise ValueError(f"{bad}: move {i} ({move_words(saved)}) is not legal (R24)"
+                             if p == seat else f"{bad}: at move {i} the bot {seats[p]!r} "
+                             f"now plays {move_words(m)}, not the saved {move_words(saved)}")
+        table.play(m)
+    return table
 
 
 def run_record(cfg, game: int, rec) -> dict:
@@ -86,7 +172,6 @@ def run_record(cfg, game: int, rec) -> dict:
     record_game`) as ``sim play`` saves a game, for ``sim replay --save``: no human seat
     (``seat`` null), the run's strategies in ``seats``."""
     from sim.kernel.engine import apply_move
-    from sim.kernel.layout import CURRENT
     from sim.kernel.position import move_to_dict
 
     st = rec.start.copy()

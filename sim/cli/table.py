@@ -9,11 +9,12 @@ The bots are seated by :class:`~sim.runs.config.RunConfig`, as a run seats its s
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from reports.analysis import describe
+from reports.analysis import answer_line, describe
 from reports.game import HUMAN, label, tell_move
 from sim.cli.words import swap_mask
 from sim.kernel import engine, referee
@@ -21,10 +22,10 @@ from sim.kernel.cards import NAMES
 from sim.kernel.compiler import FnTuple, jit_sig
 from sim.kernel.fastpath import kinds
 from sim.kernel.layout import (
-    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, TURN, V1,
+    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, TURN, V1,
 )
 from sim.kernel.moves import is_legal
-from sim.kernel.position import apply, legal_ids, move_to_dict, move_to_id, to_position
+from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
 from sim.kernel.strategy import SWAP_SIG
@@ -79,6 +80,8 @@ class Table:
         self.start = None
         self.log: list[dict] = []
         self.reason = "not started"
+        self.mask = None                 # the human's face-up choice (R5, V1), once made
+        self.drawn: list[str] = []       # the cards the human drew with its last move (R8)
 
     def swap_name(self, s: int) -> str | None:
         """Seat ``s``'s swap policy (None for the human's own choice)."""
@@ -117,6 +120,7 @@ class Table:
             raise ValueError(f"swap policy {self.swap_name(s)!r} (seat {s}) returned "
                              f"{int(err[1])}, which is not a choice of half its cards (R5)")
         self.start = self.st.copy()
+        self.mask = int(mask)
 
     def opening(self):
         """H16: the starter's forced first move, when the ruleset has one; its line."""
@@ -152,25 +156,27 @@ class Table:
         game is over."""
         p = int(self.st[CURRENT])
         self.log.append({"seat": p, "move": move_to_dict(m)})
+        stock = Counter(self.st[STOCK:STOCK + self.st[STOCKLEN]].tolist())
         line, ev = tell_move(self.st, m, self.label(p))
+        left = Counter(self.st[STOCK:STOCK + self.st[STOCKLEN]].tolist())
+        self.drawn = [NAMES[r] for r in sorted((stock - left).elements())] \
+            if p == self.seat else []
         return line, bool(ev & EV_GAME_OVER)
 
     def why_illegal(self, move: dict) -> str | None:
-        """None if ``move`` is legal here, else why not (R24, with the rule)."""
+        """None if ``move`` is legal here, else why not, in words, as the kernel says it (R24,
+        with the rule), addressed to the human."""
         try:
             m = move_to_id(move)
         except ValueError as e:
             return str(e)
         if m in self.legal():
             return None
-        try:
-            apply(to_position(self.st, self.rules), move)
-        except ValueError as e:
-            return str(e)
-        return "not a legal move here (R24)"
+        return why_illegal(self.st, m, self.rules, you=True)
 
     def hint(self) -> list[str]:
-        """``sim analyze``'s answer for the human's position, hidden cards re-dealt."""
+        """``sim analyze``'s answer for the human's position, hidden cards re-dealt: the
+        answer's line first, then the details. Its own seed: the game's stream is untouched."""
         a = analyze_state(self.st.copy(), rollouts=self.hint_rollouts,
                           seed=(self.seed + int(self.st[TURN])) % 2**63)
-        return describe(a, from_file=False)
+        return [answer_line(a)] + describe(a, from_file=False)

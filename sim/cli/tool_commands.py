@@ -70,6 +70,7 @@ def analyze_command(
 
 
 def play_command(
+        ctx: typer.Context,
         players: int = PLAYERS,
         opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
                                                       "strategy: once for every bot or once per "
@@ -81,31 +82,50 @@ def play_command(
                                            "again (game 0 of `sim run --seed S`); default: a "
                                            "new seed, printed."),
         seat: int = typer.Option(0, "--seat", help="Your seat (0 to players-1)."),
-        save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to "
-                                            "(default ~/.cache/shithead-sim/games/"
-                                            "<time>-seed<seed>.json); `sim replay --file` "
+        save: Optional[Path] = typer.Option(None, "--save", help="File to save the game to, "
+                                            "checked before the deal (default ~/.cache/"
+                                            "shithead-sim/games/<time>-seed<seed>.json; with "
+                                            "--load, the loaded file); `sim replay --file` "
                                             "shows it."),
+        load: Optional[Path] = typer.Option(None, "--load", help="Continue a game saved by sim "
+                                            "play (with `save` at the prompt, `quit`, Ctrl-C or "
+                                            "the end of input): its own players, bots, rules "
+                                            "and seed, exactly where it stopped."),
         hint_rollouts: str = typer.Option("500", "--hint-rollouts", help="Worlds per `hint` "
                                           "(sim analyze --rollouts)."),
         max_turns: int = CAP):
     """Play a game in the terminal against bots. Type moves in plain words (`7 7`, `pickup`,
-    `add K`, `blind`), `hint` for sim analyze's answer, `quit` to stop. Without --seed a new
-    deal; the game is saved for `sim replay --file`. Reads one move a line when stdin is not
-    a terminal."""
+    `add K`, `blind`), `hint` for sim analyze's answer, `save` to save, `quit` to stop. Without
+    --seed a new deal; the game is saved for `sim replay --file` and `sim play --load`. Reads
+    one move a line when stdin is not a terminal."""
     import secrets
 
     from sim.cli.play import Terminal, play
+    from sim.cli.savedgame import resume
     from sim.cli.table import Table
 
     try:
-        if seed is None:
-            seed = secrets.randbelow(2**31)                 # a new deal, said on screen
-        table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses), seed,
-                      seat, list(opponents or ["counting"]), max_turns,
-                      parse_count(hint_rollouts, "--hint-rollouts"))
+        n = parse_count(hint_rollouts, "--hint-rollouts")
+        if load is not None:
+            given = [o for o in ("players", "opponents", "rules", "rule", "choose_face_ups",
+                                 "last_player_loses", "seed", "seat", "max_turns")
+                     if options_given(ctx, o)]
+            if given:
+                fail(f"--load continues the saved game with its own players, bots, rules and "
+                     f"seed; drop --{given[0].replace('_', '-')}")
+            table = resume(load, n)
+            save = save if save is not None else load
+        else:
+            if seed is None:
+                seed = secrets.randbelow(2**31)                 # a new deal, said on screen
+            table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses),
+                          seed, seat, list(opponents or ["counting"]), max_turns, n)
         record = play(table, Terminal(), save)
     except ValueError as e:
         fail(str(e))
+    except KeyboardInterrupt:                    # before play() could save (--load's set-up)
+        fail("interrupted" + (f" while setting up {load}; the file is unchanged" if load else ""),
+             130)
     if record["reason"] == "interrupted":
         raise typer.Exit(130)                               # Ctrl-C: saved, then stopped
 

@@ -7,21 +7,36 @@ from sim.kernel.cards import NAMES
 CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
 _PICKUP = {"pickup", "pick", "p", "take"}
 _COMMANDS = {"hint": "hint", "help": "help", "?": "help", "moves": "moves", "legal": "moves",
-             "quit": "quit", "exit": "quit"}        # not "q": a queen
+             "save": "save", "quit": "quit", "exit": "quit"}        # not "q": a queen
 
-HELP = ("Type a move: the cards to play (`7 7`, `10`, `jk`), `pickup`, `add K` (add that "
-        "face-up card, then pick up, R12), or `blind` (turn your face-down card, R14). "
-        "Also: `moves` (the legal moves), `hint` (sim analyze's answer), `help`, `quit`.")
-
+HELP = """\
+How to play (type a line, then Enter):
+  7 7   10   jk   q      play these cards, of one rank (R7, R9): from your hand,
+                         then face up once the hand is empty (R11, R13)
+  pickup                 pick up the pile (R10)
+  add K                  add a face-up K, then pick up (face-up stage, R12)
+  blind                  turn a face-down card, when only those are left (R14)
+Also:
+  moves                  the legal moves now
+  hint                   the best move and its win chance (sim analyze, R26)
+  rule R9                a rule's text (as `sim rules explain R9`)
+  save                   save the game now (continue it: sim play --load FILE)
+  help                   this text
+  quit                   stop; the game is saved, unfinished
+"""
 
 def parse(text: str):
     """A line typed by the player: ``("move", {...})`` (a POSITION.md move), ``(command,
-    None)`` for hint, help, moves, quit, or ``("garbage", why)``."""
+    None)`` for hint, help, moves, save, quit, ``("rule", word)``, or ``("garbage", why)``."""
     words = text.replace(",", " ").lower().split()
     if not words:
         return "empty", None
     if len(words) == 1 and words[0] in _COMMANDS:
         return _COMMANDS[words[0]], None
+    if words[0] in ("rule", "rules", "explain"):
+        if len(words) != 2:
+            return "garbage", "`rule` takes one rule, such as `rule R9`"
+        return "rule", text.split()[1]
     if words[0] == "pick" and len(words) > 1 and words[1] == "up":
         words = ["pickup"] + words[2:]
     if words[0] in _PICKUP:
@@ -42,7 +57,13 @@ def parse(text: str):
     if not words or unknown:
         what = f"{' '.join(unknown)!r} is not a card" if unknown else "no cards given"
         return "garbage", f"I did not understand that: {what}"
-    return "move", {"play": [CARD[w] for w in words]}
+    cards = [CARD[w] for w in words]
+    if len(set(cards)) > 1:
+        return "garbage", (f"a play is cards of one rank (R7, R9), such as `{words[0]} "
+                           f"{words[0]}`; not {' and '.join(sorted(set(cards), key=cards.index))}")
+    if len(cards) > 4:
+        return "garbage", f"at most 4 cards of one rank exist (R1), not {len(cards)}"
+    return "move", {"play": cards}
 
 
 def swap_mask(text: str, cards: list[str], v1: bool):

@@ -261,7 +261,7 @@ def apply(position, move) -> dict:
     if st[OVER]:
         raise ValueError("the game is over (R25): no move can be made")
     if m not in legal_ids(st):
-        why = _why_illegal(st, m, Ruleset.parse(position["ruleset"]))
+        why = why_illegal(st, m, Ruleset.parse(position["ruleset"]))
         raise ValueError(f"illegal move {move} (R24): {why}")
     events = engine.apply_move(st, m)
     out = to_position(st, position["ruleset"], dealer="dealer" in position)
@@ -281,22 +281,26 @@ def first_player(position) -> int:
     return int(engine.first_player(st))      # R6, H14, H15
 
 
-def _why_illegal(st, m, rules: Ruleset) -> str:
-    """A player-readable reason why move ``m`` is not legal here (R24), naming the rule."""
+def why_illegal(st, m, rules: Ruleset, you: bool = False) -> str:
+    """Why move ``m`` is not legal in state ``st`` (R24), in words naming the cards and the
+    rule; ``you``: addressed to the seat to move ("you hold", not "seat 2 holds"). Only
+    meaningful for a move the kernel's legal word refuses."""
     p, count = int(st[CURRENT]), int(st[COUNT])
+    who, s_, its = ("you", "", "your") if you else (f"seat {p}", "s", "its")
+    does = "do" if you else "does"
     hand, face_up = st[HANDN + p] > 0, st[FUN + p] > 0
     if not hand and not face_up:
         if m == PICKUP and count == 0:
-            return "the player leads: a leader must play, here blind (R7, R10, H8)"
-        return f"seat {p} holds only face-down cards: the only move is a blind turn (R14, R16)"
+            return f"{who} lead{s_}: a leader must play, here blind (R7, R10, H8)"
+        return f"{who} hold{s_} only face-down cards: the only move is a blind turn (R14, R16)"
     if m == BLIND:
-        return f"seat {p} still holds cards in hand or face up: no blind turn yet (R14)"
+        return f"{who} still hold{s_} cards in hand or face up: no blind turn yet (R14)"
     legal = engine.legal_word(st)
     plays = legal & ((1 << ADD) - 1)
     if m == PICKUP or m >= ADD:
         if count == 0:
-            return "the player leads (an empty pile, or a cover to cover, H8): a leader must " \
-                   "play (R7, R10)"
+            return (f"{who} lead{s_} (an empty pile, or a cover to cover, H8): a leader must "
+                    f"play, not pick up (R7, R10)")
         if plays and rules.voluntary_pickup == "never":
             return "a pick-up is legal only when no play is (H10 voluntary_pickup=never)"
         if m != PICKUP:
@@ -304,21 +308,27 @@ def _why_illegal(st, m, rules: Ruleset) -> str:
                 return "cards may be added before a pick-up only when playing from the table (R12)"
             if rules.faceup_pickup == "pile_only":
                 return "no face-up card may go along with the pile (H11 faceup_pickup=pile_only)"
-            return f"seat {p} has no face-up {NAMES[m - ADD]} to add (R12, H11)"
+            return f"{who} ha{'ve' if you else 's'} no face-up {NAMES[m - ADD]} to add (R12, H11)"
         return ("a pick-up from the face-ups must name a face-up rank, all of which go along "
                 "(H11 faceup_pickup=must_add_rank)")
     r, n = move_rank(m), move_cards(m)
     source = "hand" if hand else "face-up cards"
     base = (HANDS if hand else FU) + p * NR
-    if st[base + r] < n:
+    held = int(st[base + r])
+    if held < n:
         extra = ""
         if hand and st[FU + p * NR + r] >= n:
-            extra = "; table cards may not be played while the hand holds cards (R13)"
-        return f"seat {p} does not hold {n} x {NAMES[r]} in its {source}{extra}"
+            extra = "; face-up cards wait until the hand is empty (R13)"
+        what = f"any {NAMES[r]}" if held == 0 else f"{n} x {NAMES[r]}, only {held}"
+        return f"{who} {does} not hold {what} in {its} {source} (R24){extra}"
     if count and n != count and rules.count_rule:
-        return f"every play on this pile must have exactly {count} card(s) (R9)"
-    top = NAMES[st[TOP]] if st[TOP] >= 0 else "open"
+        return (f"this pile was led with {count} card{'s' * (count > 1)}: every play on it "
+                f"must have exactly {count}, not {n} x {NAMES[r]} (R9)")
+    top = NAMES[st[TOP]] if st[TOP] >= 0 else None
     if rules.seven_lower and top == "7":
         return (f"on a 7 only 3, 4, 5, 6, 7, 2s, jokers or the transparent rank may follow "
                 f"(H4 seven_lower), not {NAMES[r]}")
-    return f"{NAMES[r]} is lower than the effective top of the pile ({top}) (R9, H0)"
+    if top is None:
+        return f"{NAMES[r]} cannot be played on this pile (R9, H0)"
+    return (f"{NAMES[r]} cannot go on {top}: a play must be the same as or higher than the "
+            f"effective top of the pile (R9, H0)")
