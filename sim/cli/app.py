@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from sim.cli import run_commands, study_commands, tool_commands
+from sim.cli import run_commands, study_commands, swap_command, tool_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
@@ -26,6 +26,7 @@ app.command()(tool_commands.report)
 app.command("analyze")(tool_commands.analyze_command)
 app.command("play")(tool_commands.play_command)
 app.command()(study_commands.tune)
+app.command("swap")(swap_command.swap_command)
 
 
 def main():  # console script entry point

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.swapstudy.triples import COUNTS, NTRIPLE, TRIPLES
+from sim.studies.swapstudy.triples import COUNTS, INDEX, NTRIPLE, TRIPLES, table_code
 
 PRIOR_SD = 1.0            # log-odds per card held face up / in hand: barely informative
 PRIOR_SD_EXTRA = 0.1      # pair/triple counts: shrunk towards "each card counts alone"
@@ -123,14 +123,7 @@ def fit_split_model(stage, players, sd_triple=None):
     possible = (COUNTS <= deck).all(axis=1)
     for pl, place in enumerate(("up", "hand")):
         for t in np.flatnonzero(possible):
-            v = coef[col[(place, int(t), "triple")]] if (place, int(t), "triple") in col else 0
-            for r in np.flatnonzero(COUNTS[t]):
-                c = COUNTS[t, r]
-                for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
-                    i = col.get((place, int(r), term))
-                    if i is not None and on:
-                        v += coef[i] * on
-            value[pl, t] = v
+            value[pl, t] = triple_terms(col, place, int(t)) @ coef
     # The rank terms' value of one card face up instead of in hand, relative to the average
     # rank, with its standard error: only such differences matter to a split (three cards
     # go up whatever the split) and only they are identified. Triple terms come on top.
@@ -156,7 +149,49 @@ def fit_split_model(stage, players, sd_triple=None):
             "coef": [{"place": t[0], "what": label(t), "term": t[2], "coef": float(coef[i]),
                       "se": float(ses[i])} for i, t in enumerate(names)],
             "intercept": float(model.intercept_[0]), "cells": int(len(cells)),
-            "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean)}
+            "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean),
+            "names": names, "cov": cov}
+
+
+def triple_terms(col, place, t) -> np.ndarray:
+    """The model's terms of triple ``t`` (an index of :data:`TRIPLES`) in ``place`` (``up``
+    or ``hand``) as a vector over the columns ``col`` (``{(place, id, term): column}``): its
+    value in that place is this vector times the coefficients (its rank terms, counts and
+    pair/triple flags, plus its own triple term)."""
+    x = np.zeros(len(col))
+    i = col.get((place, t, "triple"))
+    if i is not None:
+        x[i] = 1.0
+    for r in np.flatnonzero(COUNTS[t]):
+        c = COUNTS[t, r]
+        for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
+            i = col.get((place, int(r), term))
+            if i is not None and on:
+                x[i] += float(on)
+    return x
+
+
+def split_terms(col, up, hand) -> np.ndarray:
+    """The model's terms of a split (face-up and hand rank codes): its value (what the
+    ``split`` policy adds) is this vector times the coefficients."""
+    return (triple_terms(col, "up", int(INDEX[table_code(up)]))
+            + triple_terms(col, "hand", int(INDEX[table_code(hand)])))
+
+
+def write_cov_file(path, model) -> Path | None:
+    """The model's terms and their posterior covariance as ``split_cov.npz`` (the intervals
+    of ``sim swap --model``); nothing for a model not fitted."""
+    import io
+    from sim.runs import folder
+    if model.get("cov") is None:
+        return None
+    names = model["names"]
+    buf = io.BytesIO()
+    np.savez_compressed(buf, place=np.array([t[0] for t in names]),
+                        id=np.array([int(t[1]) for t in names]),
+                        term=np.array([t[2] for t in names]), cov=model["cov"])
+    folder.write_bytes(Path(path), buf.getvalue())
+    return Path(path)
 
 
 def _flat_model(ranks, cells, seat_games, mean, why):

@@ -12,7 +12,9 @@ from sim.runs.batch import Interrupted, Played
 from sim.runs.runner import RunError
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
-from sim.studies.swapstudy.model import PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_split_file
+from sim.studies.swapstudy.model import (
+    PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_cov_file, write_split_file,
+)
 from sim.studies.swapstudy.policy import examples, write_policy_file
 from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
@@ -61,7 +63,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                "cycle_stop": cycle_stop}
     manifest = folder.manifest("swap-study", options, batch=batch)
     _check_resume(out, manifest, resume)
-    for stale in ("summary.json", "study.json"):       # never a mix of two studies
+    for stale in ("summary.json", "study.json", "split_cov.npz"):   # never a mix of two
         (out / stale).unlink(missing_ok=True)
     folder.write_json(out / "manifest.json", manifest, default=_json)
     records = Records(out, resume=resume)
@@ -133,6 +135,7 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
     rows, shrink = triple_table(stage)
     model = fit_split_model(stage, players)
     split_file = write_split_file(out / "split.csv", model)
+    write_cov_file(out / "split_cov.npz", model)          # sim swap --model's intervals
     split_spec = f"split(file={split_file})"
     row = read_split(split_file)
     policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
