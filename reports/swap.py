@@ -9,7 +9,8 @@ def advice_lines(a) -> list[str]:
     lines = a["summary"].split("\n")
     lines.append("")
     lines.append(f"Your cards: {' '.join(a['cards'])}; {a['players']} players. Value: "
-                 + ("the model's log-odds (higher is better)" if model else a["measure"])
+                 + ("the model's log-odds, up to a constant (higher is better)" if model
+                    else a["measure"])
                  + "; vs best: points of "
                  + ("win rate" if "win" in a["measure"] else "share beaten")
                  + " against the best split, with its 95% interval"

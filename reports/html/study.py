@@ -28,6 +28,15 @@ def answer(page: Page, run: Loaded) -> None:
     _policies_section(page, run.study)
 
 
+def _answer_text(st: dict) -> str:
+    """The study's answer in plain words, with the ruleset and table it ran under."""
+    from reports.plain import rules_words
+    from sim.studies.swapstudy.study import plain_answer
+    text = st.get("answer") or plain_answer(st)
+    return (f"Answer ({st.get('players')} players, {rules_words(st.get('rules'))}): {text}"
+            if text else "")
+
+
 def build(page: Page, run: Loaded) -> list[str]:
     st = run.study
     _model_section(page, st)
@@ -51,6 +60,8 @@ def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:
 def _policies_section(page: Page, st: dict) -> None:
     """The split policy (or, in an older study, the value table) against each policy."""
     blocks = page.section("study", "Swap study: the best split")
+    if _answer_text(st):
+        blocks.append({"kind": "text", "text": _answer_text(st)})
     h2h = [r for r in st.get("head_to_head") or [] if isinstance(r, dict) and "policy" in r]
     mine = "split policy" if st.get("split_policy") else "value table"
     blocks.append({"kind": "text", "text": (

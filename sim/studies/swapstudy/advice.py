@@ -13,9 +13,10 @@ in a real deal. **A study's model** (:func:`by_model`): the split values of a fo
 by ``sim study swap`` (``split.csv``, the split policy's own numbers), with intervals from
 its saved posterior covariance (``split_cov.npz``) when the folder has one.
 
-A split's value is the seat's mean result (playouts) or the model's log-odds (model), and
-every split is also given as points of win rate (V2: of share beaten) against the best, with
-a paired 95% interval. "The usual advice" is ``highest-up`` (2s, 10s, jokers, then the
+A split's value is the seat's mean result (playouts, with its 95% interval) or the model's
+log-odds (model: up to a constant, only differences between splits of the same six cards are
+identified, so no interval of its own); every split is also given as points of win rate (V2:
+of share beaten) against the best, with a paired 95% interval. "The usual advice" is ``highest-up`` (2s, 10s, jokers, then the
 highest cards face up).
 """
 from __future__ import annotations
@@ -272,9 +273,7 @@ def _rows(splits, value, per_deal, design, v2, slope=None):
             row["vs_best"] = 100 * slope * (value[i] - value[best])
             row["low"] = row["high"] = row["vs_best_low"] = row["vs_best_high"] = None
             if design is not None:
-                X, cov = design
-                se = math.sqrt(max(float(X[i] @ cov @ X[i]), 0.0))
-                row["low"], row["high"] = value[i] - 1.96 * se, value[i] + 1.96 * se
+                X, cov = design       # a value alone has no interval: only differences
                 dd = X[i] - X[best]                  # 0 for the best itself
                 sd = math.sqrt(max(float(dd @ cov @ dd), 0.0))
                 row["vs_best_low"] = row["vs_best"] - 100 * slope * 1.96 * sd
@@ -336,3 +335,14 @@ def summary(advice) -> str:
     elif nxt is not None and u["row"] is nxt:
         lines.append(f"The next best is the usual advice ({u['policy']}).")
     return "\n".join(lines)
+
+
+def hint(names, players, ruleset) -> str:
+    """``sim play``'s ``hint`` at the swap: ``sim swap``'s answer for these six cards (names)
+    at this table, with its default budget; the answer on the first line."""
+    from sim.kernel.cards import rank_code
+    try:
+        a = by_playouts([rank_code(n) for n in names], players=players, rules=ruleset)
+    except AdviceError as e:
+        return f"No swap advice: {e}."
+    return f"{a['summary']}\n(sim swap {' '.join(names)}: {a['budget']}.)"
