@@ -2,14 +2,16 @@
 playouts or a swap study's model (:mod:`sim.studies.swapstudy.advice`)."""
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from sim.cli.options import (
-    PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, maybe_progress, options_given,
-    parse_count, ruleset,
+    COMPILING, PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, options_given,
+    parse_count, progress_bar, ruleset,
 )
 from sim.cli.words import CARD
 
@@ -30,6 +32,23 @@ def read_cards(words: List[str]) -> list[int]:
                              f"JK (a joker, where the ruleset has them)")
         out.append(rank_code(name))
     return out
+
+
+@contextmanager
+def _progress(wanted):
+    """A progress bar of the playouts on a terminal (stderr), else none; says so first
+    when the playout kernel is not in the compile cache yet."""
+    from sim.kernel.compiler import cached
+    from sim.kernel.sampling import split_playouts
+    if wanted and not cached(split_playouts):
+        typer.echo(f"{COMPILING}: the playout kernel is compiled and cached, about a "
+                   f"minute", err=True)
+    if not (wanted and sys.stderr.isatty()):
+        yield None
+        return
+    with progress_bar() as bar:
+        task = bar.add_task("games", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def swap_command(
@@ -72,7 +91,7 @@ def swap_command(
         else:
             n = parse_count(deals, "--deals")
             rs = ruleset(rules, rule)
-            with maybe_progress(not (quiet or as_json), n, "deals") as progress:
+            with _progress(not (quiet or as_json)) as progress:
                 a = adv.by_playouts(codes, players=players, rules=rs,
                                     strategy=strategy, deals=n, seed=seed,
                                     max_turns=max_turns, progress=progress)

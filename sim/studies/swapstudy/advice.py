@@ -95,7 +95,7 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                 deals=DEFAULT_DEALS, seed=0, max_turns=2000, cycle_stop=True,
                 progress=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
-    seat 0 holding the cards; ``progress(deals done)`` between blocks. The same ``seed`` and
+    seat 0 holding the cards; ``progress(games done, games)`` between blocks. The same ``seed`` and
     options give the same numbers, whatever the threads."""
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
@@ -145,7 +145,7 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
         n = min(BLOCK, deals - first)
         order[first:first + n], status[first:first + n] = block(first, n)
         if progress:
-            progress(first + n)
+            progress((first + n) * len(splits), deals * len(splits))
     seconds = time.perf_counter() - t0
     if (status == BAD_SWAP).any() or (status == BAD_MOVE).any():
         raise AdviceError(f"strategy {strategy!r} made an illegal move or swap in a playout "
