@@ -123,7 +123,10 @@ def fit_split_model(stage, players, sd_triple=None):
     possible = (COUNTS <= deck).all(axis=1)
     for pl, place in enumerate(("up", "hand")):
         for t in np.flatnonzero(possible):
-            value[pl, t] = triple_terms(col, place, int(t)) @ coef
+            v = 0.0
+            for i, weight in triple_terms(col, place, int(t)):
+                v += coef[i] * weight
+            value[pl, t] = v
     # The rank terms' value of one card face up instead of in hand, relative to the average
     # rank, with its standard error: only such differences matter to a split (three cards
     # go up whatever the split) and only they are identified. Triple terms come on top.
@@ -153,29 +156,33 @@ def fit_split_model(stage, players, sd_triple=None):
             "names": names, "cov": cov}
 
 
-def triple_terms(col, place, t) -> np.ndarray:
+def triple_terms(col, place, t) -> list[tuple[int, float]]:
     """The model's terms of triple ``t`` (an index of :data:`TRIPLES`) in ``place`` (``up``
-    or ``hand``) as a vector over the columns ``col`` (``{(place, id, term): column}``): its
-    value in that place is this vector times the coefficients (its rank terms, counts and
-    pair/triple flags, plus its own triple term)."""
-    x = np.zeros(len(col))
+    or ``hand``): (column of ``col`` = ``{(place, id, term): column}``, weight) pairs, its
+    own triple term first, then each rank's count and pair/triple flags. Its value in that
+    place is the sum of coefficient x weight (in this order: the split policy's numbers)."""
+    out = []
     i = col.get((place, t, "triple"))
     if i is not None:
-        x[i] = 1.0
+        out.append((i, 1.0))
     for r in np.flatnonzero(COUNTS[t]):
         c = COUNTS[t, r]
         for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
             i = col.get((place, int(r), term))
             if i is not None and on:
-                x[i] += float(on)
-    return x
+                out.append((i, float(on)))
+    return out
 
 
 def split_terms(col, up, hand) -> np.ndarray:
-    """The model's terms of a split (face-up and hand rank codes): its value (what the
-    ``split`` policy adds) is this vector times the coefficients."""
-    return (triple_terms(col, "up", int(INDEX[table_code(up)]))
-            + triple_terms(col, "hand", int(INDEX[table_code(hand)])))
+    """The model's terms of a split (face-up and hand rank codes) as a vector over the
+    columns of ``col``: its value (what the ``split`` policy adds) is this vector times the
+    coefficients, and its variance this vector's quadratic form in their covariance."""
+    x = np.zeros(len(col))
+    for place, codes in (("up", up), ("hand", hand)):
+        for i, weight in triple_terms(col, place, int(INDEX[table_code(codes)])):
+            x[i] += weight
+    return x
 
 
 def write_cov_file(path, model) -> Path | None:
