@@ -36,19 +36,27 @@ def read_cards(words: List[str]) -> list[int]:
 
 @contextmanager
 def _progress(wanted):
-    """A progress bar of the playouts on a terminal (stderr), else none; says so first
-    when the playout kernel is not in the compile cache yet."""
+    """The playouts' progress: a bar on a terminal (stderr), else nothing; first, once the
+    input is checked, a line saying so when the playout kernel is not in the compile cache."""
     from sim.kernel.compiler import cached
     from sim.kernel.sampling import split_playouts
-    if wanted and not cached(split_playouts):
-        typer.echo(f"{COMPILING}: the playout kernel is compiled and cached, about a "
-                   f"minute", err=True)
+    note = [wanted and not cached(split_playouts)]
+
+    def say_compiling():
+        if note[0]:
+            note[0] = False
+            typer.echo(f"{COMPILING}: the playout kernel is compiled and cached, about a "
+                       f"minute", err=True)
     if not (wanted and sys.stderr.isatty()):
-        yield None
+        yield lambda done, total: say_compiling()
         return
     with progress_bar() as bar:
         task = bar.add_task("games", total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+        def tick(done, total):
+            say_compiling()
+            bar.update(task, completed=done, total=total)
+        yield tick
 
 
 def swap_command(
@@ -97,15 +105,15 @@ def swap_command(
                                     max_turns=max_turns, progress=progress)
     except ValueError as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted", code=130)
     if as_json:
         from sim.cli import jsonout
         from sim.kernel.ruleset import Ruleset
         asked = {"cards": cards, "players": a["players"], "model": str(model) if model else None,
                  "deals": a.get("deals"), "strategy": a["strategy"], "seed": a["seed"],
                  "max_turns": a.get("max_turns")}
-        rs = (Ruleset.parse(adv.read_study(model)["study"]["rules"]) if model is not None
-              else ruleset(rules, rule))
-        jsonout.echo("swap-advice", rs, asked, a, default=float)
+        jsonout.echo("swap-advice", Ruleset.parse(a["rules"]), asked, a, default=float)
         return
     from reports.swap import advice_lines
     typer.echo("\n".join(advice_lines(a)))

@@ -95,7 +95,8 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                 deals=DEFAULT_DEALS, seed=0, max_turns=2000, cycle_stop=True,
                 progress=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
-    seat 0 holding the cards; ``progress(games done, games)`` between blocks. The same ``seed`` and
+    seat 0 holding the cards; ``progress(games done, games)`` once the input is checked, then
+between blocks. The same ``seed`` and
     options give the same numbers, whatever the threads."""
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
@@ -139,6 +140,8 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                        players, max_turns, cfg.impure_seats(), detect, o, s)
         return o, s
 
+    if progress:
+        progress(0, deals * len(splits))     # checked, about to start (or compile)
     block(0, 0)                          # compile (or load) before the clock starts
     t0 = time.perf_counter()
     for first in range(0, deals, BLOCK):
@@ -294,7 +297,8 @@ def _advice(codes, splits, rows, ruleset, players, v2, how) -> dict:
     usual_row = next(r for r in rows if r["face_up"] == usual)
     measure = ("share of the other seats finished behind (V2)" if v2
                else "win chance (the first seat out wins, R18)")
-    out = {"cards": card_names(codes), "players": players, "measure": measure,
+    out = {"cards": card_names(codes), "players": players, "rules": ruleset.to_json(),
+           "measure": measure,
            "splits": rows, "answer": answer(best), "best": best, "next": nxt,
            "usual": {"policy": USUAL, "face_up": usual, "row": usual_row,
                      "is_best": usual_row is best}}
