@@ -3,10 +3,10 @@
 :func:`sample_world` re-deals everything a seat cannot see (R26), consistently with its
 observation and hand; :func:`playouts` plays every candidate move out in many such worlds
 with common random numbers; :func:`split_playouts` plays every split of a seat's six cards
-(R5) on deals where that seat holds them (:func:`deal_holding`), for ``sim swap``. All are
-jitted kernel code (NumPy and Numba only), shared by
-the ``montecarlo`` strategy (the sampler), ``sim analyze`` (:mod:`sim.studies.analysis`) and
-the swap advisor (:mod:`sim.studies.swapstudy.advice`): a world's result depends only on the seed and the world's index, never on the number of
+(R5) on deals where that seat holds them (:func:`deal_holding`). All are jitted kernel code
+(NumPy and Numba only), shared by the ``montecarlo`` strategy (the sampler), ``sim analyze``
+(:mod:`sim.studies.analysis`) and ``sim swap`` (:mod:`sim.studies.swapstudy.advice`): a
+world's result depends only on the seed and the world's index, never on the number of
 threads.
 """
 from __future__ import annotations
