@@ -16,8 +16,8 @@ its saved posterior covariance (``split_cov.npz``) when the folder has one.
 A split's value is the seat's mean result (playouts, with its 95% interval) or the model's
 log-odds (model: up to a constant, only differences between splits of the same six cards are
 identified, so no interval of its own); every split is also given as points of win rate (V2:
-of share beaten) against the best, with a paired 95% interval. "The usual advice" is ``highest-up`` (2s, 10s, jokers, then the
-highest cards face up).
+of share beaten) against the best, with a paired 95% interval. "The usual advice" is
+``highest-up`` (2s, 10s, jokers, then the highest cards face up).
 """
 from __future__ import annotations
 
