@@ -183,6 +183,11 @@ def print_study(study: dict, console: Console | None = None) -> None:
                   f"move strategy {study['strategy']}, {study['games']:,} games with random "
                   f"swaps ({unf:,} unfinished, counted as not won), "
                   f"{study.get('seconds', 0):.0f} s")
+    from sim.studies.swapstudy.study import plain_answer
+    answer = study.get("answer") or plain_answer(study)
+    if answer:
+        console.print(f"[bold]Answer[/] ({study['players']} players, "
+                      f"{rules_words(study['rules'])}): {answer}")
     cards = study.get("cards") or []
     if cards:
         t = Table(title="Split model: gain of a card face up rather than in hand, relative to "

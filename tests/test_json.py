@@ -45,6 +45,7 @@ COMMANDS = {
     "compare": ("compare", "lowest", "random", "-p", "3", "--games", "300", "-q", "--json",
                 "--threads", "1"),
     "analysis": ("analyze", str(POSITION), "--rollouts", "10", "--json"),
+    "swap-advice": ("swap", "4", "5", "6", "9", "10", "K", "--deals", "100", "--json"),
     "rules": ("rules", "--json"),
     "rules-explain": ("rules", "explain", "H14", "--json"),
     "strategies": ("strategies", "--json"),
@@ -84,8 +85,8 @@ def test_the_head_cannot_be_hidden_by_a_result():
 
 def test_docs_json_names_every_kind_and_readme_links_it():
     text = (ROOT / "docs" / "json.md").read_text()
-    for kind in ("run", "compare", "study-swap", "tune", "analysis", "rules", "rules-explain",
-                 "strategies", "review"):
+    for kind in ("run", "compare", "study-swap", "swap-advice", "tune", "analysis", "rules",
+                 "rules-explain", "strategies", "review"):
         assert f"### `{kind}`" in text
     for key in ("neighbours", "by_strategy", "per_strategy", "fair_command"):
         assert key in text

@@ -394,6 +394,10 @@ def test_report_of_a_swap_study_folder(tmp_path):
     assert top["triple"].iloc[0] == "10 A 2"          # cards shown in rank order
     assert top["win_rate"].iloc[0] == best["win_rate"]
     assert "&lt; 1e-16" in html                       # a p-value of 0 is not printed as 0
+    # issue 22: the page opens with the answer in plain words, under the rules it ran under
+    # (an older study.json without 'answer': made from its head-to-head)
+    answer = "Answer (3 players, seed rules): The split policy trails the usual advice"
+    assert answer in html and html.index(answer) < html.index("A swap divides six cards")
 
 
 def test_report_of_a_real_swap_study(tmp_path):

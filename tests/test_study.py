@@ -75,6 +75,10 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     assert json.loads((out / "study.json").read_text())["players"] == 3
     r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
     assert r.exit_code == 0, r.output
+    # issue 22: the answer in plain words first, under the ruleset it ran under
+    assert "highest-up" in study["answer"] and "Worth most face up" in study["answer"]
+    assert r.output.index("Answer (3 players, seed rules)") < r.output.index("Split model")
+    assert (out / "split_cov.npz").is_file()              # sim swap --model's intervals
     for text in ("Split model", "descriptive, not a policy", "p (BH", "Best face-up triples",
                  "a game nobody won", "split(file=", "Laplace posterior SD",
                  "rank terms only"):

@@ -1,5 +1,5 @@
-"""The page of a saved swap study (``sim study swap --out``): first the answer, the split
-policy against the other policies (margins, intervals, the verdict); after the options the model behind it (each card's face-up
+"""The page of a saved swap study (``sim study swap --out``): first the answer (in plain words),
+then the split policy against the other policies (margins, intervals, the verdict); after the options the model behind it (each card's face-up
 gain, examples of its choices) and the descriptive table of face-up triples; the policy for
 unfinished games under each table."""
 from __future__ import annotations
@@ -25,7 +25,18 @@ def answer(page: Page, run: Loaded) -> None:
     """First on the page: the split policy against each other policy, and the verdict."""
     if run.study is None:
         raise ValueError(f"{run.path} is a swap-study folder without study.json")
-    _policies_section(page, run.study)
+    _policies_section(page, run.study, run.config)
+
+
+def _answer_text(st: dict, config: dict) -> str:
+    """The study's answer in plain words, with the ruleset and table it ran under (an older
+    study.json names them only in the folder's options; the oldest ran under seed rules)."""
+    from reports.plain import rules_words
+    from sim.studies.swapstudy.study import plain_answer
+    text = st.get("answer") or plain_answer(st)
+    rules = st.get("rules") or config.get("rules") or "seed"
+    players = st.get("players") or config.get("players")
+    return f"Answer ({players} players, {rules_words(rules)}): {text}" if text else ""
 
 
 def build(page: Page, run: Loaded) -> list[str]:
@@ -48,9 +59,12 @@ def _unfinished_note(blocks: list, st: dict, extra: str = "") -> None:
     blocks.append({"kind": "text", "text": text + extra})
 
 
-def _policies_section(page: Page, st: dict) -> None:
-    """The split policy (or, in an older study, the value table) against each policy."""
+def _policies_section(page: Page, st: dict, config: dict) -> None:
+    """The answer in plain words, then the split policy (or, in an older study, the value
+    table) against each policy."""
     blocks = page.section("study", "Swap study: the best split")
+    if _answer_text(st, config):
+        blocks.append({"kind": "text", "text": _answer_text(st, config)})
     h2h = [r for r in st.get("head_to_head") or [] if isinstance(r, dict) and "policy" in r]
     mine = "split policy" if st.get("split_policy") else "value table"
     blocks.append({"kind": "text", "text": (

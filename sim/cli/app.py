@@ -1,14 +1,16 @@
 """The ``sim`` command line (typer): the app and its commands, registered in the order of
 ``sim --help``. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
-:mod:`~sim.cli.study_commands` (compare, study swap, tune) and :mod:`~sim.cli.tool_commands`
-(analyze, play, report, rules, strategies); what they share is :mod:`sim.cli.options`."""
+:mod:`~sim.cli.study_commands` (compare, study swap, tune), :mod:`~sim.cli.tool_commands`
+(analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review) and
+:mod:`~sim.cli.swap_command` (swap); what they share is :mod:`sim.cli.options`."""
 from __future__ import annotations
 
 import sys
 
 import typer
 
-from sim.cli import review_command, run_commands, study_commands, tool_commands
+from sim.cli import (review_command, run_commands, study_commands, swap_command,
+                     tool_commands)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
@@ -27,6 +29,7 @@ app.command()(tool_commands.report)
 app.command("analyze")(tool_commands.analyze_command)
 app.command("play")(tool_commands.play_command)
 app.command()(study_commands.tune)
+app.command("swap")(swap_command.swap_command)
 
 
 def main():  # console script entry point

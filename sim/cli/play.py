@@ -141,6 +141,10 @@ def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
             table.reason = "saved at the swap"
             _save(record(table), save_to, term)
             continue
+        if what == "hint":                 # sim swap's answer for these six cards
+            from sim.studies.swapstudy.advice import hint
+            say(hint(table.swap_choices(), table.players, table.cfg.ruleset))
+            continue
         if what == "help":
             say("Name the cards you want face up, e.g. "
                 f"`{' '.join(sorted(cards, key=NAMES.index, reverse=True)[:hs])}`; the others "

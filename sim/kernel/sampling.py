@@ -2,9 +2,11 @@
 
 :func:`sample_world` re-deals everything a seat cannot see (R26), consistently with its
 observation and hand; :func:`playouts` plays every candidate move out in many such worlds
-with common random numbers. Both are jitted kernel code (NumPy and Numba only), shared by
-the ``montecarlo`` strategy (the sampler) and ``sim analyze`` (:mod:`sim.studies.analysis`):
-a world's result depends only on the seed and the world's index, never on the number of
+with common random numbers; :func:`split_playouts` plays every split of a seat's six cards
+(R5) on deals where that seat holds them (:func:`deal_holding`). All are jitted kernel code
+(NumPy and Numba only), shared by the ``montecarlo`` strategy (the sampler), ``sim analyze``
+(:mod:`sim.studies.analysis`) and ``sim swap`` (:mod:`sim.studies.swapstudy.advice`): a
+world's result depends only on the seed and the world's index, never on the number of
 threads.
 """
 from __future__ import annotations
@@ -12,15 +14,17 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim.kernel import engine
+from sim.kernel import cycle, engine
 from sim.kernel.cards import NRANK
 from sim.kernel.compiler import borrow, jit
 from sim.kernel.engine import deck_jokers, derive_have
+from sim.kernel.fastpath import ENTRY
 from sim.kernel.layout import (
-    BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, NOUT, NR, OUTORDER,
-    OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
+    BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
+    OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
 )
 from sim.kernel.moves import is_legal
+from sim.kernel.referee import BAD_SWAP, SWAP_CARDS, deal_game, play_out, swap_phase
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64
 
 
@@ -145,3 +149,162 @@ def playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, fn
             # views without reference counts (sim.kernel.compiler.borrow); st and prng live on
             scores[w, i], status[w, i] = play_on(borrow(st), moves[i], me, borrow(prng),
                                                  max_turns, fns, params, bad[w])
+
+
+# -- deals where one seat holds given cards: the swap advisor (sim swap) ---------------------
+@jit
+def _take_elsewhere(st, s, d, k, o):
+    """Put rank ``o`` where the ``k``-th copy of rank ``d`` lies outside seat ``s``'s face-ups
+    and hand: another seat's face-ups or hand, a face-down stack, the stock or the cards set
+    aside (H17), in that order."""
+    players = st[PLAYERS]
+    for t in range(players):
+        if t == s:
+            continue
+        for base in (FU, HANDS):
+            c = st[base + t * NR + d]
+            if k < c:
+                st[base + t * NR + d] -= 1
+                st[base + t * NR + o] += 1
+                return
+            k -= c
+    for t in range(players):
+        for i in range(st[FDN + t]):
+            if st[FD + t * DECK + i] == d:
+                if k == 0:
+                    st[FD + t * DECK + i] = o
+                    return
+                k -= 1
+    for i in range(st[STOCKLEN]):
+        if st[STOCK + i] == d:
+            if k == 0:
+                st[STOCK + i] = o
+                return
+            k -= 1
+    st[REMOVED + d] -= 1
+    st[REMOVED + o] += 1
+
+
+@jit
+def deal_holding(st, rng, players, rules, s, want):
+    """The deal of the referee (:func:`sim.kernel.referee.deal_game`, R3-R4, V1, H12-H17),
+    conditioned on seat ``s`` being dealt the cards ``want`` (counts per rank, twice the hand
+    size) among the cards its swap chooses from (R5: face-ups and hand; V1: hand).
+
+    The seat's surplus copies are chosen at random among its copies of their rank, paired at
+    random with its missing cards, and each exchanged with a copy of the missing rank chosen
+    at random among those outside the seat: the result is distributed as a random deal given
+    that the seat holds ``want`` (the exchange commutes with every permutation of the places
+    inside and outside the seat). Returns False if the deck cannot hold ``want`` (R1, H13)."""
+    deal_game(st, rng, players, rules)
+    up = np.empty(NR, np.int64)
+    hand = np.empty(NR, np.int64)
+    total = np.zeros(NR, np.int64)                   # the deck's copies of each rank
+    for r in range(NR):
+        up[r] = st[FU + s * NR + r]
+        hand[r] = st[HANDS + s * NR + r]
+    for t in range(players):
+        for r in range(NR):
+            total[r] += st[FU + t * NR + r] + st[HANDS + t * NR + r]
+        for i in range(st[FDN + t]):
+            total[st[FD + t * DECK + i]] += 1
+    for i in range(st[STOCKLEN]):
+        total[st[STOCK + i]] += 1
+    for r in range(NR):
+        total[r] += st[REMOVED + r]
+        if want[r] > total[r]:
+            return False
+    slot_rank = np.empty(2 * DECK, np.int64)        # the surplus copies: rank, place
+    slot_up = np.empty(2 * DECK, np.int64)
+    n = 0
+    for r in range(NR):
+        for _ in range(up[r] + hand[r] - want[r]):
+            on_top = randint(rng, up[r] + hand[r]) < up[r]
+            slot_rank[n], slot_up[n] = r, on_top
+            if on_top:
+                up[r] -= 1
+            else:
+                hand[r] -= 1
+            n += 1
+    for i in range(n - 1, 0, -1):                   # a random pairing
+        j = randint(rng, i + 1)
+        slot_rank[i], slot_rank[j] = slot_rank[j], slot_rank[i]
+        slot_up[i], slot_up[j] = slot_up[j], slot_up[i]
+    m = 0
+    for d in range(NR):
+        held = st[FU + s * NR + d] + st[HANDS + s * NR + d]
+        for _ in range(want[d] - held):
+            outside = total[d] - held               # copies of d outside the seat
+            o = slot_rank[m]
+            _take_elsewhere(st, s, d, randint(rng, outside), o)
+            held += 1
+            if slot_up[m]:
+                st[FU + s * NR + d] += 1
+                st[FU + s * NR + o] -= 1
+            else:
+                st[HANDS + s * NR + d] += 1
+                st[HANDS + s * NR + o] -= 1
+            m += 1
+    derive_have(st)
+    return True
+
+
+CHUNK = 64       # deals per task of split_playouts: its scratch is allocated once a chunk
+
+
+@jit(parallel=True)
+def split_playouts(seed, first, s, want, ups, moves, swaps, pool_params, kinds, rules, players,
+                   cap, impure, cycle_stop, order, status):
+    """Deals ``first .. first + len(status) - 1`` of ``seed``, each dealt with seat ``s``
+    holding ``want`` (:func:`deal_holding`), then played once for every face-up triple of
+    ``ups`` (table indices, :func:`sim.kernel.referee.triple_code`'s numbers): the same deal
+    and the same random stream for every split (common random numbers).
+
+    The seats play a pool's ``moves``, ``swaps`` and ``pool_params``
+    (:class:`sim.kernel.fastpath.Pool`, passed apart: a parallel loop takes no named tuple
+    of functions) seated by ``kinds`` (the referee's :func:`swap_phase` and
+    :func:`play_out`, R5-R25); seat ``s``'s swap policy must be ``table``
+    (:mod:`strategies.swaps`) with a row of zeros, which is set to 1 at the split's
+    face-up triple. Fills ``order`` (deals x splits x players: the finishing order, -1 for
+    none) and ``status`` (deals x splits: the referee's FINISHED, UNFINISHED, BAD_MOVE,
+    BAD_SWAP; BAD_SWAP too for a deal that cannot hold ``want``)."""
+    n = status.shape[0]
+    nfns = len(moves)
+    row = nfns + kinds[ENTRY + s]                  # seat s's swap parameter row
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        world = np.empty(STATE_SIZE, np.int32)
+        st = np.empty(STATE_SIZE, np.int32)
+        rng = np.empty(4, np.uint64)
+        prng = np.empty(4, np.uint64)
+        cards = np.zeros(SWAP_CARDS, np.int32)
+        chosen = np.zeros(MAXP, np.int64)
+        err = np.zeros(3, np.int64)
+        seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
+        log = np.zeros(0, np.int32)
+        params = pool_params.copy()              # this task's: the forced triple is written
+        for w in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            seed_game(rng, seed, first + w)
+            if not deal_holding(world, rng, players, rules, s, want):
+                for i in range(ups.shape[0]):
+                    status[w, i] = BAD_SWAP
+                continue
+            s0 = next_u64(rng)
+            for i in range(ups.shape[0]):
+                st[:] = world
+                x = s0                            # the same stream for every split
+                for j in range(4):
+                    x = splitmix64(x)
+                    prng[j] = x
+                params[row, ups[i - 1] if i > 0 else ups[0]] = 0.0
+                params[row, ups[i]] = 1.0
+                if not swap_phase(st, borrow(prng), swaps, kinds, params, chosen, cards,
+                                  err):
+                    status[w, i] = BAD_SWAP
+                    continue
+                if cycle_stop:
+                    seen[cycle.IMPURE] = impure
+                status[w, i] = play_out(borrow(st), borrow(prng), cap, moves, kinds,
+                                        params, log, err, seen)
+                for p in range(players):
+                    order[w, i, p] = st[OUTORDER + p]
+            params[row, ups[ups.shape[0] - 1]] = 0.0

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.swapstudy.triples import COUNTS, NTRIPLE, TRIPLES
+from sim.studies.swapstudy.triples import COUNTS, INDEX, NTRIPLE, TRIPLES, table_code
 
 PRIOR_SD = 1.0            # log-odds per card held face up / in hand: barely informative
 PRIOR_SD_EXTRA = 0.1      # pair/triple counts: shrunk towards "each card counts alone"
@@ -123,13 +123,9 @@ def fit_split_model(stage, players, sd_triple=None):
     possible = (COUNTS <= deck).all(axis=1)
     for pl, place in enumerate(("up", "hand")):
         for t in np.flatnonzero(possible):
-            v = coef[col[(place, int(t), "triple")]] if (place, int(t), "triple") in col else 0
-            for r in np.flatnonzero(COUNTS[t]):
-                c = COUNTS[t, r]
-                for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
-                    i = col.get((place, int(r), term))
-                    if i is not None and on:
-                        v += coef[i] * on
+            v = 0.0
+            for i, weight in triple_terms(col, place, int(t)):
+                v += coef[i] * weight
             value[pl, t] = v
     # The rank terms' value of one card face up instead of in hand, relative to the average
     # rank, with its standard error: only such differences matter to a split (three cards
@@ -156,7 +152,53 @@ def fit_split_model(stage, players, sd_triple=None):
             "coef": [{"place": t[0], "what": label(t), "term": t[2], "coef": float(coef[i]),
                       "se": float(ses[i])} for i, t in enumerate(names)],
             "intercept": float(model.intercept_[0]), "cells": int(len(cells)),
-            "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean)}
+            "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean),
+            "names": names, "cov": cov}
+
+
+def triple_terms(col, place, t) -> list[tuple[int, float]]:
+    """The model's terms of triple ``t`` (an index of :data:`TRIPLES`) in ``place`` (``up``
+    or ``hand``): (column of ``col`` = ``{(place, id, term): column}``, weight) pairs, its
+    own triple term first, then each rank's count and pair/triple flags. Its value in that
+    place is the sum of coefficient x weight (in this order: the split policy's numbers)."""
+    out = []
+    i = col.get((place, t, "triple"))
+    if i is not None:
+        out.append((i, 1.0))
+    for r in np.flatnonzero(COUNTS[t]):
+        c = COUNTS[t, r]
+        for term, on in (("n", c), ("ge2", c >= 2), ("ge3", c >= 3)):
+            i = col.get((place, int(r), term))
+            if i is not None and on:
+                out.append((i, float(on)))
+    return out
+
+
+def split_terms(col, up, hand) -> np.ndarray:
+    """The model's terms of a split (face-up and hand rank codes) as a vector over the
+    columns of ``col``: its value (what the ``split`` policy adds) is this vector times the
+    coefficients, and its variance this vector's quadratic form in their covariance."""
+    x = np.zeros(len(col))
+    for place, codes in (("up", up), ("hand", hand)):
+        for i, weight in triple_terms(col, place, int(INDEX[table_code(codes)])):
+            x[i] += weight
+    return x
+
+
+def write_cov_file(path, model) -> Path | None:
+    """The model's terms and their posterior covariance as ``split_cov.npz`` (the intervals
+    of ``sim swap --model``); nothing for a model not fitted."""
+    import io
+    from sim.runs import folder
+    if model.get("cov") is None:
+        return None
+    names = model["names"]
+    buf = io.BytesIO()
+    np.savez_compressed(buf, place=np.array([t[0] for t in names]),
+                        id=np.array([int(t[1]) for t in names]),
+                        term=np.array([t[2] for t in names]), cov=model["cov"])
+    folder.write_bytes(Path(path), buf.getvalue())
+    return Path(path)
 
 
 def _flat_model(ranks, cells, seat_games, mean, why):

@@ -12,7 +12,9 @@ from sim.runs.batch import Interrupted, Played
 from sim.runs.runner import RunError
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
-from sim.studies.swapstudy.model import PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_split_file
+from sim.studies.swapstudy.model import (
+    PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_cov_file, write_split_file,
+)
 from sim.studies.swapstudy.policy import examples, write_policy_file
 from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
@@ -61,7 +63,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                "cycle_stop": cycle_stop}
     manifest = folder.manifest("swap-study", options, batch=batch)
     _check_resume(out, manifest, resume)
-    for stale in ("summary.json", "study.json"):       # never a mix of two studies
+    for stale in ("summary.json", "study.json", "split_cov.npz"):   # never a mix of two
         (out / stale).unlink(missing_ok=True)
     folder.write_json(out / "manifest.json", manifest, default=_json)
     records = Records(out, resume=resume)
@@ -133,6 +135,7 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
     rows, shrink = triple_table(stage)
     model = fit_split_model(stage, players)
     split_file = write_split_file(out / "split.csv", model)
+    write_cov_file(out / "split_cov.npz", model)          # sim swap --model's intervals
     split_spec = f"split(file={split_file})"
     row = read_split(split_file)
     policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
@@ -155,6 +158,7 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
         r["share"] = float(r["share"])
+    examples_ = examples(model, row, stage["deck"])
     cards = [{"card": NAMES[r], "gain": float(model["gain"][r]),
               "se": float(model["gain_se"][r]),
               "points": float(model["gain"][r] * model["slope"])}
@@ -185,13 +189,40 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
                        "mean": model["mean"], "intercept": model["intercept"],
                        "coefficients": model["coef"]},
              "cards": cards,
-             "examples": examples(model, row, stage["deck"]),
+             "examples": examples_,
              "split_file": str(split_file), "split_policy": split_spec,
              "policy_file": str(policy_file),
              "table_file": str(table_file), "table_policy": table_spec,
              "head_to_head": h2h, "verdict": verdict(h2h),
+             "answer": plain_answer({"cards": cards, "head_to_head": h2h}),
              "h2h_games_per_policy": 2 * h2h_games, "h2h_seed": seed + 1}
     return study
+
+
+def plain_answer(study) -> str:
+    """The study's answer in plain words, for its first lines: which cards are worth most
+    face up and which in hand (the model's rank terms), and by how much the split policy
+    beats the usual advice (highest-up) in the head-to-head. ``study``: study.json's dict
+    (its ``cards`` and ``head_to_head``); an older study without them gets what it has."""
+    cards = sorted(study.get("cards") or [], key=lambda c: -c["gain"])
+    parts = []
+    if cards:
+        up = [c["card"] for c in cards if c["gain"] > 0]
+        hand = [c["card"] for c in reversed(cards) if c["gain"] <= 0]
+        parts.append(f"Worth most face up (rather than in hand), best first: {' '.join(up)}; "
+                     f"worth most in hand: {' '.join(hand)}. Use `sim swap` (or --swap "
+                     f"split(file=...)) for the best split of your own six cards.")
+    usual = next((r for r in study.get("head_to_head") or []
+                  if isinstance(r, dict) and r.get("policy") == "highest-up"), None)
+    if usual is not None:
+        p = usual.get("p_adjusted", usual.get("p_value"))
+        clear = p is not None and p < 0.05
+        parts.append(f"The split policy {'beats' if usual['diff'] > 0 else 'trails'} the usual "
+                     f"advice (highest-up: 2s, 10s, then the highest cards face up) by "
+                     f"{abs(100 * usual['diff']):.2f} points of win rate per seat (95% CI "
+                     f"{100 * usual['ci_low']:+.2f} to {100 * usual['ci_high']:+.2f}; "
+                     + ("clear" if clear else "not clear") + ", BH-adjusted).")
+    return " ".join(parts)
 
 
 def _json(x):

@@ -1,0 +1,119 @@
+"""``sim swap``: which three of your six cards to put face up (R5), the splits ranked, from
+playouts or a swap study's model (:mod:`sim.studies.swapstudy.advice`)."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.cli.options import (
+    COMPILING, PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, options_given,
+    parse_count, progress_bar, ruleset,
+)
+from sim.cli.words import CARD
+
+# what players type: the names of sim play, and T for a ten
+SPELLINGS = CARD | {"t": "10"}
+
+
+def read_cards(words: List[str]) -> list[int]:
+    """The cards typed (``4 5 6 9 10 K``: ``10`` or ``t``, ``k`` or ``K``, ``jk`` or
+    ``joker``; spaces or commas between) as rank codes; ``ValueError`` naming an unknown
+    word."""
+    from sim.kernel.cards import rank_code
+    out = []
+    for w in " ".join(words).replace(",", " ").split():
+        name = SPELLINGS.get(w.lower())
+        if name is None:
+            raise ValueError(f"unknown card {w!r}: cards are 2-9, 10 (or T), J, Q, K, A and "
+                             f"JK (a joker, where the ruleset has them)")
+        out.append(rank_code(name))
+    return out
+
+
+@contextmanager
+def _progress(wanted):
+    """The playouts' progress: a bar on a terminal (stderr), else nothing; first, once the
+    input is checked, a line saying so when the playout kernel is not in the compile cache."""
+    from sim.kernel.compiler import cached
+    from sim.kernel.sampling import split_playouts
+    note = [wanted and not cached(split_playouts)]
+
+    def say_compiling():
+        if note[0]:
+            note[0] = False
+            typer.echo(f"{COMPILING}: the playout kernel is compiled and cached, about a "
+                       f"minute", err=True)
+    if not (wanted and sys.stderr.isatty()):
+        yield lambda done, total: say_compiling()
+        return
+    with progress_bar() as bar:
+        task = bar.add_task("games", total=None)
+
+        def tick(done, total):
+            say_compiling()
+            bar.update(task, completed=done, total=total)
+        yield tick
+
+
+def swap_command(
+        ctx: typer.Context,
+        cards: List[str] = typer.Argument(..., help="Your six cards: the three dealt face up "
+                                          "and your three hand cards, in any order, e.g. `4 5 "
+                                          "6 9 10 K` (10 or T, J, Q, K, A, 2-9; JK for a "
+                                          "joker; case does not matter)."),
+        players: int = PLAYERS,
+        rules: str = RULES, rule: Optional[List[str]] = RULE,
+        model: Optional[Path] = typer.Option(None, "--model", help="A folder saved by `sim "
+                                             "study swap --out DIR`: value the splits by its "
+                                             "split model (its players and rules; giving "
+                                             "others is an error) instead of playouts."),
+        deals: str = typer.Option("5000", "--deals", help="Playouts: deals where you hold "
+                                  "these cards, each played once for every split (common "
+                                  "random numbers); 5000 answers in about a second, the "
+                                  "interval shrinks as 1/sqrt(deals)."),
+        strategy: str = typer.Option("lowest", "--strategy", "-s", help="Playouts: the move "
+                                     "strategy of every seat (the others swap by its own swap "
+                                     "policy); default lowest, as `sim study swap`."),
+        max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
+                                      "a game is unfinished (R25: a loss)."),
+        seed: int = SEED,
+        quiet: bool = QUIET,
+        as_json: bool = json_option("the splits")):
+    """Which three of your six cards to put face up (R5): every split of the six into three
+    face up and three in hand, best first, with its value and 95% interval, and the answer
+    on top with its margin over the next best split and over the usual advice (highest-up).
+    By playouts (a stated budget: --deals) or from a swap study's model (--model)."""
+    from sim.studies.swapstudy import advice as adv
+
+    try:
+        codes = read_cards(cards)
+        if model is not None:
+            given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
+            a = adv.by_model(codes, model,
+                             players=players if options_given(ctx, "players") else None,
+                             rules=given.to_json() if given is not None else None)
+        else:
+            n = parse_count(deals, "--deals")
+            rs = ruleset(rules, rule)
+            with _progress(not (quiet or as_json)) as progress:
+                a = adv.by_playouts(codes, players=players, rules=rs,
+                                    strategy=strategy, deals=n, seed=seed,
+                                    max_turns=max_turns, progress=progress)
+    except ValueError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted", code=130)
+    if as_json:
+        from sim.cli import jsonout
+        from sim.kernel.ruleset import Ruleset
+        asked = {"cards": cards, "players": a["players"], "model": str(model) if model else None,
+                 "deals": a.get("deals"), "strategy": a["strategy"], "seed": a["seed"],
+                 "max_turns": a.get("max_turns")}
+        jsonout.echo("swap-advice", Ruleset.parse(a["rules"]), asked, a, default=float)
+        return
+    from reports.swap import advice_lines
+    typer.echo("\n".join(advice_lines(a)))
