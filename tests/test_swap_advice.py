@@ -233,7 +233,7 @@ def test_json_shape(cli):
 
 
 # -- sim play's hint at the swap --------------------------------------------------------------
-def test_hint_at_the_swap_prompt_gives_the_advice_first(monkeypatch):
+def test_hint_at_the_swap_prompt_gives_the_advice_first(monkeypatch, tmp_path):
     """`hint` at the swap (R5) answers with sim swap's advice for the six cards, the answer
     on its first line (no longer "Not a swap")."""
     calls = []
@@ -248,7 +248,7 @@ def test_hint_at_the_swap_prompt_gives_the_advice_first(monkeypatch):
     six = sorted(CODE[c] for c in t.swap_choices())
     said = []
     term = Terminal(io.StringIO("hint\nkeep\n"), echo=said.append)
-    assert _swap_phase(t, term) is None
+    assert _swap_phase(t, term, tmp_path / "game.json") is None
     at = next(i for i, s in enumerate(said) if s.endswith("hint"))
     assert said[at + 1].startswith("Put ") and " face up, keep " in said[at + 1]
     assert "Not a swap" not in "\n".join(said)
