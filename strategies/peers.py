@@ -30,42 +30,46 @@ _RANKS = [n for n in NAMES if n != "JK"]
 
 
 def _order_row(text: str, what: str) -> list[float]:
-    """Per rank code, its place in the order ``text`` (joker last)."""
+    """The rank codes in the order ``text``, first to last (joker last): the strategies walk
+    it from the front and stop at the first legal rank, which is most often among the first."""
     names = text.replace(",", " ").split()
     if sorted(names) != sorted(_RANKS):
         raise ValueError(f"{what}: expected every rank 2..A once, separated by spaces, got "
                          f"{text!r}")
-    place = [0.0] * NR
-    for i, name in enumerate(names):
-        place[CODE[name]] = float(i)
-    place[JOKER] = float(len(names))
-    return place
+    return [float(CODE[name]) for name in names] + [float(JOKER)]
+
+
+def _rank_mask(text: str, what: str) -> float:
+    """The 14-bit set of the ranks named in ``text``, as the float of a parameter row."""
+    names = text.replace(",", " ").split()
+    bad = [s for s in names if s not in _RANKS]
+    if bad:
+        raise ValueError(f"{what}: {', '.join(bad)} is not a rank 2..A")
+    return float(sum(1 << CODE[s] for s in set(names)))
 
 
 def prepare_cheapest(values: dict) -> np.ndarray:
-    hold = values["hold_back"]
-    return np.array(_order_row(values["order"], "cheapest(order=...)") + [hold], np.float64)
+    """The row: the order's rank codes, then the set of ranks played with all their cards
+    (the first ``hold_back`` of the order)."""
+    order = _order_row(values["order"], "cheapest(order=...)")
+    every = sum(1 << int(r) for r in order[:values["hold_back"]])
+    return np.array(order + [float(every)], np.float64)
 
 
 def _prepare_simple(values: dict) -> np.ndarray:
-    single = values["single"].replace(",", " ").split()
-    bad = [s for s in single if s not in _RANKS]
-    if bad:
-        raise ValueError(f"simple(single=...): {', '.join(bad)} is not a rank 2..A")
-    flags = [0.0] * NR
-    for s in single:
-        flags[CODE[s]] = 1.0
-    return np.array(_order_row(values["order"], "simple(order=...)") + flags, np.float64)
+    """The row: the order's rank codes, then the set of the ``single`` ranks."""
+    return np.array(_order_row(values["order"], "simple(order=...)")
+                    + [_rank_mask(values["single"], "simple(single=...)")], np.float64)
 
 
 @jit(inline="always")
 def _first(ranks, params):
     """The rank of the 14-bit set ``ranks`` that comes first in the order ``params[:NR]``."""
-    best = -1
-    for r in range(NR):
-        if (ranks >> r) & 1 and (best < 0 or params[r] < params[best]):
-            best = r
-    return best
+    for i in range(NR):
+        r = np.int64(params[i])
+        if (ranks >> r) & 1:
+            return r
+    return -1
 
 
 @jit(inline="always")
@@ -83,12 +87,12 @@ def _no_play(obs, legal, params):
     one may be named, else the plain pick-up (R10)."""
     if has(legal, L_BLIND) or not has(legal, L_ADD):
         return forced(legal, obs)
-    p = obs[CURRENT]
-    ups = 0
-    for r in range(NR):
-        if obs[FU + p * NR + r] > 0:
-            ups |= 1 << r
-    return ADD + _first(ups, params)
+    base = FU + obs[CURRENT] * NR
+    for i in range(NR):
+        r = np.int64(params[i])
+        if obs[base + r] > 0:
+            return ADD + r
+    return forced(legal, obs)
 
 
 @move_strategy(
@@ -106,7 +110,7 @@ def cheapest(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     r = _first(ranks, params)
-    if obs[STOCKLEN] == 0 or params[r] < params[NR]:
+    if obs[STOCKLEN] == 0 or (np.int64(params[NR]) >> r) & 1:
         return most_cards(legal, r)
     return _one(legal, r)
 
@@ -125,6 +129,6 @@ def simple(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     r = _first(ranks, params)
-    if params[NR + r] > 0.0:
+    if (np.int64(params[NR]) >> r) & 1:
         return _one(legal, r)
     return most_cards(legal, r)
