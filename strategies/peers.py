@@ -31,7 +31,7 @@ import numpy as np
 from sim.kernel.compiler import jit
 from sim.kernel.cards import CODE, JOKER, NAMES
 from sim.kernel.layout import ADD, CURRENT, FU, HANDN, L_ADD, L_BLIND, NR, STOCKLEN
-from sim.kernel.moves import forced, has, most_cards, play_id, play_ranks
+from sim.kernel.moves import forced, has, lowest_bit, most_cards, play_id, play_ranks
 from sim.kernel.rng import randint
 from sim.kernel.strategy import move_strategy
 
@@ -115,22 +115,21 @@ def _no_play(obs, legal, params):
 def _drawn(ranks, counts, base, rng):
     """A rank of the 14-bit set ``ranks`` drawn at random, each weighted by its number of
     cards ``counts[base + r]``: the rank of the first of those cards in a random order. No
-    draw when there is one rank."""
+    draw when there is one rank; only the ranks of the set are visited."""
     if ranks & (ranks - 1) == 0:
-        for r in range(NR):
-            if (ranks >> r) & 1:
-                return r
+        return lowest_bit(ranks)
     total = 0
-    for r in range(NR):
-        if (ranks >> r) & 1:
-            total += counts[base + r]
+    bits = ranks
+    while bits:
+        total += counts[base + lowest_bit(bits)]
+        bits &= bits - 1
     k = randint(rng, total)
-    for r in range(NR):
-        if (ranks >> r) & 1:
-            k -= counts[base + r]
-            if k < 0:
-                return r
-    return -1
+    while True:
+        r = lowest_bit(ranks)
+        k -= counts[base + r]
+        if k < 0 or ranks & (ranks - 1) == 0:
+            return r
+        ranks &= ranks - 1
 
 
 @move_strategy(
