@@ -39,13 +39,22 @@ _RANKS = [n for n in NAMES if n != "JK"]
 
 
 def _order_row(text: str, what: str) -> list[float]:
-    """The rank codes in the order ``text``, first to last (joker last): the strategies walk
-    it from the front and stop at the first legal rank, which is most often among the first."""
+    """The order ``text`` as two tables of a parameter row: for each set of the ranks 3..9
+    (codes 0..6), and for each of 10..JK (7..13), the key ``place * 16 + code`` of its rank
+    that comes first (255 for none), so that the first rank of any set is the least of two
+    lookups (:func:`_first`): no loop over the order at each turn."""
     names = text.replace(",", " ").split()
     if sorted(names) != sorted(_RANKS):
         raise ValueError(f"{what}: expected every rank 2..A once, separated by spaces, got "
                          f"{text!r}")
-    return [float(CODE[name]) for name in names] + [float(JOKER)]
+    place = {CODE[name]: i for i, name in enumerate(names)}
+    place[JOKER] = len(names)
+    table = []
+    for low in (0, 7):
+        for bits in range(128):
+            keys = [place[low + b] * 16 + low + b for b in range(7) if bits >> b & 1]
+            table.append(float(min(keys, default=255)))
+    return table
 
 
 def _rank_mask(text: str, what: str) -> float:
@@ -58,34 +67,34 @@ def _rank_mask(text: str, what: str) -> float:
 
 
 CHEAPEST = {"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13), "alone": "10 Q"}
+_TABLE = 2          # where the order's tables start in a row (_order_row)
 
 
 def prepare_cheapest(values: dict) -> np.ndarray:
-    """The row: the order's rank codes, then the set of ranks played with all their cards
-    (the first ``hold_back`` of the order, less ``alone``), then the set ``alone``. A value
-    not given takes its default (montecarlo's playouts name the order and hold_back only)."""
+    """The row: the set of ranks played with all their cards (the first ``hold_back`` of the
+    order, less ``alone``), the set ``alone``, then the order's tables. A value not given
+    takes its default (montecarlo's playouts name the order and hold_back only)."""
     values = {**{k: v[0] if isinstance(v, tuple) else v for k, v in CHEAPEST.items()},
               **values}
-    order = _order_row(values["order"], "cheapest(order=...)")
+    order = values["order"].replace(",", " ").split()
+    table = _order_row(values["order"], "cheapest(order=...)")
     alone = _rank_mask(values["alone"], "cheapest(alone=...)")
-    every = sum(1 << int(r) for r in order[:values["hold_back"]]) & ~int(alone)
-    return np.array(order + [float(every), alone], np.float64)
+    every = sum(1 << CODE[name] for name in order[:values["hold_back"]]) & ~int(alone)
+    return np.array([float(every), alone] + table, np.float64)
 
 
 def _prepare_simple(values: dict) -> np.ndarray:
-    """The row: the order's rank codes, then the set of the ``single`` ranks."""
-    return np.array(_order_row(values["order"], "simple(order=...)")
-                    + [_rank_mask(values["single"], "simple(single=...)")], np.float64)
+    """The row: the set of the ``single`` ranks, an unused slot, then the order's tables."""
+    return np.array([_rank_mask(values["single"], "simple(single=...)"), 0.0]
+                    + _order_row(values["order"], "simple(order=...)"), np.float64)
 
 
 @jit(inline="always")
 def _first(ranks, params):
-    """The rank of the 14-bit set ``ranks`` that comes first in the order ``params[:NR]``."""
-    for i in range(NR):
-        r = np.int64(params[i])
-        if (ranks >> r) & 1:
-            return r
-    return -1
+    """The rank of the (non-empty) 14-bit set ``ranks`` that comes first in the row's order."""
+    a = np.int64(params[_TABLE + (ranks & 127)])
+    b = np.int64(params[_TABLE + 128 + (ranks >> 7)])
+    return min(a, b) & 15
 
 
 @jit(inline="always")
@@ -104,11 +113,11 @@ def _no_play(obs, legal, params):
     if has(legal, L_BLIND) or not has(legal, L_ADD):
         return forced(legal, obs)
     base = FU + obs[CURRENT] * NR
-    for i in range(NR):
-        r = np.int64(params[i])
+    ups = 0
+    for r in range(NR):
         if obs[base + r] > 0:
-            return ADD + r
-    return forced(legal, obs)
+            ups |= 1 << r
+    return ADD + _first(ups, params)
 
 
 @jit(inline="always")
@@ -147,8 +156,8 @@ def cheapest(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     r = _first(ranks, params)
-    if (np.int64(params[NR + 1]) >> r) & 1 == 0 and (
-            obs[STOCKLEN] == 0 or (np.int64(params[NR]) >> r) & 1):
+    if (np.int64(params[1]) >> r) & 1 == 0 and (
+            obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1):
         return most_cards(legal, r)
     return _one(legal, r)
 
@@ -166,7 +175,7 @@ def simple(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     if ranks == 0:
         return _no_play(obs, legal, params)
-    single = np.int64(params[NR])
+    single = np.int64(params[0])
     p = obs[CURRENT]
     if obs[HANDN + p] > 0:
         r = _first(ranks, params)
