@@ -4,14 +4,22 @@
     trachwo/masters-of-shithead's CheapShit: never picks up while it can play; plays the legal
     rank that comes first in ``order`` (its "cheapest"); all its cards of that rank when the
     stock is empty or the rank is one of the first ``hold_back`` of ``order`` (4 ... J), else
-    one (as many as the count requires, R9); on a pick-up from the face-ups names its cheapest
-    face-up rank (R12, H11); blind: the next face-down card (R17: the same in law as its random
-    choice, §11.7). It does not swap (``none``) unless given a swap policy.
+    one (as many as the count requires, R9), and always one of a rank in ``alone`` (10, Q: a 10
+    burns as it lands, a Q must be covered at once, so CheapShit never lays two together); on
+    a pick-up from the face-ups names its cheapest face-up rank (R12, H11); blind: the next
+    face-down card (R17: the same in law as its random choice, §11.7). It does not swap
+    (``none``) unless given a swap policy.
 ``simple``
     boothj5/shithead's Simple ("always lays lowest"): picks up only when it cannot play; plays
     the first legal rank of ``order``, all its copies for a normal rank, one card for a rank in
-    ``single`` (2, 7, 10). Its face-up play uses the same order (the peer's "first legal card
-    in the row's dealt order" has no meaning for face-up multisets, §11.6). No swap.
+    ``single`` (2, 7, 10). Its comparator ranks the ``single`` ranks equal and its sort is
+    stable, so among them it plays the one it got first, an order that counts per rank do not
+    hold: a card of the legal ``single`` ranks is drawn at random instead, each rank weighted
+    by the cards of it in the hand (the chance that one of them came first). From the face-ups
+    it plays the first legal card in the row's dealt order: likewise a random legal face-up
+    card, each rank weighted by its face-up cards. The draws come from the game's random
+    stream, so it is not pure (sim.kernel.cycle) and its games are reproducible from the seed.
+    No swap.
 
 Rank orders are written as card names separated by spaces; every rank 2 .. A must appear once
 (jokers, when the ruleset has them, come last).
@@ -22,50 +30,71 @@ import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.cards import CODE, JOKER, NAMES
-from sim.kernel.layout import ADD, CURRENT, FU, L_ADD, L_BLIND, NR, STOCKLEN
-from sim.kernel.moves import forced, has, most_cards, play_id, play_ranks
+from sim.kernel.layout import ADD, CURRENT, FU, HANDN, L_ADD, L_BLIND, NR, STOCKLEN
+from sim.kernel.moves import forced, has, lowest_bit, most_cards, play_id, play_ranks
+from sim.kernel.rng import randint
 from sim.kernel.strategy import move_strategy
 
 _RANKS = [n for n in NAMES if n != "JK"]
 
 
 def _order_row(text: str, what: str) -> list[float]:
-    """Per rank code, its place in the order ``text`` (joker last)."""
+    """The order ``text`` as two tables of a parameter row: for each set of the ranks 3..9
+    (codes 0..6), and for each of 10..JK (7..13), the key ``place * 16 + code`` of its rank
+    that comes first (255 for none), so that the first rank of any set is the least of two
+    lookups (:func:`_first`): no loop over the order at each turn."""
     names = text.replace(",", " ").split()
     if sorted(names) != sorted(_RANKS):
         raise ValueError(f"{what}: expected every rank 2..A once, separated by spaces, got "
                          f"{text!r}")
-    place = [0.0] * NR
-    for i, name in enumerate(names):
-        place[CODE[name]] = float(i)
-    place[JOKER] = float(len(names))
-    return place
+    place = {CODE[name]: i for i, name in enumerate(names)}
+    place[JOKER] = len(names)
+    table = []
+    for low in (0, 7):
+        for bits in range(128):
+            keys = [place[low + b] * 16 + low + b for b in range(7) if bits >> b & 1]
+            table.append(float(min(keys, default=255)))
+    return table
+
+
+def _rank_mask(text: str, what: str) -> float:
+    """The 14-bit set of the ranks named in ``text``, as the float of a parameter row."""
+    names = text.replace(",", " ").split()
+    bad = [s for s in names if s not in _RANKS]
+    if bad:
+        raise ValueError(f"{what}: {', '.join(bad)} is not a rank 2..A")
+    return float(sum(1 << CODE[s] for s in set(names)))
+
+
+CHEAPEST = {"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13), "alone": "10 Q"}
+_TABLE = 2          # where the order's tables start in a row (_order_row)
 
 
 def prepare_cheapest(values: dict) -> np.ndarray:
-    hold = values["hold_back"]
-    return np.array(_order_row(values["order"], "cheapest(order=...)") + [hold], np.float64)
+    """The row: the set of ranks played with all their cards (the first ``hold_back`` of the
+    order, less ``alone``), the set ``alone``, then the order's tables. A value not given
+    takes its default (montecarlo's playouts name the order and hold_back only)."""
+    values = {**{k: v[0] if isinstance(v, tuple) else v for k, v in CHEAPEST.items()},
+              **values}
+    order = values["order"].replace(",", " ").split()
+    table = _order_row(values["order"], "cheapest(order=...)")
+    alone = _rank_mask(values["alone"], "cheapest(alone=...)")
+    every = sum(1 << CODE[name] for name in order[:values["hold_back"]]) & ~int(alone)
+    return np.array([float(every), alone] + table, np.float64)
 
 
 def _prepare_simple(values: dict) -> np.ndarray:
-    single = values["single"].replace(",", " ").split()
-    bad = [s for s in single if s not in _RANKS]
-    if bad:
-        raise ValueError(f"simple(single=...): {', '.join(bad)} is not a rank 2..A")
-    flags = [0.0] * NR
-    for s in single:
-        flags[CODE[s]] = 1.0
-    return np.array(_order_row(values["order"], "simple(order=...)") + flags, np.float64)
+    """The row: the set of the ``single`` ranks, an unused slot, then the order's tables."""
+    return np.array([_rank_mask(values["single"], "simple(single=...)"), 0.0]
+                    + _order_row(values["order"], "simple(order=...)"), np.float64)
 
 
 @jit(inline="always")
 def _first(ranks, params):
-    """The rank of the 14-bit set ``ranks`` that comes first in the order ``params[:NR]``."""
-    best = -1
-    for r in range(NR):
-        if (ranks >> r) & 1 and (best < 0 or params[r] < params[best]):
-            best = r
-    return best
+    """The rank of the (non-empty) 14-bit set ``ranks`` that comes first in the row's order."""
+    a = np.int64(params[_TABLE + (ranks & 127)])
+    b = np.int64(params[_TABLE + 128 + (ranks >> 7)])
+    return min(a, b) & 15
 
 
 @jit(inline="always")
@@ -83,21 +112,42 @@ def _no_play(obs, legal, params):
     one may be named, else the plain pick-up (R10)."""
     if has(legal, L_BLIND) or not has(legal, L_ADD):
         return forced(legal, obs)
-    p = obs[CURRENT]
+    base = FU + obs[CURRENT] * NR
     ups = 0
     for r in range(NR):
-        if obs[FU + p * NR + r] > 0:
+        if obs[base + r] > 0:
             ups |= 1 << r
     return ADD + _first(ups, params)
+
+
+@jit(inline="always")
+def _drawn(ranks, counts, base, rng):
+    """A rank of the 14-bit set ``ranks`` drawn at random, each weighted by its number of
+    cards ``counts[base + r]``: the rank of the first of those cards in a random order. No
+    draw when there is one rank; only the ranks of the set are visited."""
+    if ranks & (ranks - 1) == 0:
+        return lowest_bit(ranks)
+    total = 0
+    bits = ranks
+    while bits:
+        total += counts[base + lowest_bit(bits)]
+        bits &= bits - 1
+    k = randint(rng, total)
+    while True:
+        r = lowest_bit(ranks)
+        k -= counts[base + r]
+        if k < 0 or ranks & (ranks - 1) == 0:
+            return r
+        ranks &= ranks - 1
 
 
 @move_strategy(
     "cheapest",
     "trachwo's CheapShit (RULES.md §11.6): the legal rank first in `order`, all its cards when "
-    "the stock is empty or the rank is among the first `hold_back` of the order, else one; "
-    "picks up only when it cannot play",
+    "the stock is empty or the rank is among the first `hold_back` of the order, else one, and "
+    "always one of a rank in `alone`; picks up only when it cannot play",
     swap="none",
-    params={"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13)},
+    params=CHEAPEST,
     prepare=prepare_cheapest,
     pure=True,
 )
@@ -106,7 +156,8 @@ def cheapest(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     r = _first(ranks, params)
-    if obs[STOCKLEN] == 0 or params[r] < params[NR]:
+    if (np.int64(params[1]) >> r) & 1 == 0 and (
+            obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1):
         return most_cards(legal, r)
     return _one(legal, r)
 
@@ -114,17 +165,24 @@ def cheapest(obs, hand, legal, rng, params):
 @move_strategy(
     "simple",
     "boothj5's Simple (RULES.md §11.6): the first legal rank of `order`, all copies, but one "
-    "card of the ranks in `single`; picks up only when it cannot play",
+    "card of the ranks in `single`, which rank equal: one of them drawn at random; from the "
+    "face-ups a random legal card (its dealt order); picks up only when it cannot play",
     swap="none",
     params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
     prepare=_prepare_simple,
-    pure=True,
 )
 def simple(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     if ranks == 0:
         return _no_play(obs, legal, params)
-    r = _first(ranks, params)
-    if params[NR + r] > 0.0:
+    single = np.int64(params[0])
+    p = obs[CURRENT]
+    if obs[HANDN + p] > 0:
+        r = _first(ranks, params)
+        if (single >> r) & 1:
+            r = _drawn(ranks & single, hand, 0, rng)
+    else:
+        r = _drawn(ranks, obs, FU + p * NR, rng)
+    if (single >> r) & 1:
         return _one(legal, r)
     return most_cards(legal, r)

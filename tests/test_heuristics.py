@@ -23,12 +23,13 @@ def play(*cards):
     return {"play": list(cards)}
 
 
-def choose(spec, position):
-    """The move strategy ``spec`` chooses in ``position`` (POSITION.md), as a JSON move."""
+def choose(spec, position, seed=1):
+    """The move strategy ``spec`` chooses in ``position`` (POSITION.md), as a JSON move, its
+    random stream seeded ``seed``."""
     st = to_state(position)
     legal = engine.legal_word(st)
     rng = np.zeros(4, np.uint64)
-    seed_game(rng, 1, 0)
+    seed_game(rng, seed, 0)
     strategy = get_move(spec)
     p = int(st[1])
     obs, hand = st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR]

@@ -1,0 +1,124 @@
+"""The peers' bots as they play in their own programs (RULES.md §11.6, strategies/peers.py):
+``cheapest`` (trachwo's CheapShit) lays a 10 and a Q alone; ``simple`` (boothj5's Simple)
+draws among its legal 2, 7 and 10 and among its legal face-up ranks, from the game's random
+stream, and so is not pure."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim.runs.registry import get_move
+from sim.runs.runner import RunConfig, play_batch
+from tests.positions import pos
+from tests.test_heuristics import PICKUP, choose, play
+
+SEEDS = range(200)
+
+
+def lead(hand, stock=(), ruleset="seed", face_up=None):
+    """Seat 0 to lead (empty pile) holding ``hand``; seat 1 is far from going out."""
+    return pos(players=3, current=0, hands=[list(hand), [], []], face_up=face_up,
+               face_down=[["J"], ["6", "6", "6"], ["J"]], stock=list(stock), ruleset=ruleset)
+
+
+def on(pile, hand, ruleset, face_up=None, stock=()):
+    """Seat 0 to answer ``pile`` (count 1) holding ``hand``."""
+    return pos(players=3, current=0, hands=[list(hand), [], []], face_up=face_up,
+               face_down=[["J"], ["6", "6", "6"], ["J"]], stock=list(stock), pile=list(pile),
+               count=1, ruleset=ruleset)
+
+
+def seen(spec, position):
+    """How often ``spec`` makes each move in ``position`` over :data:`SEEDS`."""
+    return Counter(str(choose(spec, position, seed)) for seed in SEEDS)
+
+
+# -- cheapest (§11.6: CheapShit) ------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", ["seed", "masters-of-shithead"])
+@pytest.mark.parametrize("rank", ["10", "Q"])
+def test_11_6_cheapest_lays_a_10_or_a_q_alone_even_with_the_stock_empty(ruleset, rank):
+    """With the stock empty it lays all its cards of the chosen rank, but never two 10s
+    (the first burns as it lands, R21) nor two Qs (a Q must be covered at once, H8)."""
+    assert choose("cheapest", lead([rank, rank], ruleset=ruleset)) == play(rank)
+    assert choose("cheapest", lead([rank, rank], stock=["5"], ruleset=ruleset)) == play(rank)
+    # the same empty stock, another rank of the far end of its order: all of them
+    assert choose("cheapest", lead(["K", "K"], ruleset=ruleset)) == play("K", "K")
+
+
+def test_11_6_cheapest_holds_back_above_j_while_the_stock_lasts():
+    assert choose("cheapest", lead(["5", "5", "K"], stock=["9"])) == play("5", "5")
+    assert choose("cheapest", lead(["K", "K"], stock=["9"])) == play("K")
+
+
+def test_11_6_cheapest_alone_is_a_parameter():
+    assert choose('cheapest(alone="Q")', lead(["10", "10"])) == play("10", "10")
+    assert choose('cheapest(alone="Q")', lead(["Q", "Q"])) == play("Q")
+    with pytest.raises(ValueError, match="alone.*X is not a rank"):
+        get_move('cheapest(alone="10 X")').row()
+
+
+# -- simple (§11.6: boothj5's Simple) -------------------------------------------------------
+def test_11_6_simple_draws_among_its_legal_2_7_and_10():
+    """Its comparator ranks 2, 7 and 10 equal (it plays the one it got first): every one is
+    seen over seeds, one card, and the same seed gives the same choice."""
+    position = on(["K"], ["2", "7", "10"], "boothj5")
+    counts = seen("simple", position)
+    assert set(counts) == {str(play(r)) for r in ("2", "7", "10")}, counts
+    assert all(choose("simple", position, s) == choose("simple", position, s) for s in SEEDS)
+
+
+def test_11_6_simple_weighs_the_specials_by_their_cards():
+    """Three 2s and a 10: the first of them it got is a 2 three times in four; one card."""
+    counts = seen("simple", on(["K"], ["2", "2", "2", "10"], "boothj5"))
+    assert set(counts) == {str(play("2")), str(play("10"))}
+    assert 0.65 < counts[str(play("2"))] / len(SEEDS) < 0.85, counts
+
+
+def test_11_6_simple_plays_a_legal_normal_rank_before_any_special():
+    position = on(["9"], ["2", "7", "10", "K", "K"], "boothj5")
+    assert seen("simple", position) == {str(play("K", "K")): len(SEEDS)}
+
+
+def test_11_6_simple_draws_among_its_legal_face_up_ranks():
+    """From the face-ups the original plays the first legal card of the row as dealt: any
+    legal face-up rank, all its copies (an A before a 4, sometimes)."""
+    position = pos(players=3, current=0, hands=[[], ["5"], ["5"]],
+                   face_up=[["A", "4", "4"], [], []],
+                   face_down=[["J"], ["K"], ["J"]], ruleset="boothj5")
+    counts = seen("simple", position)
+    assert set(counts) == {str(play("A")), str(play("4", "4"))}, counts
+    # on a 9 the 4 is not legal: the A every time
+    position = pos(players=3, current=0, hands=[[], ["5"], ["5"]],
+                   face_up=[["A", "4", "4"], [], []],
+                   face_down=[["J"], ["K"], ["J"]], pile=["9"], count=1, ruleset="boothj5")
+    assert seen("simple", position) == {str(play("A")): len(SEEDS)}
+
+
+def test_11_6_simple_still_picks_up_only_when_it_cannot_play():
+    assert choose("simple", on(["A"], ["4", "5"], "seed")) == PICKUP
+
+
+# -- purity (sim.kernel.cycle) and reproducibility ------------------------------------------
+def test_11_6_simple_is_not_pure_and_cheapest_is():
+    assert not get_move("simple").pure and get_move("cheapest").pure
+    assert not RunConfig(strategies=["simple"]).cycle_detect
+    assert RunConfig(strategies=["cheapest"]).cycle_detect
+
+
+@pytest.mark.parametrize("rules", ["seed", "boothj5", "masters-of-shithead", "classic"])
+def test_11_6_peers_play_whole_games_the_same_from_the_same_seed(rules):
+    """Every move legal (R24) under each preset; simple's draws come from the game's own
+    random stream, so a run is the same twice and the games differ with the seed."""
+    cfg = RunConfig(games=300, players=3, seed=4, strategies=["simple", "cheapest", "simple"],
+                    rules=rules)
+    a, b = play_batch(cfg, 0, 300, 1), play_batch(cfg, 0, 300, 2)
+    assert np.array_equal(a.turns, b.turns) and np.array_equal(a.status, b.status)
+    other = play_batch(RunConfig(**{**_args(cfg), "seed": 5}), 0, 300, 1)
+    assert not np.array_equal(a.turns, other.turns)
+
+
+def _args(cfg):
+    return dict(games=cfg.games, players=cfg.players, seed=cfg.seed,
+                strategies=list(cfg.strategies), rules=cfg.rules)
