@@ -215,3 +215,96 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     monkeypatch.setattr(batch, "compiled", lambda: True)
     with options.maybe_progress(True, 100) as progress:
         assert progress.owner.bar.tasks[0].description == "games"
+
+
+# -- a time estimate before the games (sim.runs.estimate) ------------------------------------
+@pytest.fixture
+def speeds(tmp_path, monkeypatch):
+    """The speed table in a folder of the test's own; _measure counted, with set speeds."""
+    from sim.runs import estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    measured = []
+
+    def measure(cfg, threads):
+        measured.append(cfg.strategies[0])
+        return {"lowest": 1e-5, "montecarlo": 0.1}.get(cfg.strategies[0], 1e-4)
+    monkeypatch.setattr(estimate, "_measure", measure)
+    return measured
+
+
+def test_the_estimate_is_the_mean_of_the_seats_strategies_measured_once(speeds):
+    from sim.runs.estimate import estimate
+
+    cfg = RunConfig(games=1000, players=4, strategies=["lowest", "montecarlo", "lowest",
+                                                       "lowest"])
+    assert estimate([(cfg, 1000)], threads=2) == pytest.approx(1000 * (3e-5 + 0.1) / 4)
+    assert sorted(speeds) == ["lowest", "montecarlo"]          # each strategy measured once
+    assert estimate([(cfg, 500)], threads=2) == pytest.approx(500 * (3e-5 + 0.1) / 4)
+    assert len(speeds) == 2                                    # then read from the table
+    estimate([(cfg, 500)], threads=1)                          # other threads: measured again
+    assert len(speeds) == 4
+
+
+def test_a_measured_speed_is_plausible_and_changes_no_result(tmp_path, monkeypatch):
+    from sim.runs import estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    before = run(_cfg()).to_dict()
+    spg = estimate.seconds_per_game(_cfg(), threads=2)
+    assert 1e-7 < spg < 1e-2 and json.loads((tmp_path / "speeds.json").read_text())
+    assert run(_cfg()).to_dict() == before
+
+
+def test_duration_text():
+    from sim.runs.estimate import duration_text
+
+    assert [duration_text(s) for s in (0.2, 42, 600, 3 * 3600)] == [
+        "about 1 s", "about 42 s", "about 10 min", "about 3.0 h"]
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--games", "2000"],
+    ["compare", "lowest", "random", "--games", "300"],
+    ["study", "swap", "--players", "3", "--games", "300", "--h2h-games", "50"],
+    ["tune", "counting", "--against", "lowest", "--players", "3", "--trials", "2",
+     "--games-per-trial", "60"],
+])
+def test_every_long_command_states_its_time_first_and_keeps_json_clean(cli, speeds,
+                                                                       tmp_path, monkeypatch,
+                                                                       args):
+    """The estimate is on stderr before the games (with the bar, or a line without one);
+    with --json or --quiet only for work of a minute or more; stdout stays the JSON."""
+    from sim.runs import estimate
+
+    def out(name):                        # the swap study needs a folder
+        return ["--out", tmp_path / name] if args[0] == "study" else []
+    shown = cli(*args, *out("a"))
+    assert shown.exit_code == 0, shown.output
+    assert "(estimate)" in shown.stderr and "games at about" in shown.stderr
+    quiet = cli(*args, "--json", *out("b"))
+    assert json.loads(quiet.stdout)["kind"] and "(estimate)" not in quiet.stderr
+    monkeypatch.setattr(estimate, "_measure", lambda cfg, threads: 0.5)     # slow strategies
+    (tmp_path / "speeds.json").unlink()
+    slow = cli(*args, "--json", *out("c"))
+    assert slow.exit_code == 0 and json.loads(slow.stdout)["kind"]
+    assert "min (estimate)" in slow.stderr or "h (estimate)" in slow.stderr
+
+
+def test_ctrl_c_while_measuring_the_speed_is_not_swallowed(tmp_path, monkeypatch):
+    """Ctrl-C during the measurement stops the command (the measurement's own stop does
+    not)."""
+    from sim.runs import batch, estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    real = batch.play_batch
+
+    def interrupted(cfg, first, n, threads, stop=None, tick=None, **kw):
+        if stop is not None:                   # the timed play: Ctrl-C in its first chunk
+            stop.set()
+            raise Interrupted(None)
+        return real(cfg, first, n, threads, **kw)
+    monkeypatch.setattr(batch, "play_batch", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        estimate.seconds_per_game(_cfg(), threads=2)
+    assert not (tmp_path / "speeds.json").exists()

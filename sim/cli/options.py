@@ -161,6 +161,23 @@ class _Bar:
         owner.task = owner.bar.add_task(COMPILING if owner.compiling else label, total=total)
 
 
+def say_estimate(plan, threads=None, quiet=False) -> None:
+    """Print how long the games of ``plan`` (a list of ``(RunConfig, games)``) will take,
+    ``about 12 min (estimate)``, on stderr before they start (sim.runs.estimate: the
+    strategies' speeds measured once on this machine, on other games than the command's, so
+    results are unchanged). With ``quiet`` (--quiet, --json) only work of a minute or more
+    is announced: stdout stays the command's output alone."""
+    from sim.runs.estimate import duration_text, estimate
+
+    seconds = estimate(plan, threads)
+    games = sum(g for _, g in plan)
+    if seconds is None or (quiet and seconds < 60):
+        return
+    rate = games / max(seconds, 1e-9)
+    typer.echo(f"{duration_text(seconds)} (estimate): {games:,} games at about "
+               f"{rate:,.{1 if rate < 10 else 0}f} games/s on this machine", err=True)
+
+
 def phase_of(progress):
     """The ``phase(label, total)`` of a :class:`maybe_progress` callback, or None."""
     return getattr(progress, "phase", None)
