@@ -308,3 +308,69 @@ def test_ctrl_c_while_measuring_the_speed_is_not_swallowed(tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         estimate.seconds_per_game(_cfg(), threads=2)
     assert not (tmp_path / "speeds.json").exists()
+
+
+# -- an interrupted folder: sim report renders it labelled PARTIAL, or names --resume --------
+def _report(path, tmp_path):
+    from reports.html import write_report
+
+    return write_report(path, tmp_path / "r.html")[0].read_text()
+
+
+def _killed(out, *names):
+    """The folder as a kill would have left it: without the files written on Ctrl-C."""
+    for name in names:
+        (out / name).unlink(missing_ok=True)
+
+
+def test_an_interrupted_run_folder_names_resume(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(Interrupted):
+        run(_cfg(), out=out, progress=_stop_at(1000))
+    with pytest.raises(ValueError, match=r"did not finish.*sim run.*--out .*--resume"):
+        _report(out, tmp_path)
+
+
+def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_path):
+    out = tmp_path / "cmp"
+    with pytest.raises(Interrupted) as e:
+        _compare(out=out, progress=_stop_at(700))
+    _killed(out, "summary.json", "compare.json")       # killed: the blocks and the manifest
+    with pytest.raises(ValueError, match=r"compare.*did not finish.*sim compare.*--resume"):
+        _report(out, tmp_path)
+    save(out, *e.value.partial, {"strategies": ["lowest", "random", "counting"],
+                                 "players": 4, "games": 1800})
+    page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
+    assert "PARTIAL" in page and "--resume" in page
+    _compare(out=out, resume=True)                      # and --resume reads it still
+
+
+def test_an_interrupted_swap_study_folder_is_reported_partial_or_names_resume(tmp_path):
+    out = tmp_path / "s"
+    with pytest.raises(Interrupted):
+        _study(out, progress=_stop_at(700))
+    page = _report(out, tmp_path)
+    assert "PARTIAL" in page and "--resume" in page
+    _killed(out, "summary.json")
+    with pytest.raises(ValueError, match=r"swap-study.*did not finish.*sim study swap.*"
+                                         r"--resume"):
+        _report(out, tmp_path)
+
+
+def test_an_interrupted_tuning_folder_is_reported_partial_or_names_resume(tmp_path):
+    from sim.studies.tune import tune
+
+    args = dict(players=3, trials=6, games_per_trial=300, seed=2)
+    reference = _tune_result(tune("counting", ["lowest"], **args))
+    out = tmp_path / "t"
+    with pytest.raises(Interrupted):
+        tune("counting", ["lowest"], out=out, progress=_stop_at(3 * 300 + 150), **args)
+    page = _report(out, tmp_path)
+    assert "PARTIAL" in page and "Best so far: trial" in page and "--resume" in page
+    _killed(out, "summary.json", "tune.json")
+    with pytest.raises(ValueError, match=r"tune.*did not finish.*[1-5] of 6 trials.*sim tune.*"
+                                         r"--resume"):
+        _report(out, tmp_path)
+    resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
+    assert _tune_result(resumed) == reference
+    assert "PARTIAL" not in _report(out, tmp_path)
