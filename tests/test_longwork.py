@@ -374,3 +374,52 @@ def test_an_interrupted_tuning_folder_is_reported_partial_or_names_resume(tmp_pa
     resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
     assert _tune_result(resumed) == reference
     assert "PARTIAL" not in _report(out, tmp_path)
+
+
+# -- the Dask backend: tasks of a batch, progress, Ctrl-C, the same results -------------------
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_dask_plays_a_batch_as_tasks_with_progress_and_the_local_result(dask_client):
+    from sim.runs.backends import DaskBackend
+
+    ticks = []
+    cfg = _cfg(games=6000, batch=2500)
+    tally = run(cfg, progress=ticks.append, backend=DaskBackend(client=dask_client))
+    assert tally.to_dict() == run(cfg).to_dict()
+    assert len(ticks) > 3 and ticks[-1] == 6000        # more ticks than the 3 batches
+
+
+def test_dask_ctrl_c_passes_on_the_games_played(dask_client, tmp_path):
+    from sim.runs.backends import DaskBackend
+
+    cfg = _cfg(games=6000, batch=2500)
+    out = tmp_path / "d"
+    with pytest.raises(Interrupted) as e:
+        run(cfg, out=out, progress=_stop_at(1000), backend=DaskBackend(client=dask_client))
+    tally = e.value.partial
+    assert 1000 <= tally.games < 6000
+    tally = run(cfg, out=out, resume=True, backend=DaskBackend(client=dask_client))
+    assert tally.to_dict() == run(cfg).to_dict()
+
+
+def test_batch_join_keeps_the_games_and_their_numbers():
+    from sim.runs.batch import Batch
+
+    cfg = _cfg(games=300)
+    whole = play_batch(cfg, 0, 300, 1)
+    parts = [play_batch(cfg, 0, 100, 1), play_batch(cfg, 100, 200, 1)]
+    joined = Batch.join(parts)
+    assert joined.numbers is None and joined.first == 0
+    for name in ("status", "order", "turns", "pickups"):
+        np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
+    gap = Batch.join([parts[0], play_batch(cfg, 200, 100, 1)])
+    assert gap.games.tolist() == list(range(100)) + list(range(200, 300))
