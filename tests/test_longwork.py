@@ -423,3 +423,18 @@ def test_batch_join_keeps_the_games_and_their_numbers():
         np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
     gap = Batch.join([parts[0], play_batch(cfg, 200, 100, 1)])
     assert gap.games.tolist() == list(range(100)) + list(range(200, 300))
+
+
+def test_a_slow_strategy_is_measured_by_one_game(tmp_path, monkeypatch):
+    """A game that takes a quarter of the measuring time is the measure: chunks of a slow
+    strategy (16 games a thread) would take seconds."""
+    from sim.runs import batch, estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+
+    def slow(cfg, first, n, threads, stop=None, tick=None, **kw):
+        assert stop is None, "the timed chunks were played"
+        if n == 1:
+            time.sleep(0.2)
+    monkeypatch.setattr(batch, "play_batch", slow)
+    assert estimate.seconds_per_game(_cfg(), threads=2) == pytest.approx(0.1, rel=0.5)

@@ -55,10 +55,17 @@ def _remember(key: str, seconds: float) -> None:
 
 def _measure(cfg, threads) -> float:
     """Seconds per game of ``cfg`` on ``threads`` threads (wall clock), from about
-    :data:`SECONDS` of play after a warm-up game per thread (loading or compiling)."""
+    :data:`SECONDS` of play after a warm-up game per thread (loading or compiling); from one
+    game alone when that takes a quarter of it (the chunks of a slow strategy would take
+    seconds)."""
     from sim.runs.batch import Interrupted, play_batch
 
     play_batch(cfg, OFFSET, threads, threads)               # load (or compile) the code
+    t0 = time.perf_counter()
+    play_batch(cfg, OFFSET + threads, 1, 1)                  # one game, one thread
+    one = time.perf_counter() - t0
+    if one >= SECONDS / 4:              # a slow strategy: its chunks would take too long
+        return one / threads
     stop, lock, games, ours = threading.Event(), threading.Lock(), [0], threading.Event()
     t0 = time.perf_counter()
 
@@ -69,7 +76,7 @@ def _measure(cfg, threads) -> float:
             ours.set()
             stop.set()
     try:
-        play_batch(cfg, OFFSET + threads, LIMIT, threads, stop=stop, tick=tick)
+        play_batch(cfg, OFFSET + threads + 1, LIMIT, threads, stop=stop, tick=tick)
     except Interrupted:
         if not ours.is_set():
             raise KeyboardInterrupt from None               # Ctrl-C, not our own stop
