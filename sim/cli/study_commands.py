@@ -59,7 +59,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             with maybe_progress(not as_json and not quiet,
                                 cap if until_clear else total) as progress:
                 # every strategy holds every seat equally often: each a share of the games
-                say_estimate([(replace(cfg, strategies=[s], preset_rows=None),
+                say_estimate([(replace(cfg, strategies=[s], swaps=[None], preset_rows=None),
                                (cap if until_clear else total) // len(strategies))
                               for s in strategies], threads, quiet or as_json)
                 t, info = play(list(strategies), players=players, games=total, seed=seed,
