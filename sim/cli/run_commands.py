@@ -66,10 +66,10 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         t0 = time.perf_counter()
         partial = None
         try:
+            if engine is None:              # this machine's speed (a cluster's is unknown)
+                say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
+                             quiet or as_json)
             with maybe_progress(not quiet and not as_json, cfg.games) as progress:
-                if engine is None:          # this machine's speed (a cluster's is unknown)
-                    say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
-                                 quiet or as_json)
                 tally = run_games(cfg, progress=progress, out=out, resume=resume,
                                   backend=engine)
         except Interrupted as e:

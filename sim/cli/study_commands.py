@@ -56,12 +56,12 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             raise RunError("--resume needs --out, the folder of the comparison to continue")
         t0 = time.perf_counter()
         try:
+            # every strategy holds every seat equally often: each a share of the games
+            say_estimate([(replace(cfg, strategies=[s], swaps=[None], preset_rows=None),
+                           (cap if until_clear else total) // len(strategies))
+                          for s in strategies], threads, quiet or as_json)
             with maybe_progress(not as_json and not quiet,
                                 cap if until_clear else total) as progress:
-                # every strategy holds every seat equally often: each a share of the games
-                say_estimate([(replace(cfg, strategies=[s], swaps=[None], preset_rows=None),
-                               (cap if until_clear else total) // len(strategies))
-                              for s in strategies], threads, quiet or as_json)
                 t, info = play(list(strategies), players=players, games=total, seed=seed,
                                rules=cfg.rules, max_turns=max_turns, threads=threads,
                                independent=independent, until_clear=until_clear,
@@ -135,8 +135,8 @@ def study_swap(players: int = PLAYERS,
         t0 = time.perf_counter()
         n = parse_count(games)
         h2h = parse_count(h2h_games, "--h2h-games") if h2h_games else None
+        say_estimate([(cfg, planned_games(n, h2h))], threads, quiet or as_json)
         with maybe_progress(not (as_json or quiet), n, "value games") as progress:
-            say_estimate([(cfg, planned_games(n, h2h))], threads, quiet or as_json)
             study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
                                strategy=strategy, threads=threads, progress=progress,
                                h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop,
@@ -218,12 +218,12 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
         fresh = parse_count(fresh_games, "--fresh-games") if fresh_games else per_trial
         deals, fdeals = per_trial // players, max(1, fresh // players)
         t0 = time.perf_counter()
+        table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
+                           False, False, max_turns, threads, rule=rule)
+        say_estimate([(table, trials * deals * players + 2 * fdeals * players)],
+                     threads or 1, quiet or as_json)
         with maybe_progress(not (as_json or quiet),
                             trials * deals * players + 2 * fdeals * players) as progress:
-            table = run_config("1", players, seed, lineup(strategy, field, players), None,
-                               rules, False, False, max_turns, threads, rule=rule)
-            say_estimate([(table, trials * deals * players + 2 * fdeals * players)],
-                         threads or 1, quiet or as_json)
             result = run_tune(strategy, field, players=players, trials=trials,
                               games_per_trial=per_trial, fresh_games=fresh, seed=seed,
                               rules=rs, threads=threads or 1, max_turns=max_turns,
