@@ -215,3 +215,226 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     monkeypatch.setattr(batch, "compiled", lambda: True)
     with options.maybe_progress(True, 100) as progress:
         assert progress.owner.bar.tasks[0].description == "games"
+
+
+# -- a time estimate before the games (sim.runs.estimate) ------------------------------------
+@pytest.fixture
+def speeds(tmp_path, monkeypatch):
+    """The speed table in a folder of the test's own; _measure counted, with set speeds."""
+    from sim.runs import estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    measured = []
+
+    def measure(cfg, threads):
+        measured.append(cfg.strategies[0])
+        return {"lowest": 1e-5, "montecarlo": 0.1}.get(cfg.strategies[0], 1e-4)
+    monkeypatch.setattr(estimate, "_measure", measure)
+    return measured
+
+
+def test_the_estimate_is_the_mean_of_the_seats_strategies_measured_once(speeds):
+    from sim.runs.estimate import estimate
+
+    cfg = RunConfig(games=1000, players=4, strategies=["lowest", "montecarlo", "lowest",
+                                                       "lowest"])
+    assert estimate([(cfg, 1000)], threads=2) == pytest.approx(1000 * (3e-5 + 0.1) / 4)
+    assert sorted(speeds) == ["lowest", "montecarlo"]          # each strategy measured once
+    assert estimate([(cfg, 500)], threads=2) == pytest.approx(500 * (3e-5 + 0.1) / 4)
+    assert len(speeds) == 2                                    # then read from the table
+    estimate([(cfg, 500)], threads=1)                          # other threads: measured again
+    assert len(speeds) == 4
+
+
+def test_a_measured_speed_is_plausible_and_changes_no_result(tmp_path, monkeypatch):
+    from sim.runs import estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    before = run(_cfg()).to_dict()
+    spg = estimate.seconds_per_game(_cfg(), threads=2)
+    assert 1e-7 < spg < 1e-2 and json.loads((tmp_path / "speeds.json").read_text())
+    assert run(_cfg()).to_dict() == before
+
+
+def test_duration_text():
+    from sim.runs.estimate import duration_text
+
+    assert [duration_text(s) for s in (0.2, 42, 600, 3 * 3600)] == [
+        "about 1 s", "about 42 s", "about 10 min", "about 3.0 h"]
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--games", "2000"],
+    ["compare", "lowest", "random", "--games", "300"],
+    ["study", "swap", "--players", "3", "--games", "300", "--h2h-games", "50"],
+    ["tune", "counting", "--against", "lowest", "--players", "3", "--trials", "2",
+     "--games-per-trial", "60"],
+])
+def test_every_long_command_states_its_time_first_and_keeps_json_clean(cli, speeds,
+                                                                       tmp_path, monkeypatch,
+                                                                       args):
+    """The estimate is on stderr before the games (with the bar, or a line without one);
+    with --json or --quiet only for work of a minute or more; stdout stays the JSON."""
+    from sim.runs import estimate
+
+    def out(name):                        # the swap study needs a folder
+        return ["--out", tmp_path / name] if args[0] == "study" else []
+    shown = cli(*args, *out("a"))
+    assert shown.exit_code == 0, shown.output
+    assert "(estimate)" in shown.stderr and "games at about" in shown.stderr
+    quiet = cli(*args, "--json", *out("b"))
+    assert json.loads(quiet.stdout)["kind"] and "(estimate)" not in quiet.stderr
+    monkeypatch.setattr(estimate, "_measure", lambda cfg, threads: 0.5)     # slow strategies
+    (tmp_path / "speeds.json").unlink()
+    slow = cli(*args, "--json", *out("c"))
+    assert slow.exit_code == 0 and json.loads(slow.stdout)["kind"]
+    assert "min (estimate)" in slow.stderr or "h (estimate)" in slow.stderr
+
+
+def test_ctrl_c_while_measuring_the_speed_is_not_swallowed(tmp_path, monkeypatch):
+    """Ctrl-C during the measurement stops the command (the measurement's own stop does
+    not)."""
+    from sim.runs import batch, estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    real = batch.play_batch
+
+    def interrupted(cfg, first, n, threads, stop=None, tick=None, **kw):
+        if stop is not None:                   # the timed play: Ctrl-C in its first chunk
+            stop.set()
+            raise Interrupted(None)
+        return real(cfg, first, n, threads, **kw)
+    monkeypatch.setattr(batch, "play_batch", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        estimate.seconds_per_game(_cfg(), threads=2)
+    assert not (tmp_path / "speeds.json").exists()
+
+
+# -- an interrupted folder: sim report renders it labelled PARTIAL, or names --resume --------
+def _report(path, tmp_path):
+    from reports.html import write_report
+
+    return write_report(path, tmp_path / "r.html")[0].read_text()
+
+
+def _killed(out, *names):
+    """The folder as a kill would have left it: without the files written on Ctrl-C."""
+    for name in names:
+        (out / name).unlink(missing_ok=True)
+
+
+def test_an_interrupted_run_folder_names_resume(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(Interrupted):
+        run(_cfg(), out=out, progress=_stop_at(1000))
+    with pytest.raises(ValueError, match=r"did not finish.*sim run.*--out .*--resume"):
+        _report(out, tmp_path)
+
+
+def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_path):
+    out = tmp_path / "cmp"
+    with pytest.raises(Interrupted) as e:
+        _compare(out=out, progress=_stop_at(700))
+    _killed(out, "summary.json", "compare.json")       # killed: the blocks and the manifest
+    with pytest.raises(ValueError, match=r"compare.*did not finish.*sim compare.*--resume"):
+        _report(out, tmp_path)
+    save(out, *e.value.partial, {"strategies": ["lowest", "random", "counting"],
+                                 "players": 4, "games": 1800})
+    page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
+    assert "PARTIAL" in page and "--resume" in page
+    _compare(out=out, resume=True)                      # and --resume reads it still
+
+
+def test_an_interrupted_swap_study_folder_is_reported_partial_or_names_resume(tmp_path):
+    out = tmp_path / "s"
+    with pytest.raises(Interrupted):
+        _study(out, progress=_stop_at(700))
+    page = _report(out, tmp_path)
+    assert "PARTIAL" in page and "--resume" in page
+    _killed(out, "summary.json")
+    with pytest.raises(ValueError, match=r"swap-study.*did not finish.*sim study swap.*"
+                                         r"--resume"):
+        _report(out, tmp_path)
+
+
+def test_an_interrupted_tuning_folder_is_reported_partial_or_names_resume(tmp_path):
+    from sim.studies.tune import tune
+
+    args = dict(players=3, trials=6, games_per_trial=300, seed=2)
+    reference = _tune_result(tune("counting", ["lowest"], **args))
+    out = tmp_path / "t"
+    with pytest.raises(Interrupted):
+        tune("counting", ["lowest"], out=out, progress=_stop_at(3 * 300 + 150), **args)
+    page = _report(out, tmp_path)
+    assert "PARTIAL" in page and "Best so far: trial" in page and "--resume" in page
+    _killed(out, "summary.json", "tune.json")
+    with pytest.raises(ValueError, match=r"tune.*did not finish.*[1-5] of 6 trials.*sim tune.*"
+                                         r"--resume"):
+        _report(out, tmp_path)
+    resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
+    assert _tune_result(resumed) == reference
+    assert "PARTIAL" not in _report(out, tmp_path)
+
+
+# -- the Dask backend: tasks of a batch, progress, Ctrl-C, the same results -------------------
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_dask_plays_a_batch_as_tasks_with_progress_and_the_local_result(dask_client):
+    from sim.runs.backends import DaskBackend
+
+    ticks = []
+    cfg = _cfg(games=6000, batch=2500)
+    tally = run(cfg, progress=ticks.append, backend=DaskBackend(client=dask_client))
+    assert tally.to_dict() == run(cfg).to_dict()
+    assert len(ticks) > 3 and ticks[-1] == 6000        # more ticks than the 3 batches
+
+
+def test_dask_ctrl_c_passes_on_the_games_played(dask_client, tmp_path):
+    from sim.runs.backends import DaskBackend
+
+    cfg = _cfg(games=6000, batch=2500)
+    out = tmp_path / "d"
+    with pytest.raises(Interrupted) as e:
+        run(cfg, out=out, progress=_stop_at(1000), backend=DaskBackend(client=dask_client))
+    tally = e.value.partial
+    assert 1000 <= tally.games < 6000
+    tally = run(cfg, out=out, resume=True, backend=DaskBackend(client=dask_client))
+    assert tally.to_dict() == run(cfg).to_dict()
+
+
+def test_batch_join_keeps_the_games_and_their_numbers():
+    from sim.runs.batch import Batch
+
+    cfg = _cfg(games=300)
+    whole = play_batch(cfg, 0, 300, 1)
+    parts = [play_batch(cfg, 0, 100, 1), play_batch(cfg, 100, 200, 1)]
+    joined = Batch.join(parts)
+    assert joined.numbers is None and joined.first == 0
+    for name in ("status", "order", "turns", "pickups"):
+        np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
+    gap = Batch.join([parts[0], play_batch(cfg, 200, 100, 1)])
+    assert gap.games.tolist() == list(range(100)) + list(range(200, 300))
+
+
+def test_a_slow_strategy_is_measured_by_one_game(tmp_path, monkeypatch):
+    """A game that takes a quarter of the measuring time is the measure: chunks of a slow
+    strategy (16 games a thread) would take seconds."""
+    from sim.runs import batch, estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+
+    def slow(cfg, first, n, threads, stop=None, tick=None, **kw):
+        assert stop is None, "the timed chunks were played"
+        if n == 1:
+            time.sleep(0.2)
+    monkeypatch.setattr(batch, "play_batch", slow)
+    assert estimate.seconds_per_game(_cfg(), threads=2) == pytest.approx(0.1, rel=0.5)

@@ -52,6 +52,8 @@ def write_report(run_dir, out_html=None) -> list[Path]:
 
     run = load(run_dir)
     kind = common.run_kind(run)
+    if kind == "swap-study" and run.study is None and run.summary.get("partial"):
+        kind = "run"          # interrupted: the values stage's games so far, as a run's page
     module = page_module(kind)
     out_html = Path(out_html if out_html is not None else run.path / "report.html").expanduser()
     if out_html.is_dir():
@@ -69,10 +71,14 @@ def write_report(run_dir, out_html=None) -> list[Path]:
             common.run_section(page, run)
         with common.shape_of(run.path / extra):
             warnings = module.build(page, run)
+    partial = run.summary.get("partial")
+    if partial:                   # saved by an interrupted command: said first, and in the title
+        warnings = [f"PARTIAL result ({partial})"] + list(warnings or [])
     cfg = run.config
-    title = (module.title(run) if hasattr(module, "title") else
-             f"Shithead {module.TITLE}: {common.int_text(cfg.get('games'))} games, "
-             f"{cfg.get('players')} players")
+    title = (("PARTIAL " if partial else "") +
+             (module.title(run) if hasattr(module, "title") else
+              f"Shithead {module.TITLE}: {common.int_text(cfg.get('games'))} games, "
+              f"{cfg.get('players')} players"))
     names = cfg.get("strategies") or ([cfg["strategy"]] if cfg.get("strategy") else [])
     lead = (f"{common.rules_caption(cfg)}, seed {cfg.get('seed')}"
             + (f"; {'strategies' if len(set(names)) > 1 else 'strategy'} "

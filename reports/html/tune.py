@@ -36,6 +36,20 @@ def answer(page: Page, run: Loaded) -> None:
         f"on the same duplicate deals (common random numbers), {tn['players']} players; the "
         f"tuned strategy holds one seat of each table, rotated over the seats.")})
     what = "place share" if tn.get("v2") else "win rate"
+    if "fresh" in tn:
+        _fresh(page, blocks, tn, what)
+    elif tn.get("best"):                 # an interrupted tuning (tune.json's 'partial')
+        b = tn["best"]
+        blocks.append({"kind": "text", "text": (
+            f"PARTIAL ({tn.get('partial', 'interrupted')}). Best so far: trial {b['number']}, "
+            f"{b['spec']}: {pct_text(b['value'])} ({pct_text(b['ci_low'])} - "
+            f"{pct_text(b['ci_high'])}) on the trials' deals.")})
+    if trials:
+        _history(page, blocks, tn, trials, opts, what)
+
+
+def _fresh(page, blocks, tn, what):
+    """The best parameters against the defaults on fresh deals: the answer."""
     f = tn["fresh"]
     d = f["difference"]
     rows = [{"": k, "spec": f[k]["spec"], what: pct_text(f[k]["estimate"]),
@@ -50,6 +64,10 @@ def answer(page: Page, run: Loaded) -> None:
     blocks.append({"kind": "text", "text": verdict})
     blocks.append(page.table("tune_fresh", pd.DataFrame(rows), "Best against defaults on "
                                                                "fresh deals:"))
+
+
+def _history(page, blocks, tn, trials, opts, what):
+    """Each trial's result and the best so far; the best trials."""
     x = np.array([t["number"] for t in trials])
     y = np.array([t["value"] for t in trials])
     lo = np.array([t["ci_low"] for t in trials])

@@ -113,6 +113,12 @@ def resume_option(what: str, note: str = ""):
 COMPILING = "compiling (first run only)"
 
 
+def say_compiling() -> None:
+    """One line on stderr while the core compiles (not in the compile cache yet)."""
+    typer.echo(f"{COMPILING}: the game core is compiled and cached, about half a minute",
+               err=True)
+
+
 class maybe_progress:
     """A progress bar on a terminal (stderr), else nothing; yields a callback(done), which
     also has ``phase(label, total)``: name the stage under way (``total`` None: a stage
@@ -126,8 +132,7 @@ class maybe_progress:
         from sim.runs.batch import compiled
         self.compiling = not compiled()
         if self.compiling and wanted and self.bar is None:
-            typer.echo(f"{COMPILING}: the game core is compiled and cached, "
-                       f"about half a minute", err=True)
+            say_compiling()
 
     def __enter__(self):
         if self.bar is None:
@@ -159,6 +164,27 @@ class _Bar:
         owner.bar.remove_task(owner.task)
         owner.label = label
         owner.task = owner.bar.add_task(COMPILING if owner.compiling else label, total=total)
+
+
+def say_estimate(plan, threads=None, quiet=False) -> None:
+    """Print how long the games of ``plan`` (a list of ``(RunConfig, games)``) will take,
+    ``about 12 min (estimate)``, on stderr before they start and before the bar (compiling
+    first if need be, which it says; sim.runs.estimate: the
+    strategies' speeds measured once on this machine, on other games than the command's, so
+    results are unchanged). With ``quiet`` (--quiet, --json) only work of a minute or more
+    is announced: stdout stays the command's output alone."""
+    from sim.runs.batch import compiled
+    from sim.runs.estimate import duration_text, estimate
+
+    if not quiet and not compiled():        # measuring compiles the core first
+        say_compiling()
+    seconds = estimate(plan, threads)
+    games = sum(g for _, g in plan)
+    if seconds is None or (quiet and seconds < 60):
+        return
+    rate = games / max(seconds, 1e-9)
+    typer.echo(f"{duration_text(seconds)} (estimate): {games:,} games at about "
+               f"{rate:,.{1 if rate < 10 else 0}f} games/s on this machine", err=True)
 
 
 def phase_of(progress):

@@ -14,6 +14,7 @@ import typer
 from sim.cli.options import (
     CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2,
     fail, json_option, maybe_progress, out_option, parse_count, resume_option, run_config,
+    say_estimate,
 )
 
 
@@ -52,7 +53,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     if debug:
         _debug_mode()
         threads = 1
-    from sim.runs.runner import Interrupted, RunError, run as run_games
+    from sim.runs.runner import Interrupted, RunError, games_to_play, run as run_games
 
     engine = None
     try:
@@ -65,6 +66,9 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         t0 = time.perf_counter()
         partial = None
         try:
+            if engine is None:              # this machine's speed (a cluster's is unknown)
+                say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
+                             quiet or as_json)
             with maybe_progress(not quiet and not as_json, cfg.games) as progress:
                 tally = run_games(cfg, progress=progress, out=out, resume=resume,
                                   backend=engine)

@@ -3,6 +3,7 @@ and ``sim tune``."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -11,6 +12,7 @@ import typer
 from sim.cli.options import (
     CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
     maybe_progress, out_option, parse_count, phase_of, resume_option, ruleset, run_config,
+    say_estimate,
 )
 
 
@@ -54,6 +56,10 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             raise RunError("--resume needs --out, the folder of the comparison to continue")
         t0 = time.perf_counter()
         try:
+            # every strategy holds every seat equally often: each a share of the games
+            say_estimate([(replace(cfg, strategies=[s], swaps=[None], preset_rows=None),
+                           (cap if until_clear else total) // len(strategies))
+                          for s in strategies], threads, quiet or as_json)
             with maybe_progress(not as_json and not quiet,
                                 cap if until_clear else total) as progress:
                 t, info = play(list(strategies), players=players, games=total, seed=seed,
@@ -121,7 +127,7 @@ def study_swap(players: int = PLAYERS,
     or in hand), the split policy derived from it, and its head-to-head against the old
     triple table and every built-in swap policy."""
     from sim.runs.runner import Interrupted, RunError
-    from sim.studies.swapstudy import swap_study
+    from sim.studies.swapstudy import planned_games, swap_study
 
     try:
         cfg = run_config("1", players, seed, [strategy], None, rules, choose_face_ups,
@@ -129,6 +135,7 @@ def study_swap(players: int = PLAYERS,
         t0 = time.perf_counter()
         n = parse_count(games)
         h2h = parse_count(h2h_games, "--h2h-games") if h2h_games else None
+        say_estimate([(cfg, planned_games(n, h2h))], threads, quiet or as_json)
         with maybe_progress(not (as_json or quiet), n, "value games") as progress:
             study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
                                strategy=strategy, threads=threads, progress=progress,
@@ -202,7 +209,7 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     strategy declares, every trial on the same duplicate deals, then the best and the
     defaults re-measured on fresh deals (no winner's curse)."""
     from sim.runs.runner import Interrupted, RunError
-    from sim.studies.tune import tune as run_tune
+    from sim.studies.tune import lineup, tune as run_tune
 
     try:
         rs = ruleset(rules, rule)
@@ -211,6 +218,10 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
         fresh = parse_count(fresh_games, "--fresh-games") if fresh_games else per_trial
         deals, fdeals = per_trial // players, max(1, fresh // players)
         t0 = time.perf_counter()
+        table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
+                           False, False, max_turns, threads, rule=rule)
+        say_estimate([(table, trials * deals * players + 2 * fdeals * players)],
+                     threads or 1, quiet or as_json)
         with maybe_progress(not (as_json or quiet),
                             trials * deals * players + 2 * fdeals * players) as progress:
             result = run_tune(strategy, field, players=players, trials=trials,

@@ -2,8 +2,8 @@
 
 A backend's ``play(cfg, todo, tick)`` yields ``(index, Batch)`` for each ``(index, first, n)``
 of ``todo``, in any order, calling ``tick(games)`` as games are played; on Ctrl-C it raises
-:class:`~sim.runs.batch.Interrupted` whose ``partial``, when set, is ``(index, Batch)``: the
-first games of a batch. Games depend only on (seed, game index), so every backend gives the
+:class:`~sim.runs.batch.Interrupted` whose ``partial``, when set, is ``(index, Batch)``: games
+played of batches not yet whole (the local backend: the first games of a batch). Games depend only on (seed, game index), so every backend gives the
 same records.
 """
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-from sim.runs.batch import Interrupted, play_batch
+from sim.runs.batch import Batch, Interrupted, play_batch
 from sim.runs.config import RunConfig, RunError
 
 
@@ -74,22 +75,38 @@ def _worker_config(spec_json: str):
 
 
 def _play_on_worker(spec_json: str, first: int, n: int):
+    """Games ``first .. first + n - 1`` on a worker, and the seconds they took there."""
     cfg = _worker_config(spec_json)
-    return play_batch(cfg, first, n, numba.config.NUMBA_NUM_THREADS)
+    t0 = time.perf_counter()
+    batch = play_batch(cfg, first, n, numba.config.NUMBA_NUM_THREADS)
+    return batch, time.perf_counter() - t0
 
 
 class DaskBackend:
-    """A Dask distributed cluster: an existing one (``scheduler`` address) or a local one
-    started here with ``workers`` processes. At most two batches per worker are in flight, so
-    memory stays flat."""
+    """A Dask distributed cluster: an existing one (``scheduler`` address), a local one
+    started here with ``workers`` processes, or a ``client`` given (a Python caller's).
 
-    def __init__(self, scheduler=None, workers=None, threads=None):
+    Each batch is played as tasks of consecutive games sized to last about ``SECONDS`` on a
+    worker (from the speed of the tasks done so far, starting at ``FIRST`` games), so the
+    progress moves task by task and Ctrl-C is answered at once: the tasks under way are
+    cancelled and the games of the tasks finished, in batches not yet whole, are passed on
+    (:class:`~sim.runs.batch.Interrupted`). At most two tasks per worker are in flight, so
+    memory stays flat; a batch is yielded once all its tasks are back, its games in order."""
+
+    SECONDS = 1.0
+    FIRST = 64
+
+    def __init__(self, scheduler=None, workers=None, threads=None, client=None):
+        self.cluster = None
+        self.own = client is None
+        if client is not None:
+            self.client = client
+            return
         try:
             from distributed import Client, LocalCluster
         except ImportError:
             raise RunError("--backend dask needs the 'distributed' package "
                            "(pip install 'dask[distributed]')") from None
-        self.cluster = None
         try:
             if scheduler:
                 self.client = Client(scheduler, timeout="5s")
@@ -103,6 +120,8 @@ class DaskBackend:
                            f"{e}") from None
 
     def close(self):
+        if not self.own:
+            return
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -111,23 +130,76 @@ class DaskBackend:
         from distributed import as_completed
         spec = json.dumps(cfg.to_spec(), sort_keys=True)
         workers = max(1, len(self.client.scheduler_info()["workers"]))
-        pending = list(todo)
+        tasks = _Tasks(todo, self.FIRST, self.SECONDS)
         running = as_completed()
         keys = {}
 
         def submit():
-            index, first, n = pending.pop(0)
-            fut = self.client.submit(_play_on_worker, spec, first, n, pure=False)
-            keys[fut.key] = index
-            running.add(fut)
-        for _ in range(min(2 * workers, len(pending))):
+            task = tasks.next()
+            if task is not None:
+                index, first, n = task
+                fut = self.client.submit(_play_on_worker, spec, first, n, pure=False)
+                keys[fut.key] = index, first, fut
+                running.add(fut)
+        for _ in range(2 * workers):
             submit()
-        for fut in running:
-            index = keys.pop(fut.key)
-            batch = fut.result()
-            fut.release()
-            if pending:
+        try:
+            for fut in running:
+                index, first, _ = keys.pop(fut.key)
+                batch, seconds = fut.result()
+                fut.release()
+                whole = tasks.finished(index, first, batch, seconds)
                 submit()
-            if tick is not None:
-                tick(batch.status.size)
-            yield index, batch
+                if tick is not None:
+                    tick(batch.status.size)
+                if whole is not None:
+                    yield index, whole
+        except KeyboardInterrupt:
+            self.client.cancel([f for _, _, f in keys.values()])
+            raise Interrupted(tasks.partial()) from None
+
+
+class _Tasks:
+    """The tasks of :class:`DaskBackend`: consecutive games of the batches ``todo``, each
+    task's size chosen from the speed of those finished; the finished ones kept until their
+    batch is whole."""
+
+    def __init__(self, todo, first_size, seconds):
+        self.todo, self.size, self.seconds = list(todo), first_size, seconds
+        self.cursor = None                 # [index, first game, games, next game]
+        self.parts, self.left = {}, {}     # per batch: {first game: Batch}, games still out
+
+    def next(self):
+        if self.cursor is None:
+            if not self.todo:
+                return None
+            index, first, n = self.todo.pop(0)
+            self.cursor = [index, first, first + n, first]
+            self.parts[index], self.left[index] = {}, n
+        index, _, end, at = self.cursor
+        n = min(self.size, end - at)
+        self.cursor[3] += n
+        if self.cursor[3] >= end:
+            self.cursor = None
+        return index, at, n
+
+    def finished(self, index, first, batch, seconds):
+        """Keep a finished task's games; the batch if it is now whole, else None."""
+        games = batch.status.size
+        self.size = max(1, min(4 * games, int(games * self.seconds / max(seconds, 1e-6))))
+        self.parts[index][first] = batch
+        self.left[index] -= games
+        if self.left[index]:
+            return None
+        del self.left[index]
+        parts = self.parts.pop(index)
+        return Batch.join([parts[k] for k in sorted(parts)])
+
+    def partial(self):
+        """``(index, Batch)``: the games of every finished task of the batches not yet
+        whole (one batch, under the first one's index), or None."""
+        done = [(index, parts[k]) for index in sorted(self.parts)
+                for parts in [self.parts[index]] for k in sorted(parts)]
+        if not done:
+            return None
+        return done[0][0], Batch.join([b for _, b in done])

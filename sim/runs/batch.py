@@ -40,6 +40,18 @@ class Batch:
         return Batch(int(numbers[0]) if numbers.size else self.first,
                      records.take(self.records, index), numbers=numbers)
 
+    @classmethod
+    def join(cls, parts: list) -> "Batch":
+        """The games of ``parts`` (batches) one after the other, as one batch."""
+        if len(parts) == 1:
+            return parts[0]
+        numbers = np.concatenate([p.games for p in parts])
+        fields = [np.concatenate([getattr(p.records, f) for p in parts])
+                  for f in Records._fields]
+        contiguous = numbers.size and (np.diff(numbers) == 1).all()
+        return cls(int(numbers[0]) if numbers.size else 0, Records(*fields),
+                   None if contiguous else numbers)
+
     @property
     def games(self) -> np.ndarray:
         """The game numbers of the batch (each game's cards come from the seed and this)."""

@@ -8,13 +8,24 @@ them (:mod:`sim.runs.store`) on the chosen backend (:mod:`sim.runs.backends`), a
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from sim.runs.backends import LocalBackend
 from sim.runs.batch import (  # noqa: F401  (re-exported)
     Batch, GameRecord, Interrupted, Played, batches, play_batch, record_game, strategy_error,
 )
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
-from sim.runs.store import Store
+from sim.runs.store import Store, part_path
 from sim.runs.tally import Tally
+
+
+def games_to_play(cfg: RunConfig, out=None, resume=False) -> int:
+    """The games :func:`run` will play: all of them, or with ``resume`` those of the batches
+    not saved in ``out`` yet."""
+    if not (resume and out is not None):
+        return cfg.games
+    games_dir = Path(out).expanduser() / "games"
+    return sum(n for index, _, n in batches(cfg) if not part_path(games_dir, index).exists())
 
 
 def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):

@@ -107,17 +107,7 @@ def load(path) -> Loaded:
     manifest = _read_json(root / "manifest.json", "manifest")
     parts = sorted((root / "games").glob("part-*.parquet"))
     if not (root / "summary.json").exists():
-        if manifest.get("kind", "run") != "run":
-            raise ValueError(f"the {manifest['kind']} in {root} did not finish: it has no "
-                             f"summary.json. Run the command that saved it again")
-        games = manifest.get("options", {}).get("games")
-        batch = manifest.get("batch")
-        progress = ""
-        if isinstance(games, int) and isinstance(batch, int) and batch > 0:
-            progress = f" ({len(parts)} of {-(-games // batch)} batches saved)"
-        raise ValueError(f"the run in {root} did not finish: it has no summary.json"
-                         f"{progress}. Continue it with the same `sim run` options plus "
-                         f"`--out {root} --resume`")
+        raise ValueError(unfinished(root, manifest, parts))
     summary = _read_json(root / "summary.json", "summary")
     optional = {}
     for name in ("compare", "study", "tune"):
@@ -129,6 +119,35 @@ def load(path) -> Loaded:
                                                           optional["tune"])),
                   compare=optional["compare"], study=optional["study"], tune=optional["tune"],
                   parts=parts)
+
+
+# the command that saves each kind of folder
+COMMANDS = {"run": "sim run", "compare": "sim compare", "swap-study": "sim study swap",
+            "tune": "sim tune"}
+
+
+def unfinished(root: Path, manifest: dict, parts: list) -> str:
+    """What to say of a saved folder without its summary.json: the command that saved it
+    stopped (killed, or interrupted before it saved a partial result), and ``--resume``
+    continues it; how far it got."""
+    kind = manifest.get("kind", "run")
+    options = manifest.get("options", {})
+    progress = ""
+    if kind == "run":
+        games, batch = options.get("games"), manifest.get("batch")
+        if isinstance(games, int) and isinstance(batch, int) and batch > 0:
+            progress = f" ({len(parts)} of {-(-games // batch)} batches saved)"
+    elif kind == "tune":
+        trials = root / "trials.jsonl"
+        done = (sum(1 for line in trials.read_text().splitlines() if line.strip())
+                if trials.exists() else 0)
+        progress = f" ({done} of {options.get('trials', '?')} trials saved)"
+    elif parts:
+        progress = f" ({len(parts)} files of games saved)"
+    command = COMMANDS.get(kind, f"the command that saved it ({kind})")
+    return (f"the {'run' if kind == 'run' else kind} in {root} did not finish: it has no "
+            f"summary.json{progress}. Continue it with the same `{command}` options plus "
+            f"`--out {root} --resume`, then report it")
 
 
 def strategy_table(summary: dict, compare: dict | None, tune: dict | None) -> list[dict]:

@@ -80,7 +80,7 @@ class Store:
         write_json(self.path / name, data)
 
     def part(self, index: int) -> Path:
-        return self.games_dir / f"part-{index:05d}.parquet"
+        return part_path(self.games_dir, index)
 
     def done(self, index: int) -> bool:
         return self.part(index).exists()
@@ -99,6 +99,11 @@ class Store:
 
     def finish(self, summary: dict) -> None:
         self._write_json("summary.json", summary)
+
+
+def part_path(games_dir: Path, index: int) -> Path:
+    """The Parquet file of batch ``index`` in a folder's ``games/``."""
+    return games_dir / f"part-{index:05d}.parquet"
 
 
 def records(cfg, b):

@@ -269,6 +269,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
             if not (out / "manifest.json").exists():
                 raise TuneError(f"--resume: {out} holds no tuning to continue")
             done = _check_resume(out, options)
+            for stale in ("tune.json", "summary.json"):     # a partial result, written anew
+                (out / stale).unlink(missing_ok=True)
         else:
             if (out / "manifest.json").exists():
                 raise TuneError(f"--out: {out} already holds a saved folder; choose another, "
@@ -303,9 +305,34 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                        defaults, fresh_deals, cfg, options, t_start)
     except KeyboardInterrupt:
         stage = "trials" if len(done) < trials else "the fresh-deal check"
-        raise Interrupted({"stage": stage, "trials": done, "trials_wanted": trials,
-                           "best": max(done, key=lambda t: t["value"]) if done else None}
-                          ) from None
+        partial = {"stage": stage, "trials": done, "trials_wanted": trials,
+                   "best": max(done, key=lambda t: t["value"]) if done else None}
+        if out is not None:
+            _save(out, _partial_result(partial, strategy, against, players, cfg, options),
+                  options, len(done) * deals * players)
+        raise Interrupted(partial) from None
+
+
+def _partial_result(partial, strategy, against, players, cfg, options) -> dict:
+    """tune.json of an interrupted tuning: the trials so far and the best of them, not
+    checked on fresh deals (no ``fresh``), marked ``partial`` (sim report shows it so)."""
+    return {"strategy": strategy, "against": list(against), "players": players,
+            "v2": bool(cfg.options["last_player_loses"]), "trials": partial["trials"],
+            "best": partial["best"], "options": options,
+            "partial": (f"interrupted during {partial['stage']}, after "
+                        f"{len(partial['trials'])} of {partial['trials_wanted']} trials: the "
+                        f"best so far is not checked on fresh deals; continue with --resume")}
+
+
+def _save(out, result, options, games) -> None:
+    """tune.json and a summary.json (what sim.load and sim report read of any folder)."""
+    summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
+                          "games": games},
+               "overall": {"games": games}, "by_seat": [], "by_strategy": []}
+    if "partial" in result:
+        summary["partial"] = result["partial"]
+    for name, data in (("tune.json", result), ("summary.json", summary)):
+        folder.write_json(out / name, data, default=float)
 
 
 def _search(study, dists, space, strategy, against, players, deals, seed, rules, threads,
@@ -365,10 +392,5 @@ def _search(study, dists, space, strategy, against, players, deals, seed, rules,
         "options": options,
     }
     if out is not None:
-        games = (len(done) * deals + 2 * fresh_deals) * players
-        summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
-                              "games": games},
-                   "overall": {"games": games}, "by_seat": [], "by_strategy": []}
-        for name, data in (("tune.json", result), ("summary.json", summary)):
-            folder.write_json(out / name, data, default=float)
+        _save(out, result, options, (len(done) * deals + 2 * fresh_deals) * players)
     return result

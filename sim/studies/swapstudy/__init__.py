@@ -58,4 +58,4 @@ head-to-heads as ``part-h2h-PP-R-NNNNN.parquet``, with the extra columns ``stage
 """
 from __future__ import annotations
 
-from sim.studies.swapstudy.study import swap_study  # noqa: F401  (the entry point)
+from sim.studies.swapstudy.study import planned_games, swap_study  # noqa: F401  (entry point)

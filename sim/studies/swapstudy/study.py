@@ -20,6 +20,19 @@ from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
+
+
+def h2h_deals(games: int, h2h_games: int | None = None) -> int:
+    """Deals per policy in the head-to-head: ``h2h_games``, by default a fifth of ``games``
+    (at least 1,000)."""
+    return h2h_games or max(1000, games // 5)
+
+
+def planned_games(games: int, h2h_games: int | None = None) -> int:
+    """Every game the study plays: the values stage's, then each head-to-head's (the old
+    table and every built-in policy, each deal with the split policy's seats and then the
+    other's)."""
+    return games + 2 * h2h_deals(games, h2h_games) * (1 + len(BUILTIN_SWAPS))
 # What the model's standard errors are (issue 23: a replicate SD over the reported SE averaged
 # 0.75, and under V2 a place share's variance is below the binomial's).
 SE_NOTE = ("SE: the Laplace posterior SD of the penalised fit, treating the seats of one game "
@@ -57,7 +70,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     threads = threads or numba.config.NUMBA_NUM_THREADS
     if not isinstance(games, int) or games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
-    h2h_games = h2h_games or max(1000, games // 5)
+    h2h_games = h2h_deals(games, h2h_games)
     options = {"players": players, "games": games, "seed": seed, "rules": rules,
                "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
                "cycle_stop": cycle_stop}

@@ -1,0 +1,121 @@
+"""How long the games of a command will take, said before they start (issue 21 item 3).
+
+A game's cost is taken as the mean, over its seats, of the cost of a game whose every seat
+holds that seat's strategy: each seat makes about a share ``1 / players`` of the moves. That
+cost (seconds per game, wall clock, on the run's threads) is measured once per strategy,
+player count, rules, turn limit and thread count on this machine, by playing games numbered
+far from any command's (:data:`OFFSET`: they change no result) for about :data:`SECONDS`,
+and kept in ``speeds.json`` in the compile cache's folder (one per version of the code, so a
+faster strategy is measured again). The first measurement compiles the core if it is not
+cached, which the command's bar says meanwhile.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import replace
+
+OFFSET = 1 << 41          # calibration games: far past every command's game indices
+SECONDS = 0.3             # calibration play, after a warm-up game per thread
+LIMIT = 50_000            # at most this many calibration games
+
+
+def _path():
+    from sim.kernel.compiler import cache_dir
+    return cache_dir() / "speeds.json"
+
+
+def _key(cfg, threads) -> str:
+    spec = cfg.describe()
+    for name in ("games", "seed"):
+        spec.pop(name)
+    spec["threads"] = threads
+    return json.dumps(spec, sort_keys=True, default=str)
+
+
+def _read() -> dict:
+    try:
+        data = json.loads(_path().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember(key: str, seconds: float) -> None:
+    from sim.runs import folder
+    try:
+        data = _read()
+        data[key] = seconds
+        folder.make_dir(_path().parent)
+        folder.write_json(_path(), data)
+    except (OSError, ValueError):       # a read-only cache: measured again next time
+        pass
+
+
+def _measure(cfg, threads) -> float:
+    """Seconds per game of ``cfg`` on ``threads`` threads (wall clock), from about
+    :data:`SECONDS` of play after a warm-up game per thread (loading or compiling); from one
+    game alone when that takes a quarter of it (the chunks of a slow strategy would take
+    seconds)."""
+    from sim.runs.batch import Interrupted, play_batch
+
+    play_batch(cfg, OFFSET, threads, threads)               # load (or compile) the code
+    t0 = time.perf_counter()
+    play_batch(cfg, OFFSET + threads, 1, 1)                  # one game, one thread
+    one = time.perf_counter() - t0
+    if one >= SECONDS / 4:              # a slow strategy: its chunks would take too long
+        return one / threads
+    stop, lock, games, ours = threading.Event(), threading.Lock(), [0], threading.Event()
+    t0 = time.perf_counter()
+
+    def tick(n):
+        with lock:
+            games[0] += n
+        if time.perf_counter() - t0 >= SECONDS:
+            ours.set()
+            stop.set()
+    try:
+        play_batch(cfg, OFFSET + threads + 1, LIMIT, threads, stop=stop, tick=tick)
+    except Interrupted:
+        if not ours.is_set():
+            raise KeyboardInterrupt from None               # Ctrl-C, not our own stop
+    return (time.perf_counter() - t0) / max(games[0], 1)
+
+
+def seconds_per_game(cfg, threads=None) -> float:
+    """The estimated wall-clock seconds of one game of ``cfg`` (a RunConfig) on ``threads``
+    threads (default: the config's, else all cores): the mean over its seats of each seat's
+    strategy's own table's cost, measured once on this machine."""
+    import numba
+
+    threads = threads or cfg.threads or numba.config.NUMBA_NUM_THREADS
+    known, costs = _read(), []
+    for strategy, swap in zip(cfg.strategies, cfg.swaps):
+        alone = replace(cfg, strategies=[strategy], swaps=[swap], games=1, threads=threads,
+                        preset_rows=None)
+        key = _key(alone, threads)
+        if key not in known:
+            known[key] = _measure(alone, threads)
+            _remember(key, known[key])
+        costs.append(known[key])
+    return sum(costs) / len(costs)
+
+
+def estimate(plan, threads=None) -> float | None:
+    """Seconds for ``plan``, a list of ``(RunConfig, games)``; None if a strategy cannot be
+    measured (its error is then the command's own, when it plays)."""
+    from sim.runs.config import RunError
+    try:
+        return sum(games * seconds_per_game(cfg, threads) for cfg, games in plan if games > 0)
+    except (RunError, ValueError, IndexError):
+        return None
+
+
+def duration_text(seconds: float) -> str:
+    """``about 40 s``, ``about 12 min``, ``about 3.5 h`` (always an estimate)."""
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"about {round(seconds / 60)} min"
+    return f"about {seconds / 3600:.1f} h"
