@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from sim.cli import run_commands, study_commands, tool_commands
+from sim.cli import lab_command, run_commands, study_commands, tool_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
@@ -19,6 +19,7 @@ app.command()(run_commands.run)
 app.command()(study_commands.compare)
 app.add_typer(study_app, name="study")
 study_app.command("swap")(study_commands.study_swap)
+study_app.command("rules")(lab_command.study_rules)
 app.command()(run_commands.replay)
 app.command("rules")(tool_commands.rules_command)
 app.command()(tool_commands.strategies)
