@@ -21,7 +21,8 @@ DPI = 110
 SPARSE = 30        # a rate from fewer games than this is drawn as sparse (hatched, grey)
 SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
-KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study"}
+KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study",
+         "rules-lab": "The rules lab"}
 
 
 def run_kind(run: Loaded) -> str:

@@ -20,6 +20,9 @@ def study_rules(players: int = PLAYERS,
                                          "measured from: seed, classic, masters-of-shithead, "
                                          "boothj5 (with --rule: that preset so changed)."),
                 rule: Optional[List[str]] = RULE,
+                only: Optional[List[str]] = typer.Option(None, "--only", help="Measure only "
+                                                         "the changes of this option, or this "
+                                                         "preset (repeatable; default: all)."),
                 games: str = typer.Option("40k", "--games", "-n", help="Games per ruleset of "
                                           "the reference table (length, first mover, seats)."),
                 skill_deals: str = typer.Option("10k", "--skill-deals", help="Deals per "
@@ -60,7 +63,8 @@ def study_rules(players: int = PLAYERS,
         t0 = time.perf_counter()
         try:
             with maybe_progress(not (as_json or quiet), None, "rules lab") as progress:
-                result = rules_lab(players=players, base=base, rule=rule or (), seed=seed,
+                result = rules_lab(players=players, base=base, rule=rule or (), only=only or (),
+                                   seed=seed,
                                    mc_block=mc_block, precision=precision, strategy=strategy,
                                    max_turns=max_turns, threads=threads,
                                    cycle_stop=cycle_stop, out=out, resume=resume,
@@ -81,7 +85,8 @@ def study_rules(players: int = PLAYERS,
     if as_json:
         from sim.cli import jsonout
         from sim.kernel.ruleset import Ruleset
-        asked = {"players": players, "base": base, "rule": list(rule or []), **counts,
+        asked = {"players": players, "base": base, "rule": list(rule or []),
+                 "only": list(only or []), **counts,
                  "mc_block": mc_block, "precision": precision, "strategy": strategy,
                  "seed": seed, "max_turns": max_turns, "cycle_stop": cycle_stop,
                  "threads": threads, "backend": backend, "out": str(out) if out else None,

@@ -44,7 +44,7 @@ MEASURES = {          # key -> (name, what it is, unit)
 }
 
 
-def rules_lab(players=4, base="seed", rule=(), seed=0, games=40_000, skill_deals=10_000,
+def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, skill_deals=10_000,
               mc_deals=100, mc_block=20, precision=0.1, strategy="lowest",
               max_turns=10_000, threads=None, cycle_stop=True, batch=50_000, out=None,
               resume=False, backend=None, progress=None, phase=None) -> dict:
@@ -62,11 +62,12 @@ def rules_lab(players=4, base="seed", rule=(), seed=0, games=40_000, skill_deals
     if not 0 < precision < 1:
         raise RunError(f"--precision: expected a share between 0 and 1, got {precision}")
     try:
-        vs, refused = variants(base, players, rule)
+        vs, refused = variants(base, players, rule, only)
     except ValueError as e:
-        raise RunError(f"--base/--players: {e}") from None
+        raise RunError(f"--base/--rule/--only/--players: {e}") from None
     threads = threads or numba.config.NUMBA_NUM_THREADS
-    plan = {"players": players, "base": base, "rule": list(rule), "seed": seed, "games": games,
+    plan = {"players": players, "base": base, "rule": list(rule), "only": list(only),
+            "seed": seed, "games": games,
             "skill_deals": skill_deals, "mc_deals": mc_deals, "mc_block": mc_block,
             "precision": precision, "strategy": strategy, "max_turns": max_turns,
             "cycle_stop": bool(cycle_stop), "batch": batch,

@@ -43,14 +43,23 @@ def values_of(opt) -> list:
     return list(opt.kind)
 
 
-def variants(base: str, players: int, overrides=()) -> tuple[list[Variant], list[dict]]:
+def variants(base: str, players: int, overrides=(), only=()) -> tuple[list[Variant],
+                                                                        list[dict]]:
     """(the rulesets measured, the changes refused with their reason), base first: the
-    preset ``base`` with ``overrides`` (``key=value`` strings, as ``--rule``)."""
+    preset ``base`` with ``overrides`` (``key=value`` strings, as ``--rule``). ``only``:
+    option keys and preset names to measure (default: all of them)."""
+    wanted = set(only)
+    unknown = wanted - {o.key for o in OPTIONS} - set(PRESETS)
+    if unknown:
+        raise ValueError(f"--only: {', '.join(sorted(unknown))} is neither an option nor a "
+                         f"preset (see `sim rules`)")
     root = Ruleset.build(base, list(overrides))
     root.check_players(players)
     kept = root.changes()
     out, refused = [Variant("base", "base", root)], []
     for opt in OPTIONS:
+        if wanted and opt.key not in wanted:
+            continue
         for value in values_of(opt):
             if value == getattr(root, opt.key):
                 continue
@@ -64,7 +73,7 @@ def variants(base: str, players: int, overrides=()) -> tuple[list[Variant], list
                 continue
             out.append(Variant(ident, "option", rs, opt.key, opt.rule))
     for name in PRESETS:
-        if name == base and not kept:
+        if (name == base and not kept) or (wanted and name not in wanted):
             continue
         rs = PRESETS[name]
         try:
