@@ -12,6 +12,7 @@ strategy at every seat. A block of games is played through a backend
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,8 +92,8 @@ def play_block(table: Table, ruleset, first: int, deals: int, spec: dict, backen
     max_turns, threads, batch, cycle_stop. Ctrl-C raises
     :class:`~sim.runs.batch.Interrupted` (the block is dropped: blocks are played whole)."""
     players = spec["players"]
-    rows = []
-    for seats in table.seatings(players):
+
+    def seated(seats):
         cfg = RunConfig(games=first + deals, players=players, seed=spec["seed"],
                         strategies=seats, rules=ruleset, max_turns=spec["max_turns"],
                         threads=spec["threads"], batch=spec["batch"],
@@ -101,7 +102,17 @@ def play_block(table: Table, ruleset, first: int, deals: int, spec: dict, backen
                 for i, lo in enumerate(range(first, first + deals, spec["batch"]))]
         parts = dict(backend.play(cfg, todo, tick=tick))
         recs = [records_of(parts[i], players, ruleset.last_player_loses) for i, _, _ in todo]
-        rows.append({k: np.concatenate([r[k] for r in recs]) for k in FIELDS})
+        return {k: np.concatenate([r[k] for r in recs]) for k in FIELDS}
+
+    seatings = table.seatings(players)
+    if len(seatings) == 1:
+        rows = [seated(seatings[0])]
+    else:
+        # The rotations at once: a block of a few slow games per rotation is too small to
+        # fill the cores (sim.runs.batch plays at least 16 games per chunk); the core
+        # releases the GIL, and each rotation's games are the same whatever runs beside them.
+        with ThreadPoolExecutor(len(seatings), thread_name_prefix="shithead-rotation") as pool:
+            rows = list(pool.map(seated, seatings))
     return {k: np.stack([r[k] for r in rows]) for k in FIELDS}
 
 
