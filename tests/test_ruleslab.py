@@ -121,3 +121,16 @@ def test_the_page_renders_in_a_headless_browser(tmp_path):
     assert 'data-rendered="ok"' in dom.stdout
     assert re.findall(r'data-overflow="([^"]*)"', dom.stdout) == ["none"]
     assert 'data-images="2/2"' in dom.stdout
+
+
+def test_the_same_study_on_dask():
+    pytest.importorskip("distributed")
+    from sim.runs.backends import DaskBackend
+
+    kw = dict(SMALL, only=["hand_size"], games=300, skill_deals=10, mc_deals=2, mc_block=2)
+    backend = DaskBackend(workers=2)
+    try:
+        on_dask = rules_lab(backend=backend, **kw)
+    finally:
+        backend.close()
+    assert json.dumps(on_dask, sort_keys=True) == json.dumps(rules_lab(**kw), sort_keys=True)
