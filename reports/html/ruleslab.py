@@ -58,9 +58,13 @@ def build(page: Page, run: Loaded) -> list[str]:
                                       "its 95% interval; dark: the interval excludes 0."))
     blocks.append(page.table("ruleslab_table", _table(res), "The rulesets (first row: the "
                              "base's values; the others: their differences from it, * "
-                             "where the interval excludes 0; the seats: each seat's share "
-                             "of the good outcome, a win or under V2 not being the "
-                             "Shithead):"))
+                             "where the interval excludes 0):"))
+    seats = pd.DataFrame([{"ruleset": r["ident"], **{
+        f"seat {x['position']}": f"{100 * x['estimate']:.1f}%" for x in r.get("seats", [])}}
+        for r in res["rulesets"]])
+    blocks.append(page.table("ruleslab_seats", seats, "The seats, from the dealer's left "
+                             "(1) to the dealer: each one's share of the good outcome (a "
+                             "win; under V2 not being the Shithead), reference table:"))
     if res["refused"]:
         blocks.append({"kind": "text", "text": "Not allowed with this base (§11.3): " + "; ".join(
             f"{x['ident']} ({x['reason']})" for x in res["refused"]) + "."})
@@ -124,7 +128,5 @@ def _table(res) -> pd.DataFrame:
             row["skill (montecarlo)"] = (_cell(mc, 1, 3, diff)
                                          + f", {mc['deals']} deals")
         row["luck"] = _cell(r.get("luck"), 1, 3, diff)
-        row["seats from the dealer's left, %"] = " / ".join(
-            f"{100 * x['estimate']:.1f}" for x in r.get("seats", []))
         out.append(row)
     return pd.DataFrame(out)
