@@ -56,9 +56,12 @@ def build(page: Page, run: Loaded) -> list[str]:
             blocks.append(page.figure(f"ruleslab_{part}", _chart(rows, chosen, res),
                                       "Each change's paired difference from the base with "
                                       "its 95% interval; dark: the interval excludes 0."))
-    blocks.append(page.table("ruleslab_table", _table(res), "The rulesets (first row: the "
-                             "base's values; the others: their differences from it, * "
-                             "where the interval excludes 0):"))
+    length, skill = _tables(res)
+    blocks.append(page.table("ruleslab_length", length, "Length and the first mover (first "
+                             "row: the base's values; the others: their differences from it "
+                             "with the 95% interval, * where it excludes 0):"))
+    blocks.append(page.table("ruleslab_skill", skill, "Skill and luck (indices: 0 = as by "
+                             "chance; the same layout):"))
     seats = pd.DataFrame([{"ruleset": r["ident"], **{
         f"seat {x['position']}": f"{100 * x['estimate']:.1f}%" for x in r.get("seats", [])}}
         for r in res["rulesets"]])
@@ -115,18 +118,19 @@ def _cell(m, scale, digits, diff):
     return text + f" ({scale * d['ci_low']:.{digits}f} to {scale * d['ci_high']:.{digits}f})"
 
 
-def _table(res) -> pd.DataFrame:
-    out = []
+def _tables(res) -> tuple[pd.DataFrame, pd.DataFrame]:
+    length, skill = [], []
     for r in res["rulesets"]:
         diff = r["ident"] != "base"
-        row = {"ruleset": r["ident"], "turns": _cell(r.get("turns"), 1, 1, diff),
-               "endless, pts": _cell(r.get("endless"), 100, 2, diff),
-               "first mover, pts": _cell(r.get("first_mover"), 100, 1, diff),
+        length.append({"ruleset": r["ident"], "turns": _cell(r.get("turns"), 1, 1, diff),
+                       "endless, pts": _cell(r.get("endless"), 100, 2, diff),
+                       "first mover, pts": _cell(r.get("first_mover"), 100, 1, diff)})
+        row = {"ruleset": r["ident"],
                "skill (counting)": _cell(r.get("skill_counting"), 1, 3, diff)}
         if "skill_montecarlo" in r:
             mc = r["skill_montecarlo"]
-            row["skill (montecarlo)"] = (_cell(mc, 1, 3, diff)
-                                         + f", {mc['deals']} deals")
+            row["skill (montecarlo)"] = _cell(mc, 1, 2, diff)
+            row["deals"] = mc["deals"]
         row["luck"] = _cell(r.get("luck"), 1, 3, diff)
-        out.append(row)
-    return pd.DataFrame(out)
+        skill.append(row)
+    return pd.DataFrame(length), pd.DataFrame(skill)
