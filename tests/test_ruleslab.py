@@ -59,19 +59,30 @@ def test_the_variants_are_those_11_3_allows():
     assert "seven_lower=true" not in [v.ident for v in variants("masters-of-shithead", 4)[0]]
 
 
-def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path):
+@pytest.mark.parametrize("stage", ["reference", "montecarlo"])
+def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
+                                                                     stage):
+    """Ctrl-C in the cheap stage (past the base's tables) or in the montecarlo stage (whose
+    stopping decisions are made again from the saved blocks): what ``--resume`` gives is
+    the uninterrupted study."""
+    from sim.studies.ruleslab import study
+
     kw = dict(SMALL, only=["count_rule", "classic"], skill_deals=30, mc_deals=4, mc_block=2)
     whole = rules_lab(**kw)
-    seen = []
+    calls, play = [], study.play_block
 
-    def stop(done):
-        seen.append(done)
-        if len(seen) > 3:
+    def interrupted(table, *args, **kwargs):     # Ctrl-C in a later block of `stage`
+        calls.append(table.name)
+        if table.name == stage and calls.count(stage) == {"reference": 2,
+                                                           "montecarlo": 4}[stage]:
             raise KeyboardInterrupt
+        return play(table, *args, **kwargs)
 
+    monkeypatch.setattr(study, "play_block", interrupted)
     with pytest.raises(Interrupted) as e:
-        rules_lab(out=tmp_path / "lab", progress=stop, **kw)
+        rules_lab(out=tmp_path / "lab", **kw)
     assert "partial" in e.value.partial
+    monkeypatch.setattr(study, "play_block", play)
     resumed = rules_lab(out=tmp_path / "lab", resume=True, **kw)
     assert resumed["games_played"] < whole["games_played"]        # some came from the folder
     for r in (whole, resumed):

@@ -262,7 +262,10 @@ def _open(out, plan, resume):
 
 
 def _config(plan) -> dict:
+    from sim.kernel.ruleset import Ruleset
+
     return {"players": plan["players"], "seed": plan["seed"], "rules": plan["ruleset"],
+            "options": Ruleset.parse(plan["ruleset"]).to_dict(),
             "strategies": [plan["strategy"], COUNTING.strong, COUNTING.weak,
                            MONTECARLO.strong, MONTECARLO.weak],
             "games": plan["games"], "skill_deals": plan["skill_deals"],
