@@ -49,6 +49,8 @@ COMMANDS = {
     "rules": ("rules", "--json"),
     "rules-explain": ("rules", "explain", "H14", "--json"),
     "strategies": ("strategies", "--json"),
+    "study-rules": ("study", "rules", "--only", "hand_size", "--games", "200", "--skill-deals",
+                    "10", "--mc-deals", "0", "-q", "--json", "--threads", "1"),
 }
 
 

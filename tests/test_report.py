@@ -133,7 +133,8 @@ def test_the_page_is_chosen_by_the_manifest_kind(saved, tmp_path):
     assert {k: page_module(k).__name__ for k in PAGES} == {
         "run": "reports.html.run", "compare": "reports.html.compare",
         "swap-study": "reports.html.study", "tune": "reports.html.tune",
-        "review": "reports.html.review"}
+        "review": "reports.html.review",
+        "rules-lab": "reports.html.ruleslab"}
 
 
 def test_the_page_template_is_its_own_file():

@@ -10,6 +10,7 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 - ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`;
 - ``tune`` (``sim tune --out``): :mod:`reports.html.tune`;
 - ``review`` (``sim review --out``): :mod:`reports.html.review`.
+- ``rules-lab`` (``sim study rules --out``): :mod:`reports.html.ruleslab`.
 
 Every page starts with its answer where the kind has one (a module's ``answer``: the
 tournament's leader against each other strategy), then the options of what was simulated
@@ -26,7 +27,8 @@ from sim.runs.saved import load
 
 PAGES = {"run": "reports.html.run", "compare": "reports.html.compare",
          "swap-study": "reports.html.study", "tune": "reports.html.tune",
-         "review": "reports.html.review"}
+         "review": "reports.html.review",
+         "rules-lab": "reports.html.ruleslab"}
 HERE = Path(__file__).resolve().parent
 
 
@@ -60,7 +62,8 @@ def write_report(run_dir, out_html=None) -> list[Path]:
         raise ValueError(f"{out_html} is a folder: give the name of the HTML file to write")
     page = common.Page(out_html)
     extra = {"compare": "compare.json", "swap-study": "study.json",
-             "tune": "tune.json", "review": "review.json"}.get(kind, "summary.json")
+             "tune": "tune.json", "review": "review.json",
+             "rules-lab": "ruleslab.json"}.get(kind, "summary.json")
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
         # The answer first, where the kind has one (a tournament: the leader's differences).

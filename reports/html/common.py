@@ -22,7 +22,8 @@ SPARSE = 30        # a rate from fewer games than this is drawn as sparse (hatch
 SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
 KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study",
-         "review": "The game reviewed"}
+         "review": "The game reviewed",
+         "rules-lab": "The rules lab"}
 
 
 def run_kind(run: Loaded) -> str:

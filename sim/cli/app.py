@@ -2,15 +2,15 @@
 ``sim --help``. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
 :mod:`~sim.cli.study_commands` (compare, study swap, tune), :mod:`~sim.cli.tool_commands`
 (analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review) and
-:mod:`~sim.cli.swap_command` (swap); what they share is :mod:`sim.cli.options`."""
+:mod:`~sim.cli.swap_command` (swap) and :mod:`~sim.cli.lab_command` (study rules); what they share is :mod:`sim.cli.options`."""
 from __future__ import annotations
 
 import sys
 
 import typer
 
-from sim.cli import (review_command, run_commands, study_commands, swap_command,
-                     tool_commands)
+from sim.cli import (lab_command, review_command, run_commands, study_commands,
+                     swap_command, tool_commands)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
@@ -21,6 +21,7 @@ app.command()(run_commands.run)
 app.command()(study_commands.compare)
 app.add_typer(study_app, name="study")
 study_app.command("swap")(study_commands.study_swap)
+study_app.command("rules")(lab_command.study_rules)
 app.command()(run_commands.replay)
 app.command("review")(review_command.review_command)
 app.command("rules")(tool_commands.rules_command)

@@ -93,6 +93,31 @@ CYCLE_STOP = typer.Option(True, "--cycle-stop/--no-cycle-stop", help="Stop a gam
 THREADS = typer.Option(None, "--threads", "-t", help="Threads (default: all cores). The "
                        "results do not depend on it.")
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+BACKEND = typer.Option("local", "--backend", help="local (this machine) or dask.")
+SCHEDULER = typer.Option(None, "--scheduler", help="Address of a Dask scheduler, e.g. "
+                         "tcp://host:8786.")
+WORKERS = typer.Option(None, "--workers", help="Start a local Dask cluster with this many "
+                       "worker processes.")
+
+
+def make_backend(name, scheduler, workers, threads):
+    """``--backend``, ``--scheduler``, ``--workers`` as a backend of :mod:`sim.runs.backends`
+    (None: this process); ``RunError`` naming a wrong combination."""
+    from sim.runs.runner import RunError
+
+    if name == "local":
+        if scheduler or workers:
+            raise RunError("--scheduler and --workers go with --backend dask")
+        return None
+    if name != "dask":
+        raise RunError(f"--backend: expected local or dask, got {name!r}")
+    if scheduler and workers:
+        raise RunError("--backend dask: give --scheduler (an existing cluster) or --workers "
+                       "(a local one), not both")
+    if workers is not None and workers < 1:
+        raise RunError(f"--workers: expected at least 1, got {workers}")
+    from sim.runs.backends import DaskBackend
+    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
 
 def json_option(what: str = "the result"):

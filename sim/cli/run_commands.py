@@ -12,9 +12,9 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SEED, STRATEGY, SWAP, THREADS, V1, V2,
-    fail, json_option, maybe_progress, out_option, parse_count, resume_option, run_config,
-    say_estimate,
+    BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
+    SWAP, THREADS, V1, V2, WORKERS, fail, json_option, make_backend, maybe_progress, out_option,
+    parse_count, resume_option, run_config, say_estimate,
 )
 
 
@@ -40,11 +40,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         out: Optional[Path] = out_option("per-game records (Parquet), manifest and summary"),
         resume: bool = resume_option("run"),
         batch: str = typer.Option("100k", "--batch", help="Games per batch (and per file)."),
-        backend: str = typer.Option("local", "--backend", help="local (this machine) or dask."),
-        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask "
-                                                "scheduler, e.g. tcp://host:8786."),
-        workers: Optional[int] = typer.Option(None, "--workers", help="Start a local Dask "
-                                              "cluster with this many worker processes."),
+        backend: str = BACKEND, scheduler: Optional[str] = SCHEDULER,
+        workers: Optional[int] = WORKERS,
         as_json: bool = json_option("the summary"), quiet: bool = QUIET,
         debug: bool = typer.Option(False, "--debug", help="Run uncompiled, as plain Python "
                                    "(NUMBA_DISABLE_JIT=1), on one thread: a breakpoint in a "
@@ -60,7 +57,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
                          last_player_loses, max_turns, threads, parse_count(batch, "--batch"),
                          rule, cycle_stop)
-        engine = _backend(backend, scheduler, workers, threads)
+        engine = make_backend(backend, scheduler, workers, threads)
         if not as_json:
             _import_meanwhile("reports.text")
         t0 = time.perf_counter()
@@ -104,24 +101,6 @@ def _import_meanwhile(module: str) -> None:
     releases the GIL, so the import (the summary's ``rich``) runs on another core. Importing it
     again later waits for this one to finish."""
     threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
-
-
-def _backend(name, scheduler, workers, threads):
-    from sim.runs.runner import RunError
-
-    if name == "local":
-        if scheduler or workers:
-            raise RunError("--scheduler and --workers go with --backend dask")
-        return None
-    if name != "dask":
-        raise RunError(f"--backend: expected local or dask, got {name!r}")
-    if scheduler and workers:
-        raise RunError("--backend dask: give --scheduler (an existing cluster) or --workers "
-                       "(a local one), not both")
-    if workers is not None and workers < 1:
-        raise RunError(f"--workers: expected at least 1, got {workers}")
-    from sim.runs.backends import DaskBackend
-    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
 
 def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index of the game "

@@ -1,0 +1,136 @@
+"""The page of a saved rules lab (``sim study rules --out``): first the answer in words
+(the changes that most move each measure, with their intervals), then a chart of every
+ruleset's paired difference from the base on each measure with its 95% interval, and a
+table a player can read; the definitions close it (docs/rules-lab.md)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from reports.html.common import Page, fig_title, new_figure
+from sim.runs.saved import Loaded
+
+TITLE = "rules lab"
+PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts)", 100.0),
+          ("first_mover", "first mover's edge (pts)", 100.0),
+          ("skill_counting", "skill, counting (index)", 1.0),
+          ("skill_montecarlo", "skill, montecarlo (index)", 1.0),
+          ("luck", "luck (index)", 1.0))
+
+
+def load_result(run: Loaded) -> dict:
+    path = run.path / "ruleslab.json"
+    if not path.exists():
+        raise ValueError(f"{run.path} is a rules lab folder without ruleslab.json")
+    return json.loads(path.read_text())
+
+
+def answer(page: Page, run: Loaded) -> None:
+    """The answer first: per measure, the changes that move it most, or that none does."""
+    from sim.studies.ruleslab.study import headline
+
+    res = load_result(run)
+    blocks = page.section("answer", f"What each rule does ({res['players']} players, base "
+                                    f"{res['base']})")
+    if res.get("partial"):
+        blocks.append({"kind": "text", "text": f"PARTIAL: {res['partial']}."})
+    for line in headline(res):
+        blocks.append({"kind": "text", "text": line})
+    blocks.append({"kind": "text", "text": (
+        f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, every "
+        f"single option change §11.3 allows with it, and the other presets. An effect is "
+        f"claimed only where the 95% interval of the paired difference from the base "
+        f"excludes 0; with this many comparisons about 1 in 20 changes without effect may "
+        f"still show one on some measure.")})
+
+
+def build(page: Page, run: Loaded) -> list[str]:
+    res = load_result(run)
+    rows = [r for r in res["rulesets"] if r["ident"] != "base"]
+    blocks = page.section("effects", "Every change against the base")
+    panels = [p for p in PANELS if any(p[0] in r for r in rows)]
+    for part, chosen in (("length", panels[:3]), ("skill", panels[3:])):
+        if chosen:
+            blocks.append(page.figure(f"ruleslab_{part}", _chart(rows, chosen, res),
+                                      "Each change's paired difference from the base with "
+                                      "its 95% interval; dark: the interval excludes 0."))
+    length, skill = _tables(res)
+    blocks.append(page.table("ruleslab_length", length, "Length and the first mover (first "
+                             "row: the base's values; the others: their differences from it "
+                             "with the 95% interval, * where it excludes 0):"))
+    blocks.append(page.table("ruleslab_skill", skill, "Skill and luck (indices: 0 = as by "
+                             "chance; the same layout):"))
+    seats = pd.DataFrame([{"ruleset": r["ident"], **{
+        f"seat {x['position']}": f"{100 * x['estimate']:.1f}%" for x in r.get("seats", [])}}
+        for r in res["rulesets"]])
+    blocks.append(page.table("ruleslab_seats", seats, "The seats, from the dealer's left "
+                             "(1) to the dealer: each one's share of the good outcome (a "
+                             "win; under V2 not being the Shithead), reference table:"))
+    if res["refused"]:
+        blocks.append({"kind": "text", "text": "Not allowed with this base (§11.3): " + "; ".join(
+            f"{x['ident']} ({x['reason']})" for x in res["refused"]) + "."})
+    blocks.append({"kind": "text", "text": "Definitions. " + " ".join(
+        f"{v}." for v in res["definitions"].values())
+        + " Docs: docs/rules-lab.md."})
+    return []
+
+
+def _chart(rows, panels, res):
+    n = len(rows)
+    fig = new_figure(9.0, 1.6 + 0.16 * n)
+    axes = fig.subplots(1, len(panels), sharey=True)
+    axes = np.atleast_1d(axes)
+    y = np.arange(n)[::-1]
+    for ax, (key, label, scale) in zip(axes, panels):
+        est, lo, hi, dark = [], [], [], []
+        for r in rows:
+            d = (r.get(key) or {}).get("diff") or {}
+            e = d.get("estimate")
+            est.append(np.nan if e is None else scale * e)
+            lo.append(np.nan if e is None else scale * d["ci_low"])
+            hi.append(np.nan if e is None else scale * d["ci_high"])
+            dark.append(bool(d.get("effect")))
+        est, lo, hi, dark = (np.asarray(a) for a in (est, lo, hi, dark))
+        for mask, color in ((~dark, "#b8bfcc"), (dark, "#1f4e8c")):
+            ax.errorbar(est[mask], y[mask], xerr=np.vstack([est - lo, hi - est])[:, mask]
+                        .clip(min=0), fmt="o", ms=3, color=color, lw=1)
+        ax.axvline(0, color="#1d2433", lw=0.8)
+        ax.set_title(label, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(axis="x", labelsize=8)
+    axes[0].set_yticks(y, [r["ident"] for r in rows], fontsize=7)
+    axes[0].set_ylim(-0.8, n - 0.2)
+    fig_title(fig, f"Change from {res['base']} ({res['players']} players)")
+    return fig
+
+
+def _cell(m, scale, digits, diff):
+    if m is None:
+        return "–"
+    d = m.get("diff") if diff else m
+    if d is None or d.get("estimate") is None:
+        return "–"
+    text = f"{scale * d['estimate']:{'+' if diff else ''}.{digits}f}"
+    if diff and d.get("effect"):
+        text += "*"
+    return text + f" ({scale * d['ci_low']:.{digits}f} to {scale * d['ci_high']:.{digits}f})"
+
+
+def _tables(res) -> tuple[pd.DataFrame, pd.DataFrame]:
+    length, skill = [], []
+    for r in res["rulesets"]:
+        diff = r["ident"] != "base"
+        length.append({"ruleset": r["ident"], "turns": _cell(r.get("turns"), 1, 1, diff),
+                       "endless, pts": _cell(r.get("endless"), 100, 2, diff),
+                       "first mover, pts": _cell(r.get("first_mover"), 100, 1, diff)})
+        row = {"ruleset": r["ident"],
+               "skill (counting)": _cell(r.get("skill_counting"), 1, 3, diff)}
+        if "skill_montecarlo" in r:
+            mc = r["skill_montecarlo"]
+            row["skill (montecarlo)"] = _cell(mc, 1, 2, diff)
+            row["deals"] = mc["deals"]
+        row["luck"] = _cell(r.get("luck"), 1, 3, diff)
+        skill.append(row)
+    return pd.DataFrame(length), pd.DataFrame(skill)

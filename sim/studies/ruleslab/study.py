@@ -1,0 +1,291 @@
+"""The rules lab: every ruleset of :mod:`.variants` on the same deals, its measures
+(:mod:`.measures`) and the effects that stand out; saved for ``sim report`` and resumable.
+
+Two stages. The cheap one plays, for every ruleset, the reference table (``strategy`` at
+every seat: length, endless games, first mover, seats) and the rotated ``counting``-against-
+``random`` table (skill, luck) at the batch core's full speed. The costly one plays the
+rotated ``montecarlo``-against-``lowest`` table in blocks of deals, the base's to
+``mc_deals``, every other ruleset's only until the anytime-valid interval of its paired
+difference from the base excludes 0 or is narrower than ``precision`` (stop when clear, as
+``sim compare --until-clear``), so a rule without effect costs few bot games. Every block is
+kept under ``DIR/units`` as it finishes; ``resume`` reads them back, so the stopping
+decisions and the result are those of an uninterrupted study.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from sim.runs import folder
+from sim.runs.batch import Interrupted, Played
+from sim.runs.config import RunError
+from sim.studies.ruleslab import measures as m
+from sim.studies.ruleslab.tables import Table, Units, join, play_block
+from sim.studies.ruleslab.variants import variants
+from sim.studies.stats import confidence_sequence
+
+KIND = "rules-lab"
+COUNTING = Table("counting", weak="random", strong="counting")
+MONTECARLO = Table("montecarlo", weak="lowest", strong="montecarlo")
+MEASURES = {          # key -> (name, what it is, unit)
+    "turns": ("game length", "mean turns of the games that finished", "turns"),
+    "endless": ("endless games", "share of games stopped as a proven cycle or at the turn "
+                "cap (R25)", "share"),
+    "first_mover": ("first mover's edge", "the starting player's win rate minus 1/N",
+                    "share"),
+    "skill_counting": ("skill (counting)", "one counting seat against random seats: its "
+                       "gain over the fair share as a share of the most it could gain "
+                       "(0 = chance, 1 = always wins)", "index"),
+    "skill_montecarlo": ("skill (montecarlo)", "one montecarlo seat against lowest seats, "
+                         "the same index", "index"),
+    "luck": ("luck", "how often the same seat wins a deal whoever holds which seat: 0 = as "
+             "by chance, 1 = always", "index"),
+}
+
+
+def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, skill_deals=10_000,
+              mc_deals=100, mc_block=20, precision=0.1, strategy="lowest",
+              max_turns=10_000, threads=None, cycle_stop=True, batch=50_000, out=None,
+              resume=False, backend=None, progress=None, phase=None) -> dict:
+    """Run the study (module doc) and return its result; with ``out`` save ruleslab.json,
+    summary.json, manifest.json and the units. ``progress(done)`` counts the games of the
+    stage named by ``phase(label, total)``. Ctrl-C raises
+    :class:`~sim.runs.batch.Interrupted` within about a second, its ``partial`` the result
+    of the rulesets measured so far (saved too; ``resume`` goes on)."""
+    import numba
+
+    for name, value, low in (("--games", games, 1), ("--skill-deals", skill_deals, 1),
+                             ("--mc-deals", mc_deals, 0), ("--mc-block", mc_block, 1)):
+        if not isinstance(value, int) or value < low:
+            raise RunError(f"{name}: expected a whole number of at least {low}, got {value}")
+    if not 0 < precision < 1:
+        raise RunError(f"--precision: expected a share between 0 and 1, got {precision}")
+    try:
+        vs, refused = variants(base, players, rule, only)
+    except ValueError as e:
+        raise RunError(f"--base/--rule/--only/--players: {e}") from None
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    plan = {"players": players, "base": base, "rule": list(rule), "only": list(only),
+            "seed": seed, "games": games,
+            "skill_deals": skill_deals, "mc_deals": mc_deals, "mc_block": mc_block,
+            "precision": precision, "strategy": strategy, "max_turns": max_turns,
+            "cycle_stop": bool(cycle_stop), "batch": batch,
+            "variants": [v.ident for v in vs], "ruleset": vs[0].ruleset.to_json(),
+            "code": folder.versions()["code"]}
+    if resume and out is None:
+        raise RunError("--resume needs --out, the folder of the study to continue")
+    if out is not None:
+        _open(out, plan, resume)
+    if backend is None:
+        from sim.runs.backends import LocalBackend
+        backend = LocalBackend(threads)
+    spec = {"players": players, "seed": seed, "max_turns": max_turns, "threads": threads,
+            "batch": batch, "cycle_stop": bool(cycle_stop)}
+    reference = Table("reference", weak=strategy)
+    units = Units(out)
+    state = {"vs": vs, "refused": refused, "plan": plan, "ref": {}, "counting": {},
+             "mc": {}, "stopped": {}, "played": 0}
+    phase = phase or (lambda label, total: None)
+
+    def block(table, i, first, deals, played):
+        rec = units.load(table.name, i, first)
+        if rec is None:
+            rec = play_block(table, vs[i].ruleset, first, deals, spec, backend, played.tick)
+            units.save(table.name, i, first, rec)
+            state["played"] += rec["turns"].size
+        else:
+            played.seen(played.done + rec["turns"].size)
+        return rec
+
+    try:
+        phase("rules lab: reference and counting games", len(vs) * (games + players * skill_deals))
+        played = Played(progress)
+        for i, v in enumerate(vs):
+            state["ref"][i] = block(reference, i, 0, games, played)
+            state["counting"][i] = block(COUNTING, i, 0, skill_deals, played)
+        if mc_deals:
+            phase("rules lab: montecarlo games (at most)", len(vs) * players * mc_deals)
+            played = Played(progress)
+            _montecarlo(state, vs, mc_deals, mc_block, precision, players,
+                        lambda i, first, n: block(MONTECARLO, i, first, n, played))
+    except KeyboardInterrupt:
+        result = summarize(state, partial=True)
+        if out is not None:
+            save(out, result, plan)
+        raise Interrupted(result) from None
+    result = summarize(state)
+    if out is not None:
+        save(out, result, plan)
+    return result
+
+
+def _montecarlo(state, vs, mc_deals, mc_block, precision, players, block):
+    """The costly table: the base's blocks to ``mc_deals``, every other ruleset's until its
+    paired difference is clear or precise (the module doc)."""
+    def deals(i, upto):
+        got = state["mc"].setdefault(i, [])
+        while sum(b["turns"].shape[1] for b in got) < upto:
+            first = sum(b["turns"].shape[1] for b in got)
+            got.append(block(i, first, min(mc_block, mc_deals - first)))
+        return join(got)
+    def tagged(i, upto):
+        return dict(deals(i, upto), v2=vs[i].ruleset.last_player_loses)
+    base = tagged(0, mc_deals)
+    base_values = m.skill_values(base, players)
+    state["stopped"][0] = "all"
+    for i in range(1, len(vs)):
+        n = 0
+        while True:
+            n = min(n + mc_block, mc_deals)
+            rec = tagged(i, n)
+            cs = confidence_sequence(m.skill_values(rec, players) - base_values[:n],
+                                     bounds=m.diff_bounds(rec, base, players))
+            if cs["ci_low"] > 0 or cs["ci_high"] < 0:
+                state["stopped"][i] = "clear"
+            elif (cs["ci_high"] - cs["ci_low"]) / 2 < precision:
+                state["stopped"][i] = "precise"
+            elif n >= mc_deals:
+                state["stopped"][i] = "most deals"
+            else:
+                continue
+            break
+
+
+def summarize(state, partial=False) -> dict:
+    """The result: every ruleset measured so far with its measures, the top effects, the
+    refused changes and the definitions."""
+    vs, plan, players = state["vs"], state["plan"], state["plan"]["players"]
+    rows = []
+    def tagged(i, rec):                 # the measures read the outcome's kind (V2) from it
+        return dict(rec, v2=vs[i].ruleset.last_player_loses)
+    ref = {i: tagged(i, r) for i, r in state["ref"].items()}
+    cnt = {i: tagged(i, r) for i, r in state["counting"].items()}
+    mc = {i: tagged(i, join(b)) for i, b in state["mc"].items()}
+    for i, v in enumerate(vs):
+        if i not in ref or i not in cnt or 0 not in ref or 0 not in cnt:
+            continue
+        b_ref, b_cnt = (None, None) if i == 0 else (ref[0], cnt[0])
+        row = {"ident": v.ident, "label": v.label(), "kind": v.kind, "rule": v.rule,
+               "key": v.key, "ruleset": v.ruleset.to_json()}
+        row.update(m.length(ref[i], b_ref))
+        row["first_mover"] = m.first_mover(ref[i], players, b_ref)
+        row["seats"] = m.seats(ref[i], players)
+        row["seat_spread"] = m.seat_spread(row["seats"])
+        row["skill_counting"] = m.skill(cnt[i], players, b_cnt)
+        row["luck"] = m.luck(cnt[i], players, b_cnt)
+        if i in mc and 0 in mc:
+            rec = mc[i]
+            row["skill_montecarlo"] = m.skill(rec, players, None if i == 0 else mc[0],
+                                              sequential=True)
+            row["skill_montecarlo"]["deals"] = int(rec["turns"].shape[1])
+            row["skill_montecarlo"]["stopped"] = state["stopped"].get(i, "interrupted")
+        rows.append(row)
+    out = {"players": players, "base": str(vs[0].ruleset), "seed": plan["seed"],
+           "plan": {k: v for k, v in plan.items() if k not in ("variants", "code", "ruleset")},
+           "rulesets": rows, "refused": state["refused"],
+           "measured": len(rows), "of": len(vs), "games_played": state["played"],
+           "top": top_effects(rows), "definitions": {k: f"{n}: {d}" for k, (n, d, _) in MEASURES.items()}}
+    if partial:
+        out["partial"] = (f"interrupted: {len(rows)} of {len(vs)} rulesets measured"
+                          + ("" if all(i in state["stopped"] for i in range(len(vs)))
+                             or not plan["mc_deals"] else
+                             "; the montecarlo skill of some is missing or incomplete"))
+    return out
+
+
+def top_effects(rows, n=5) -> dict:
+    """Per measure, the rulesets whose paired difference from the base excludes 0, the
+    largest first (at most ``n``)."""
+    out = {}
+    for key in MEASURES:
+        found = [(abs(r[key]["diff"]["estimate"]), r["ident"], r[key]["diff"]) for r in rows
+                 if key in r and "diff" in r[key] and r[key]["diff"]["effect"]]
+        found.sort(key=lambda t: -t[0])
+        out[key] = [{"ident": ident, "estimate": d["estimate"], "ci_low": d["ci_low"],
+                     "ci_high": d["ci_high"]} for _, ident, d in found[:n]]
+    return out
+
+
+def headline(result) -> list[str]:
+    """The answer in plain words: for each measure, the option that changes it most (with
+    its interval), or that none does."""
+    lines = []
+    for key, (name, _, unit) in MEASURES.items():
+        top = result["top"].get(key) or []
+        if not any(key in r for r in result["rulesets"]):
+            continue
+        if not top:
+            lines.append(f"{name}: no change from {result['base']} shows an effect "
+                         f"(every 95% interval includes 0).")
+            continue
+        words = [f"{t['ident']} {fmt(t['estimate'], unit)} ({fmt(t['ci_low'], unit)} to "
+                 f"{fmt(t['ci_high'], unit)})" for t in top[:3]]
+        lines.append(f"{name}: most changed by " + "; ".join(words) + ".")
+    return lines
+
+
+def fmt(x, unit) -> str:
+    if x is None:
+        return "-"
+    if unit == "turns":
+        return f"{x:+.1f} turns"
+    if unit == "share":
+        return f"{100 * x:+.1f} pts"
+    return f"{x:+.3f}"
+
+
+# -- the folder ------------------------------------------------------------------------------
+def _open(out, plan, resume):
+    """Check ``out`` against ``plan`` (resume: the same plan; else an unused folder) and
+    write the manifest."""
+    path = folder.make_dir(out)
+    manifest = path / "manifest.json"
+    if resume:
+        try:
+            saved = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            saved = {}
+        if saved.get("kind") != KIND:
+            raise RunError(f"--resume: {path} holds no rules lab to continue")
+        old = saved.get("plan", {})
+        diff = sorted(k for k in set(old) | set(plan) if old.get(k) != plan.get(k))
+        if diff:
+            raise RunError(f"--resume: the options differ from the study saved in {path} "
+                           f"({', '.join(diff)})")
+    elif manifest.exists() or (path / "units").exists():
+        raise RunError(f"--out: {path} already holds a study; add --resume to continue it, "
+                       f"or choose another folder")
+    for stale in ("ruleslab.json", "summary.json"):
+        (path / stale).unlink(missing_ok=True)
+    folder.write_json(manifest, folder.manifest(KIND, _config(plan), plan=plan))
+
+
+def _config(plan) -> dict:
+    from sim.kernel.ruleset import Ruleset
+
+    return {"players": plan["players"], "seed": plan["seed"], "rules": plan["ruleset"],
+            "options": Ruleset.parse(plan["ruleset"]).to_dict(),
+            "strategies": [plan["strategy"], COUNTING.strong, COUNTING.weak,
+                           MONTECARLO.strong, MONTECARLO.weak],
+            "games": plan["games"], "skill_deals": plan["skill_deals"],
+            "mc_deals": plan["mc_deals"], "max_turns": plan["max_turns"]}
+
+
+def save(out, result, plan):
+    """ruleslab.json, and the summary.json that sim.load and sim report read."""
+    path = folder.make_dir(out)
+    config = dict(_config(plan), games=result["games_played"])
+    base = next((r for r in result["rulesets"] if r["ident"] == "base"), None)
+    summary = {"config": config, "overall": {"games": result["games_played"]},
+               "by_seat": [] if base is None else base["seats"], "by_strategy": []}
+    if "partial" in result:
+        summary["partial"] = result["partial"]
+    folder.write_json(path / "ruleslab.json", result, default=_json)
+    folder.write_json(path / "summary.json", summary, default=_json)
+
+
+def _json(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(type(x).__name__)

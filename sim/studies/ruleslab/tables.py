@@ -1,0 +1,121 @@
+"""The tables a rules lab plays, and where their games are kept for ``--resume``.
+
+A table is a seating of strategies played on deals ``first .. first + deals - 1`` of the
+study's seed: the same deal numbers under every ruleset (duplicate deals, so every
+difference from the base is paired deal by deal). ``rotated`` tables seat the strong
+strategy at seat r in rotation r (the weak one elsewhere) and play every deal under all
+rotations, as a tournament does (:mod:`sim.studies.match`): each deal's cards meet the strong
+strategy at every seat. A block of games is played through a backend
+(:mod:`sim.runs.backends`: this process, or Dask) as plain RunConfigs, and kept as one
+``.npz`` file of its per-game records under ``DIR/units/``.
+"""
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.kernel.referee import UNFINISHED
+from sim.runs import folder
+from sim.runs.config import RunConfig
+
+FIELDS = ("turns", "end", "starter", "dealer", "winner", "loser")   # per game: (rotations, deals)
+
+
+@dataclass(frozen=True)
+class Table:
+    """``name``; ``strong`` at one seat and ``weak`` at the others when ``rotated``, else
+    ``weak`` at every seat."""
+
+    name: str
+    weak: str
+    strong: str | None = None
+
+    @property
+    def rotated(self) -> bool:
+        return self.strong is not None
+
+    def seatings(self, players: int) -> list[list[str]]:
+        if not self.rotated:
+            return [[self.weak] * players]
+        return [[self.strong if s == r else self.weak for s in range(players)]
+                for r in range(players)]
+
+
+def records_of(b, players: int, v2: bool) -> dict:
+    """A Batch's games as the fields the measures read: turns, why it ended (cycle.END_*),
+    the starting seat, the dealer, the first seat out and, under V2, the last seat holding
+    cards (the Shithead); -1 where there is none (unfinished; loser without V2)."""
+    done = b.status != UNFINISHED
+    loser = np.full(done.size, -1, np.int8)
+    if v2:         # the one seat not among the first N - 1 out (sim.studies.match.places)
+        out = np.zeros((done.size, players), bool)
+        rows = np.arange(done.size)
+        for pos in range(players - 1):
+            seat = b.order[:, pos].astype(np.int64)
+            out[rows[seat >= 0], seat[seat >= 0]] = True
+        loser = np.where(done, np.argmin(out, axis=1), -1).astype(np.int8)
+    return {"turns": b.turns.astype(np.int32), "end": b.end.astype(np.int8),
+            "starter": b.starter.astype(np.int8), "dealer": b.dealer.astype(np.int8),
+            "winner": np.where(done, b.order[:, 0], -1).astype(np.int8), "loser": loser}
+
+
+class Units:
+    """``DIR/units/<table>-<variant>-<first deal>.npz``: the games of one block of one table
+    under one ruleset; written whole (atomically) when the block is played."""
+
+    def __init__(self, path):
+        self.path = None if path is None else folder.make_dir(path, "units") / "units"
+
+    def file(self, table, vindex, first):
+        return self.path / f"{table}-{vindex:03d}-{first:07d}.npz"
+
+    def load(self, table, vindex, first):
+        if self.path is None or not self.file(table, vindex, first).exists():
+            return None
+        with np.load(self.file(table, vindex, first)) as z:
+            return {k: z[k] for k in FIELDS}
+
+    def save(self, table, vindex, first, rec):
+        if self.path is not None:
+            buf = io.BytesIO()
+            np.savez(buf, **rec)
+            folder.write_bytes(self.file(table, vindex, first), buf.getvalue())
+
+
+def play_block(table: Table, ruleset, first: int, deals: int, spec: dict, backend,
+               tick=None) -> dict:
+    """Every seating of ``table`` on deals ``first .. first + deals - 1`` under ``ruleset``:
+    the fields of :data:`FIELDS`, each (rotations, deals). ``spec``: players, seed,
+    max_turns, threads, batch, cycle_stop. Ctrl-C raises
+    :class:`~sim.runs.batch.Interrupted` (the block is dropped: blocks are played whole)."""
+    players = spec["players"]
+
+    def seated(seats):
+        cfg = RunConfig(games=first + deals, players=players, seed=spec["seed"],
+                        strategies=seats, rules=ruleset, max_turns=spec["max_turns"],
+                        threads=spec["threads"], batch=spec["batch"],
+                        cycle_stop=spec["cycle_stop"])
+        todo = [(i, lo, min(spec["batch"], first + deals - lo))
+                for i, lo in enumerate(range(first, first + deals, spec["batch"]))]
+        parts = dict(backend.play(cfg, todo, tick=tick))
+        recs = [records_of(parts[i], players, ruleset.last_player_loses) for i, _, _ in todo]
+        return {k: np.concatenate([r[k] for r in recs]) for k in FIELDS}
+
+    seatings = table.seatings(players)
+    if len(seatings) == 1:
+        rows = [seated(seatings[0])]
+    else:
+        # The rotations at once: a block of a few slow games per rotation is too small to
+        # fill the cores (sim.runs.batch plays at least 16 games per chunk); the core
+        # releases the GIL, and each rotation's games are the same whatever runs beside them.
+        with ThreadPoolExecutor(len(seatings), thread_name_prefix="shithead-rotation") as pool:
+            rows = list(pool.map(seated, seatings))
+    return {k: np.stack([r[k] for r in rows]) for k in FIELDS}
+
+
+def join(blocks: list[dict]) -> dict:
+    """Blocks of consecutive deals as one record (deals concatenated)."""
+    return {k: np.concatenate([b[k] for b in blocks], axis=1) for k in FIELDS}

@@ -1,0 +1,85 @@
+"""The rulesets a rules lab measures: the base preset, every single option change from it
+that §11.3 allows (every value of every H option, V1 and V2), and every other preset.
+
+A change is refused exactly as ``--rule`` refuses it (:meth:`Ruleset.build`, then the deal
+must fit the deck at this number of players); the refused ones are listed with the reason.
+``starter_order`` (H15) takes any list of ranks: two alternatives are measured, the order
+reversed and the order with 2s first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.kernel.ruleset import ALL_RANKS, OPTIONS, PLAIN, PRESETS, Ruleset, value_text
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ruleset of the study: ``ident`` names it in files and JSON (``base``,
+    ``key=value`` or ``preset:NAME``), ``kind`` is base, option or preset."""
+
+    ident: str
+    kind: str
+    ruleset: Ruleset
+    key: str | None = None
+    rule: str | None = None        # H1..H17, V1, V2
+
+    def label(self) -> str:
+        if self.kind == "base":
+            return f"{self.ruleset.base} (base)"
+        if self.kind == "preset":
+            return f"preset {self.ident.partition(':')[2]}"
+        return f"{self.rule} {self.ident}"
+
+
+def values_of(opt) -> list:
+    """Every value an option takes (H15: the two alternative orders of the module doc)."""
+    if opt.kind is bool:
+        return [False, True]
+    if opt.kind == "rank":
+        return [None] + [r for r in PLAIN if r != "10"]
+    if opt.kind == "order":
+        return [tuple(reversed(PLAIN)), ALL_RANKS]
+    return list(opt.kind)
+
+
+def variants(base: str, players: int, overrides=(), only=()) -> tuple[list[Variant],
+                                                                        list[dict]]:
+    """(the rulesets measured, the changes refused with their reason), base first: the
+    preset ``base`` with ``overrides`` (``key=value`` strings, as ``--rule``). ``only``:
+    option keys and preset names to measure (default: all of them)."""
+    wanted = set(only)
+    unknown = wanted - {o.key for o in OPTIONS} - set(PRESETS)
+    if unknown:
+        raise ValueError(f"--only: {', '.join(sorted(unknown))} is neither an option nor a "
+                         f"preset (see `sim rules`)")
+    root = Ruleset.build(base, list(overrides))
+    root.check_players(players)
+    kept = root.changes()
+    out, refused = [Variant("base", "base", root)], []
+    for opt in OPTIONS:
+        if wanted and opt.key not in wanted:
+            continue
+        for value in values_of(opt):
+            if value == getattr(root, opt.key):
+                continue
+            ident = f"{opt.key}={value_text(value)}"
+            try:
+                rs = Ruleset.build(base, {**kept, opt.key: list(value)
+                                          if isinstance(value, tuple) else value})
+                rs.check_players(players)
+            except ValueError as e:
+                refused.append({"ident": ident, "rule": opt.rule, "reason": str(e)})
+                continue
+            out.append(Variant(ident, "option", rs, opt.key, opt.rule))
+    for name in PRESETS:
+        if (name == base and not kept) or (wanted and name not in wanted):
+            continue
+        rs = PRESETS[name]
+        try:
+            rs.check_players(players)
+        except ValueError as e:
+            refused.append({"ident": f"preset:{name}", "rule": None, "reason": str(e)})
+            continue
+        out.append(Variant(f"preset:{name}", "preset", rs))
+    return out, refused

@@ -1,0 +1,147 @@
+"""``sim study rules`` (issue 25): planted effects are found or not as they should be, the
+study resumes to the uninterrupted result, its JSON and its page. Tiny game counts."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from sim.runs.batch import Interrupted
+from sim.studies.ruleslab.study import rules_lab
+from sim.studies.ruleslab.variants import variants
+
+SMALL = dict(players=4, games=1500, skill_deals=60, mc_deals=0, threads=2)
+
+
+def _row(result, ident):
+    return next(r for r in result["rulesets"] if r["ident"] == ident)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    # skip_per_card with no skip rank (H6) and jokers=never at 4 players (H13: jokers only
+    # at six) change no game; hand_size=4 (H12) and count_rule=false (H1) shorten them
+    return rules_lab(only=["skip_per_card", "jokers", "hand_size", "count_rule"], **SMALL)
+
+
+def test_a_change_that_changes_nothing_is_reported_as_no_effect(planted):
+    for ident in ("skip_per_card=true", "jokers=never"):
+        row = _row(planted, ident)
+        for key in ("turns", "endless", "first_mover", "skill_counting", "luck"):
+            d = row[key]["diff"]
+            assert d["estimate"] == 0 and d["effect"] == 0, (ident, key, d)
+            assert d["ci_low"] <= 0 <= d["ci_high"]
+    assert not any(t["ident"] in ("skip_per_card=true", "jokers=never")
+                   for top in planted["top"].values() for t in top)
+
+
+def test_a_change_that_shortens_the_game_is_found_with_its_sign(planted):
+    for ident in ("hand_size=4", "count_rule=false"):          # H12, H1
+        d = _row(planted, ident)["turns"]["diff"]
+        assert d["effect"] == -1 and d["ci_high"] < 0, (ident, d)
+    assert planted["top"]["turns"][0]["ident"] == "count_rule=false"
+    assert "game length: most changed by count_rule=false" in " ".join(
+        __import__("sim.studies.ruleslab.study", fromlist=["headline"]).headline(planted))
+
+
+def test_the_variants_are_those_11_3_allows():
+    vs, refused = variants("seed", 4)
+    idents = [v.ident for v in vs]
+    assert idents[0] == "base" and len(set(idents)) == len(idents)
+    assert "transparent_rank=10" not in idents            # 10 has its own role (R21, §11.3)
+    assert "forced_opening=true" in [r["ident"] for r in refused]      # H16 needs starter=hand
+    assert {"choose_face_ups=true", "last_player_loses=true", "preset:classic"} <= set(idents)
+    six, refused6 = variants("seed", 6)
+    assert "hand_size=4" in [r["ident"] for r in refused6]            # the deal must fit (H12)
+    assert "seven_lower=true" not in [v.ident for v in variants("masters-of-shithead", 4)[0]]
+
+
+@pytest.mark.parametrize("stage", ["reference", "montecarlo"])
+def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
+                                                                     stage):
+    """Ctrl-C in the cheap stage (past the base's tables) or in the montecarlo stage (whose
+    stopping decisions are made again from the saved blocks): what ``--resume`` gives is
+    the uninterrupted study."""
+    from sim.studies.ruleslab import study
+
+    kw = dict(SMALL, only=["count_rule", "classic"], skill_deals=30, mc_deals=4, mc_block=2)
+    whole = rules_lab(**kw)
+    calls, play = [], study.play_block
+
+    def interrupted(table, *args, **kwargs):     # Ctrl-C in a later block of `stage`
+        calls.append(table.name)
+        if table.name == stage and calls.count(stage) == {"reference": 2,
+                                                           "montecarlo": 4}[stage]:
+            raise KeyboardInterrupt
+        return play(table, *args, **kwargs)
+
+    monkeypatch.setattr(study, "play_block", interrupted)
+    with pytest.raises(Interrupted) as e:
+        rules_lab(out=tmp_path / "lab", **kw)
+    assert "partial" in e.value.partial
+    monkeypatch.setattr(study, "play_block", play)
+    resumed = rules_lab(out=tmp_path / "lab", resume=True, **kw)
+    assert resumed["games_played"] < whole["games_played"]        # some came from the folder
+    for r in (whole, resumed):
+        r.pop("games_played")
+    assert json.dumps(resumed, sort_keys=True) == json.dumps(whole, sort_keys=True)
+    mc = _row(whole, "count_rule=false")["skill_montecarlo"]
+    assert mc["deals"] <= 4 and mc["stopped"] in ("clear", "precise", "most deals")
+
+
+def test_json_page_and_bad_input(cli, tmp_path):
+    out = tmp_path / "lab"
+    r = cli("study", "rules", "--only", "hand_size", "--games", "300", "--skill-deals", "20",
+            "--mc-deals", "0", "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["kind"] == "study-rules" and doc["version"] == 1
+    assert doc["ruleset"]["base"] == "seed" and doc["options"]["only"] == ["hand_size"]
+    assert [x["ident"] for x in doc["rulesets"]] == ["base", "hand_size=4"]
+    from reports.html import write_report
+    files = write_report(out)
+    html = files[0].read_text()
+    assert re.findall(r'<section id="([^"]+)"', html)[:3] == ["answer", "run", "effects"]
+    assert set(re.findall(r'data-layout="([^"]*)"', html)) == {"ok"}
+    assert "game length: " in html and "hand_size=4" in html
+    for bad in (["--base", "nonsense"], ["--games", "0"], ["--resume"], ["--players", "7"],
+                ["--only", "colour"], ["--mc-deals", "x"], ["--precision", "2"]):
+        r = cli("study", "rules", *bad)
+        assert r.exit_code == 2 and "error:" in r.output and "Traceback" not in r.output, bad
+    r = cli("study", "rules", "--only", "hand_size", "--games", "300", "--out", out)
+    assert r.exit_code == 2 and "--resume" in r.output          # a used folder is not mixed
+
+
+def test_the_page_renders_in_a_headless_browser(tmp_path):
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(n)), None)
+    if browser is None:
+        pytest.skip("no Chromium found")
+    rules_lab(out=tmp_path / "lab", only=["hand_size", "classic"], **dict(SMALL, games=300,
+                                                                           skill_deals=20))
+    from reports.html import write_report
+    page = write_report(tmp_path / "lab")[0]
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                          f"--user-data-dir={tmp_path / 'prof'}", "--virtual-time-budget=5000",
+                          "--window-size=1280,900", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert 'data-rendered="ok"' in dom.stdout
+    assert re.findall(r'data-overflow="([^"]*)"', dom.stdout) == ["none"]
+    assert 'data-images="2/2"' in dom.stdout
+
+
+def test_the_same_study_on_dask():
+    pytest.importorskip("distributed")
+    from sim.runs.backends import DaskBackend
+
+    kw = dict(SMALL, only=["hand_size"], games=300, skill_deals=10, mc_deals=2, mc_block=2)
+    backend = DaskBackend(workers=2)
+    try:
+        on_dask = rules_lab(backend=backend, **kw)
+    finally:
+        backend.close()
+    assert json.dumps(on_dask, sort_keys=True) == json.dumps(rules_lab(**kw), sort_keys=True)
