@@ -1,8 +1,9 @@
 """The ``sim`` command line (typer): the app and its commands, registered in the order of
 ``sim --help``. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
 :mod:`~sim.cli.study_commands` (compare, study swap, tune), :mod:`~sim.cli.tool_commands`
-(analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review) and
-:mod:`~sim.cli.swap_command` (swap) and :mod:`~sim.cli.lab_command` (study rules); what they share is :mod:`sim.cli.options`."""
+(analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review),
+:mod:`~sim.cli.swap_command` (swap) and :mod:`~sim.cli.lab_command` (study rules); what they
+share is :mod:`sim.cli.options`."""
 from __future__ import annotations
 
 import sys
