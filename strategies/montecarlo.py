@@ -7,7 +7,9 @@ searches them too), and ``counting``'s move, which may be a pick-up on purpose. 
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
-numbers), ``rollouts // candidates`` worlds in all, for at most ``horizon`` turns.
+numbers), for at most ``horizon`` turns: ``rollouts`` playouts a decision, spent by sequential
+halving (``halving=1``, default: rounds after which only the better half of the moves plays
+on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``, before issue 24).
 
 Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
 mixture: in each sampled world every other seat is given one of the built-in ways of playing,
@@ -20,8 +22,10 @@ bot beat copies of counting (60% of the games against three of them) but lost in
 table (30% against counting's 34%), since it counted on opponents that would not play as
 modelled. Large weights of random play or of ``highest`` lost in the mixed table (the bot
 then expected gifts). Other models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
-``counting``, per playout; 3 ``counting`` without its blocking rule; and ``noise``, a share
-of random moves in any model (0 by default).
+``counting``, per playout; 3 ``counting`` without its blocking rule; 5 the mixture with
+counting's seats (and its own) played without that rule; and ``noise``, a share of random
+moves in any model (0 by default). ``halving=1`` spends the playouts by sequential halving
+(:func:`evaluate`).
 
 The score of a playout is 1 for a win (seed rules) or, under V2, the share of the other
 seats finished behind. The best candidate by mean score replaces ``counting``'s move only
@@ -319,14 +323,14 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
     "counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
-    params={"rollouts": (60, 1, 1_000_000), "horizon": (1000, 10, 100_000),
+    params={"rollouts": (80, 1, 1_000_000), "horizon": (1000, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),
             # prior and w_*: tuned by `sim tune` (docs/strategies.md), checked on fresh deals
             "prior": (1.0531, 0.0, 100.0),
             "w_lowest": (2.8146, 0.0, 10.0), "w_counting": (2.4494, 0.0, 10.0),
             "w_save": (2.3973, 0.0, 10.0), "w_random": (0.6413, 0.0, 10.0),
             "w_highest": (0.0, 0.0, 10.0), "w_cheapest": (0.0, 0.0, 10.0),
-            "own": (1, 0, NPOL - 1), "halving": (0, 0, 1)},
+            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
