@@ -7,7 +7,9 @@ searches them too), and ``counting``'s move, which may be a pick-up on purpose. 
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
-numbers), ``rollouts // candidates`` worlds in all, for at most ``horizon`` turns.
+numbers), for at most ``horizon`` turns: ``rollouts`` playouts a decision, spent by sequential
+halving (``halving=1``, default: rounds after which only the better half of the moves plays
+on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``, before issue 24).
 
 Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
 mixture: in each sampled world every other seat is given one of the built-in ways of playing,
@@ -20,8 +22,10 @@ bot beat copies of counting (60% of the games against three of them) but lost in
 table (30% against counting's 34%), since it counted on opponents that would not play as
 modelled. Large weights of random play or of ``highest`` lost in the mixed table (the bot
 then expected gifts). Other models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
-``counting``, per playout; 3 ``counting`` without its blocking rule; and ``noise``, a share
-of random moves in any model (0 by default).
+``counting``, per playout; 3 ``counting`` without its blocking rule; 5 the mixture with
+counting's seats (and its own) played without that rule; and ``noise``, a share of random
+moves in any model (0 by default). ``halving=1`` spends the playouts by sequential halving
+(:func:`evaluate`).
 
 The score of a playout is 1 for a win (seed rules) or, under V2, the share of the other
 seats finished behind. The best candidate by mean score replaces ``counting``'s move only
@@ -42,9 +46,9 @@ import numpy as np
 from sim.kernel.compiler import borrow, jit
 from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
-from sim.kernel.engine import apply_move, legal_word
+from sim.kernel.engine import apply_with, legal_from, rules_of
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, EV_GAME_OVER, FU, HANDN, HANDS, L_PICKUP, MAXP,
+    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_PICKUP, MAXP,
     NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
@@ -65,6 +69,12 @@ _SAVE_ROW = np.array([6.0])
 
 # ``lowest`` itself (one source, :mod:`sim.kernel.baseline`), inlined into the playouts.
 _lowest = jit(inline="always")(baseline.lowest)
+# The other models, the very same functions compiled with the project's options: a registered
+# strategy is compiled with bounds checks (R26: a user's strategy must not read past its
+# observation), which these built-ins, read here, do not need in the playouts; the two of
+# the default mixture inlined (a call passing array views cost counting a third of its turn).
+_counting, _save = (jit(inline="always")(f.py_func) for f in (counting, save_specials))
+_highest, _cheapest = (jit(f.py_func) for f in (highest, cheapest))
 
 
 @jit(inline="always")
@@ -110,22 +120,25 @@ def _score(st, me):
 
 
 @jit
-def _policy_move(pol, st, word, rng, counting_params):
+def _policy_move(pol, st, word, rng, counting_params, lite):
     """The move of opponent model ``pol`` (an index into :data:`POLICIES`) for the seat to
-    move in the world ``st``: it sees that world's public part and its own hand only."""
+    move in the world ``st``: it sees that world's public part and its own hand only.
+    ``lite``: ``counting`` without its blocking rule (:func:`_lite`) in counting's place."""
     p = st[CURRENT]
     hand = st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK]
     if pol == 0:
         return _lowest(st, hand, word, rng, st)
     if pol == 1:
-        return counting(st[:PUB], hand, word, rng, counting_params)
+        if lite:
+            return _lite(word, st)
+        return _counting(st[:PUB], hand, word, rng, counting_params)
     if pol == 2:
-        return save_specials(st[:PUB], hand, word, rng, _SAVE_ROW)
+        return _save(st[:PUB], hand, word, rng, _SAVE_ROW)
     if pol == 3:
         return nth_legal(word, st, randint(rng, count_legal(word, st)))
     if pol == 4:
-        return highest(st[:PUB], hand, word, rng, _SAVE_ROW)
-    return cheapest(st[:PUB], hand, word, rng, _CHEAPEST_ROW)
+        return _highest(st[:PUB], hand, word, rng, _SAVE_ROW)
+    return _cheapest(st[:PUB], hand, word, rng, _CHEAPEST_ROW)
 
 
 @jit
@@ -149,29 +162,32 @@ def draw_models(rng, weights, me, players, assign, own=1):
 
 @jit
 def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign):
-    """Apply ``m`` to the world ``st`` and play on with the playout policy; the score."""
-    ev = apply_move(st, m)
+    """Apply ``m`` to the world ``st`` and play on with the playout policy; the score. The
+    ruleset's scalars are read once a playout (:func:`sim.kernel.engine.rules_of`), and V2's
+    "my place is decided" only after a seat goes out."""
+    rz = rules_of(st)
+    ev = apply_with(st, m, rz)
     turns = 0
     mix = 0
     if model == 2:                           # each seat lowest or counting, per playout
         mix = randint(rng, 1 << MAXP)
     while not ev & EV_GAME_OVER and turns < horizon:
-        if st[V2] and _score(st, me) > 0:
+        if ev & EV_OUT and st[V2] and _score(st, me) > 0:
             break                            # V2: my place is decided
-        word = legal_word(st)
+        word = legal_from(st, rz)
         p = st[CURRENT]
         if noise > 0 and uniform(rng) < noise:
             m2 = nth_legal(word, st, randint(rng, count_legal(word, st)))
-        elif model == 4:
-            m2 = _policy_move(assign[p], st, word, rng, counting_params)
+        elif model >= 4:
+            m2 = _policy_move(assign[p], st, word, rng, counting_params, model == 5)
         elif model == 1 or (model == 2 and (mix >> p) & 1):
-            m2 = counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
+            m2 = _counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
                           word, rng, counting_params)
         elif model == 3:
             m2 = _lite(word, st)
         else:
             m2 = _lowest(st, st, word, rng, st)
-        ev = apply_move(st, m2)
+        ev = apply_with(st, m2, rz)
         turns += 1
     return _score(st, me)
 
@@ -201,14 +217,18 @@ def candidates(obs, legal, base, pickups, cand):
 
 @jit
 def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, prior, weights,
-             own=1):
+             own=1, halving=0):
     """The candidate move with the best mean playout score, if it beats ``counting``'s own
     choice clearly enough; else ``counting``'s choice.
 
-    Every candidate is played out in the same sampled worlds, with the same random stream
-    (common random numbers), ``rollouts // candidates`` worlds in all; a candidate replaces
-    the heuristic's move only when its mean paired difference in score is positive and
-    ``prior`` standard errors or more away from 0."""
+    Every candidate still in the race is played out in the same sampled worlds, with the
+    same random stream (common random numbers). ``halving`` 0: every candidate in
+    ``rollouts // candidates`` worlds. ``halving`` 1: sequential halving, ``rollouts``
+    playouts split over ceil(log2 candidates) rounds; after each round only the better half
+    by mean score (and ``counting``'s move, always) plays on, so that the playouts go to the
+    moves still close to the best. A candidate replaces the heuristic's move only when its
+    mean paired difference in score (over the worlds both played) is positive and ``prior``
+    standard errors or more away from 0."""
     counting_params = np.array([3.0])
     base = counting(obs, hand, legal, rng, counting_params)
     cand = np.empty(NMOVES + 1, np.int64)
@@ -228,32 +248,62 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     dsum = np.zeros(k)                       # paired differences with the heuristic's move
     dsq = np.zeros(k)
     sc = np.zeros(k)
+    alive = np.arange(k)                     # the candidates still in the race, first n
+    n = k
+    rounds = 1
+    if halving:
+        while (1 << rounds) < k:
+            rounds += 1
     assign = np.ones(MAXP, np.int64)
-    worlds = max(1, rollouts // k)
+    worlds = 0
     # Views without reference counts for the playouts (sim.kernel.compiler.borrow): a third faster. The
     # owners stay in use below, after the loop.
     stv, prngv, paramsv, assignv = borrow(st), borrow(prng), borrow(counting_params), borrow(assign)
-    for _ in range(worlds):
-        sample_world(obs, hand, rng, world, pool)
-        if model == 4:
-            draw_models(rng, weights, me, obs[PLAYERS], assign, own)
-        s0 = next_u64(rng)
-        for i in range(k):
-            st[:] = world
-            x = s0                           # the same playout stream for every candidate
-            for j in range(4):
-                x = splitmix64(x)
-                prng[j] = x
-            sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv, assignv)
-            total[i] += sc[i]
-        for i in range(k):
-            d = sc[i] - sc[ib]
-            dsum[i] += d
-            dsq[i] += d * d
+    for rnd in range(rounds):
+        w = max(1, rollouts // k) if rounds == 1 else max(1, rollouts // (rounds * n))
+        for _ in range(w):
+            sample_world(obs, hand, rng, world, pool)
+            if model >= 4:
+                draw_models(rng, weights, me, obs[PLAYERS], assign, own)
+            s0 = next_u64(rng)
+            for a in range(n):
+                i = alive[a]
+                st[:] = world
+                x = s0                       # the same playout stream for every candidate
+                for j in range(4):
+                    x = splitmix64(x)
+                    prng[j] = x
+                sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv,
+                                 assignv)
+                total[i] += sc[i]
+            for a in range(n):
+                i = alive[a]
+                d = sc[i] - sc[ib]
+                dsum[i] += d
+                dsq[i] += d * d
+        worlds += w
+        if rnd == rounds - 1 or n <= 2:
+            break
+        # keep the better half (ties to the earlier candidate), and the heuristic's move
+        order = np.argsort(-total[alive[:n]], kind="mergesort")
+        keep = (n + 1) // 2
+        kept = np.empty(n, np.int64)
+        m = 0
+        has_base = False
+        for a in range(keep):
+            kept[m] = alive[order[a]]
+            has_base |= kept[m] == ib
+            m += 1
+        if not has_base:
+            kept[m] = ib
+            m += 1
+        alive[:m] = kept[:m]
+        n = m
     st[0] = prng[0] = assign[0] = counting_params[0] = 0     # the owners outlive their views
     best = ib
-    for i in range(k):
-        if total[i] > total[best]:
+    for a in range(n):
+        i = alive[a]
+        if total[i] > total[best] or (total[i] == total[best] and i < best and best != ib):
             best = i
     if best == ib:
         return base
@@ -273,19 +323,20 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
     "counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
-    params={"rollouts": (60, 1, 1_000_000), "horizon": (1000, 10, 100_000),
-            "noise": (0.0, 0.0, 1.0), "model": (4, 0, 4), "pickups": (0, 0, 1),
+    params={"rollouts": (80, 1, 1_000_000), "horizon": (1000, 10, 100_000),
+            "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),
             # prior and w_*: tuned by `sim tune` (docs/strategies.md), checked on fresh deals
             "prior": (1.0531, 0.0, 100.0),
             "w_lowest": (2.8146, 0.0, 10.0), "w_counting": (2.4494, 0.0, 10.0),
             "w_save": (2.3973, 0.0, 10.0), "w_random": (0.6413, 0.0, 10.0),
             "w_highest": (0.0, 0.0, 10.0), "w_cheapest": (0.0, 0.0, 10.0),
-            "own": (1, 0, NPOL - 1)},
+            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
                     params[2], np.int64(params[3]), np.int64(params[4]), params[5],
-                    params[6:6 + NPOL], np.int64(params[6 + NPOL]))
+                    params[6:6 + NPOL], np.int64(params[6 + NPOL]),
+                    np.int64(params[7 + NPOL]))
 
 
 __all__ = ["montecarlo", "evaluate", "candidates", "MAXP"]

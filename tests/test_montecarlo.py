@@ -61,11 +61,13 @@ def test_sampled_worlds_agree_with_everything_the_player_knows():
 W = np.ones(NPOL)          # every opponent model of the mixture
 
 
-@pytest.mark.parametrize("model", [0, 4])
-def test_R26_decisions_do_not_depend_on_hidden_cards(model):
+@pytest.mark.parametrize("model,halving", [(0, 0), (4, 0), (4, 1), (5, 1)])
+def test_R26_decisions_do_not_depend_on_hidden_cards(model, halving):
     """Two positions that differ only in cards the mover cannot see (its own face-downs, the
     stock, another hand's unknown cards) get the same decision from the same random stream,
-    with the playouts' opponent models fixed (0: lowest) or drawn from the mixture (4)."""
+    with the playouts' opponent models fixed (0: lowest) or drawn from the mixture (4; 5
+    with counting's seats played without its blocking rule), every candidate searched alike
+    or by sequential halving."""
     compared = 0
     for st in states(n_games=8, every=11):
         me = st[CURRENT]
@@ -81,9 +83,10 @@ def test_R26_decisions_do_not_depend_on_hidden_cards(model):
         seed_game(a, np.uint64(5), 0)
         seed_game(b, np.uint64(5), 0)
         assert np.array_equal(st[:PUB], other[:PUB])
-        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, model, 1, 2.0, W) == evaluate(
+        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, model, 1, 2.0, W, 1,
+                        halving) == evaluate(
             other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1,
-            model, 1, 2.0, W)
+            model, 1, 2.0, W, 1, halving)
         compared += 1
     assert compared > 3
 
@@ -117,9 +120,9 @@ def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
     assert s.row().tolist()[:6] == [7.0, 50.0, 0.0, 4.0, 0.0, 1.0531]
-    assert get_move("montecarlo").row().tolist() == [60.0, 1000.0, 0.0, 4.0, 0.0, 1.0531,
+    assert get_move("montecarlo").row().tolist() == [80.0, 1000.0, 0.0, 4.0, 0.0, 1.0531,
                                                      2.8146, 2.4494, 2.3973, 0.6413, 0.0, 0.0,
-                                                     1.0]
+                                                     1.0, 1.0]
     assert [k[2:] for k in list(s.params)[6:12]] == ["lowest", "counting", "save", "random",
                                                      "highest", "cheapest"]
     assert len(POLICIES) == NPOL == 6
@@ -199,9 +202,11 @@ def test_without_clear_evidence_it_plays_the_heuristics_move():
             continue
         if min(st[HANDN + s] + st[FUN + s] + st[FDN + s] for s in range(st[PLAYERS])) < 4:
             continue               # someone may go out within the horizon
-        for model in (1, 4):
-            assert evaluate(st[:PUB], hand, legal, rng, 40, 10, 0.0, model, 0, 0.0, W) == base
-            assert evaluate(st[:PUB], hand, legal, rng, 40, 1000, 0.0, model, 0, 1e6, W) == base
+        for model, halving in ((1, 0), (4, 0), (4, 1), (5, 1)):
+            assert evaluate(st[:PUB], hand, legal, rng, 40, 10, 0.0, model, 0, 0.0, W, 1,
+                            halving) == base
+            assert evaluate(st[:PUB], hand, legal, rng, 40, 1000, 0.0, model, 0, 1e6, W, 1,
+                            halving) == base
         searched += 1
     assert searched > 10
 

@@ -20,8 +20,8 @@ from sim.kernel.compiler import borrow, jit
 from sim.kernel.engine import deck_jokers, derive_have
 from sim.kernel.fastpath import ENTRY
 from sim.kernel.layout import (
-    BURNED, CURRENT, DECK, EV_GAME_OVER, FD, FDN, FU, HANDN, HANDS, KNOWN, MAXP, NOUT, NR,
-    OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
+    BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FU, HANDN, HANDS, KNOWN, MAXP, NOUT,
+    NR, OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
 )
 from sim.kernel.moves import is_legal
 from sim.kernel.referee import BAD_SWAP, SWAP_CARDS, deal_game, play_out, swap_phase
@@ -96,25 +96,28 @@ def score(st, me, players):
 def play_on(st, m, me, rng, max_turns, fns, params, bad):
     """Apply ``m`` to the world ``st`` and let every seat play its strategy until the
     analyst's result is decided. Returns (score, status); a strategy's illegal move (R24)
-    writes (seat, move) into ``bad``."""
+    writes (seat, move) into ``bad``. The ruleset's scalars are read once a playout
+    (:func:`sim.kernel.engine.rules_of`), and the analyst's place only after a seat goes out."""
     players = st[PLAYERS]
-    ev = engine.apply_move(st, m)
+    rz = engine.rules_of(st)
+    ev = engine.apply_with(st, m, rz)
     turns = 0
     while not ev & EV_GAME_OVER:
-        s = score(st, me, players)
-        if s > 0:
-            return s, OK                      # V2: the analyst is out, its place is known
+        if ev & EV_OUT:
+            s = score(st, me, players)
+            if s > 0:
+                return s, OK                  # V2: the analyst is out, its place is known
         if turns >= max_turns:
             if st[V2]:                        # the mean of the places still open
                 return (st[NOUT] + 1 + players) / 2.0, UNFINISHED
             return 0.0, UNFINISHED
-        legal = engine.legal_word(st)
+        legal = engine.legal_from(st, rz)
         p = st[CURRENT]
         m2 = fns[p](st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[p])
         if not is_legal(legal, m2, st[:PUB]):
             bad[0], bad[1] = p, m2
             return 0.0, BAD_MOVE
-        ev = engine.apply_move(st, m2)
+        ev = engine.apply_with(st, m2, rz)
         turns += 1
     return score(st, me, players), OK
 
@@ -128,6 +131,7 @@ def playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, fn
     me = st0[CURRENT]
     hand = st0[HANDS + me * NR:HANDS + me * NR + NR]
     n = scores.shape[0]
+    pv = borrow(params)                       # rows handed on without reference counts
     for w in prange(n):
         rng = np.empty(4, np.uint64)
         seed_game(rng, seed, first + w)
@@ -148,7 +152,8 @@ def playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, fn
                 prng[j] = x
             # views without reference counts (sim.kernel.compiler.borrow); st and prng live on
             scores[w, i], status[w, i] = play_on(borrow(st), moves[i], me, borrow(prng),
-                                                 max_turns, fns, params, bad[w])
+                                                 max_turns, fns, pv, bad[w])
+    params[0, 0] = params[0, 0]               # the owner outlives its view
 
 
 # -- deals where one seat holds given cards: the swap advisor (sim swap) ---------------------
