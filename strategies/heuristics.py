@@ -24,6 +24,8 @@ tuning found, for whoever changes them:
 """
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.compiler import jit
 from sim.kernel.cards import JOKER, TEN, TWO
 from sim.kernel.engine import deck_jokers
@@ -164,7 +166,7 @@ def _unseen(obs, hand, p):
             if s != p:
                 k -= obs[KNOWN + s * NR + a]
         if k > 0:
-            packed |= k << (3 * a)
+            packed |= np.int64(k) << (3 * a)     # int64: in Python k is an np.int32
             total += k
     return packed, total
 
