@@ -8,7 +8,7 @@ per world, every move wins (1) or not (0) with its own chance ``p_i``; with prob
 agree as often as their chances allow, like playouts of close moves from common random
 numbers) and with probability ``r`` the moves are drawn independently. Each repetition plays
 blocks of ``--block`` worlds up to ``--looks`` blocks, the moves dropped by the race playing
-no further worlds, with the z of ``analyze_state`` (Bonferroni over looks x (k - 1)).
+no further worlds, with the z of ``analyze_state`` (one-sided Bonferroni over looks x (k - 1)).
 
 A *wrong answer* is: "clear" naming a move that is not among the best, or "tolerance"
 naming a leader more than ``tol`` below the best (exactly ``tol`` below counts as wrong
@@ -54,7 +54,7 @@ def worlds(p, r, n, rng):
 
 def one(p, r, tol, block, looks, rng):
     k = len(p)
-    z = float(norm.ppf(1 - 0.05 / (2 * looks * max(1, k - 1))))
+    z = float(norm.ppf(1 - 0.05 / (looks * max(1, k - 1))))
     active = np.ones(k, bool)
     scores = np.zeros((0, k))
     best = np.flatnonzero(np.isclose(p, max(p)))

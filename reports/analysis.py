@@ -65,8 +65,8 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
     else:
         c = a.clear
         level = ("95%" if not c else
-                 f"95% corrected for {c['looks']} looks x {c.get('comparisons', 1)} "
-                 f"comparisons (Bonferroni, z = {p['z']:.2f})")
+                 f"one-sided 95% at the low end, corrected for {c['looks']} looks x "
+                 f"{c.get('comparisons', 1)} comparisons (Bonferroni, z = {p['z']:.2f})")
         lines.append(f"Best minus second, paired over the same worlds ({p['best']} vs "
                      f"{p['second']}{', lower is better' if a.v2 else ''}): "
                      f"{p['difference']:+.3f}, {level} interval "
@@ -74,6 +74,7 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
     if a.clear:
         c = a.clear
         unit = "hundredths of a place" if a.v2 else "points"
+        tol_unit = unit if c.get("tolerance") != 1 or a.v2 else "point"
         how = f"{c['worlds']:,} worlds (blocks of {c['block']:,}, cap {c['cap']:,})"
         if c.get("dropped"):
             how += ("; dropped from the race as clearly worse than the leader: "
@@ -82,7 +83,7 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
             lines.append(f"Until clear: the best move separated from every other after {how}.")
         elif c["stopped"] == "tolerance":
             lines.append(f"Until clear: too close to call, but no move left is better than "
-                         f"{p['best']} by {c['tolerance']:g} {unit} or more (--tolerance), "
+                         f"{p['best']} by {c['tolerance']:g} {tol_unit} or more (--tolerance), "
                          f"after {how}.")
         elif c["stopped"] == "cap" and p is not None:
             gap = 100 * max(abs(p["low"]), abs(p["high"]))

@@ -138,7 +138,7 @@ def test_until_clear_stops_when_the_best_move_separates():
 
     a = run_analysis(forced(), rollouts=10, seed=1, until_clear=True, max_rollouts=100)
     assert a.clear["stopped"] == "clear" and a.n == 10
-    assert a.clear["looks"] == 10 and a.clear["z"] > 2.5          # Bonferroni over 10 looks
+    assert a.clear["looks"] == 10 and a.clear["z"] > 2.5          # Bonferroni: 10 looks x 2
     tied = pos(players=2, current=0, hands=[["5", "6"], ["9"]], pile=["4"], count=1)
     b = run_analysis(tied, rollouts=10, seed=1, until_clear=True, max_rollouts=30)
     assert b.clear["stopped"] == "cap" and b.n == 30            # every move loses: no leader

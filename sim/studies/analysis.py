@@ -73,7 +73,9 @@ def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
     the leader (each interval's low end above ``-tolerance``); else None. With ``z`` from
     Bonferroni over every look and the ``k - 1`` comparisons with the true best, the true
     best is dropped, or the leader declared when it is ``tolerance`` or more worse than the
-    best, with probability at most 5% (benchmarks/analyze_race.py simulates it)."""
+    best, with probability at most 5%: each such error is the interval of "some move minus
+    the best" missing at its low end, so a one-sided level suffices (``z`` at
+    5% / (looks (k - 1)), benchmarks/analyze_race.py simulates it)."""
     from scipy.stats import norm
 
     from sim.studies.stats import mean_interval
@@ -246,7 +248,9 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     moves = np.array(legal_ids(st), np.int64)
     st0 = np.ascontiguousarray(st, dtype=np.int32)
     looks = math.ceil(cap / rollouts) if until_clear else 1
-    z = float(norm.ppf(1 - 0.05 / (2 * looks * max(1, moves.size - 1))))
+    # every wrong answer of the race is a miss of the lower end of "move - the best" for one
+    # of the k - 1 other moves at one look: one-sided Bonferroni over looks x (k - 1)
+    z = float(norm.ppf(1 - 0.05 / (looks * max(1, moves.size - 1))))
     span = float(players - 1) if st[V2] else 1.0     # V2: places 1..players
     active = np.ones(moves.size, bool)
     a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
