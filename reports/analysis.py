@@ -32,7 +32,9 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
                         "; hidden cards written in the position are not used (--omniscient "
                         "uses them)." if from_file else "."))
     me = "" if a.me == a.opponents else f"; seat {a.seat} (after this move) plays {a.me}"
-    lines.append(f"{a.n:,} worlds x {len(a.moves)} moves = {info['playouts']:,} playouts, "
+    times = ("" if info["playouts"] == a.n * len(a.moves) else
+             " (fewer for the moves the race dropped)")
+    lines.append(f"{a.n:,} worlds x {len(a.moves)} moves{times} = {info['playouts']:,} playouts, "
                  f"every move in the same worlds (common random numbers); the other seats "
                  f"play {a.opponents}{me}"
                  + ("" if me else f", seat {a.seat} too after this move")
@@ -41,36 +43,52 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
     lines.append(f"{a.seconds:.2f} s" + (f" ({rate:,.0f} playouts/s)" if rate else "") + ".")
     lines.append("")
     lines.append(f"{a.measure[0].upper()}{a.measure[1:]}, {a.interval}, "
-                 f"n = {a.n:,} playouts per move:")
+                 f"n = {a.n:,} playouts per move"
+                 + (" (fewer for a dropped move):" if info["playouts"] < a.n * len(a.moves)
+                    else ":"))
     rows = a.rows()
     width = max([4] + [len(r["move"]) for r in rows])
     head = "place" if a.v2 else "win"
     extra = "  first  Shithead" if a.v2 else ""
+    short = any(r["n"] < a.n for r in rows)           # the race dropped a move
     lines.append(f"  {'#':>2}  {'move':<{width}}  {head:>6}  {'95% interval':<15}{extra}"
-                 f"  unfinished")
+                 f"  unfinished" + ("  playouts" if short else ""))
     for r in rows:
         more = f"  {r['first']:5.3f}  {r['shithead']:8.3f}" if a.v2 else ""
         lines.append(f"  {r['rank']:>2}  {r['move']:<{width}}  {r['estimate']:6.3f}  "
-                     f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}")
+                     f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}"
+                     + (f"  {r['n']:>9,}" if short else ""))
     p = info["paired"]
     lines.append("")
     if p is None:
         lines.append("Only one legal move.")
     else:
-        level = ("95%" if not a.clear else
-                 f"95% corrected for {a.clear['looks']} looks (Bonferroni, z = {p['z']:.2f})")
+        c = a.clear
+        level = ("95%" if not c else
+                 f"one-sided 95% at the low end, corrected for {c['looks']} looks x "
+                 f"{c.get('comparisons', 1)} comparisons (Bonferroni, z = {p['z']:.2f})")
         lines.append(f"Best minus second, paired over the same worlds ({p['best']} vs "
                      f"{p['second']}{', lower is better' if a.v2 else ''}): "
-                     f"{p['difference']:+.3f}, {level} normal interval "
+                     f"{p['difference']:+.3f}, {level} interval "
                      f"{p['low']:+.3f} to {p['high']:+.3f}, n = {p['n']:,}.")
     if a.clear:
         c = a.clear
+        unit = "hundredths of a place" if a.v2 else "points"
+        tol_unit = unit if c.get("tolerance") != 1 or a.v2 else "point"
+        how = f"{c['worlds']:,} worlds (blocks of {c['block']:,}, cap {c['cap']:,})"
+        if c.get("dropped"):
+            how += ("; dropped from the race as clearly worse than the leader: "
+                    + ", ".join(c["dropped"]))
         if c["stopped"] == "clear":
-            lines.append(f"Until clear: the best move separated from the second after "
-                         f"{c['worlds']:,} worlds (blocks of {c['block']:,}, cap {c['cap']:,}).")
-        elif c["stopped"] == "cap":
-            lines.append(f"Until clear: NOT clear at the cap of {c['cap']:,} worlds: the best "
-                         f"two moves cannot be told apart with these playouts.")
+            lines.append(f"Until clear: the best move separated from every other after {how}.")
+        elif c["stopped"] == "tolerance":
+            lines.append(f"Until clear: too close to call, but no move left is better than "
+                         f"{p['best']} by {c['tolerance']:g} {tol_unit} or more (--tolerance), "
+                         f"after {how}.")
+        elif c["stopped"] == "cap" and p is not None:
+            gap = 100 * max(abs(p["low"]), abs(p["high"]))
+            lines.append(f"Until clear: too close to call at this budget: the two best differ "
+                         f"by less than {gap:.1f} {unit} (the interval above), after {how}.")
     return lines
 
 

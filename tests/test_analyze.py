@@ -138,10 +138,49 @@ def test_until_clear_stops_when_the_best_move_separates():
 
     a = run_analysis(forced(), rollouts=10, seed=1, until_clear=True, max_rollouts=100)
     assert a.clear["stopped"] == "clear" and a.n == 10
-    assert a.clear["looks"] == 10 and a.clear["z"] > 2.5          # Bonferroni over 10 looks
+    assert a.clear["looks"] == 10 and a.clear["z"] > 2.5          # Bonferroni: 10 looks x 2
     tied = pos(players=2, current=0, hands=[["5", "6"], ["9"]], pile=["4"], count=1)
     b = run_analysis(tied, rollouts=10, seed=1, until_clear=True, max_rollouts=30)
     assert b.clear["stopped"] == "cap" and b.n == 30            # every move loses: no leader
+
+
+def test_the_race_drops_clearly_worse_moves_and_stops_within_tolerance():
+    """sim.studies.analysis.race on made-up worlds: a move losing where the leader wins in
+    every world is dropped; two moves equal in every world are never separated, but 2,000
+    identical worlds show they differ by less than 1 point (not with --tolerance 0)."""
+    import numpy as np
+
+    from sim.studies.analysis import race
+
+    s = np.zeros((200, 3))
+    s[:100, 0] = s[:100, 1] = 1.0                  # moves 0 and 1 win alike, move 2 never
+    active, leader, stopped = race(s, np.ones(3, bool), False, 1.0, 3.0, 0.01)
+    assert leader == 0 and active.tolist() == [True, True, False] and stopped is None
+    big = np.repeat(s, 10, axis=0)
+    assert race(big, active, False, 1.0, 3.0, 0.01)[2] == "tolerance"
+    assert race(big, active, False, 1.0, 3.0, 0.0)[2] is None
+    v2 = np.array([[1.0, 3.0]] * 50)               # V2: the lower place leads
+    assert race(v2, np.ones(2, bool), True, 3.0, 3.0, 0.0)[1:] == (0, "clear")
+
+
+def test_until_clear_drops_moves_without_changing_the_worlds_of_the_others():
+    """A move dropped by the race plays no further worlds (NaN, a smaller n); the moves
+    left play exactly the worlds they play in a plain analysis of as many worlds (a world
+    is seeded by its index), and the same seed gives the same answer."""
+    import numpy as np
+
+    from sim.studies.analysis import run_analysis
+
+    a = run_analysis(_midgame(), rollouts=300, seed=2, until_clear=True, max_rollouts=1500)
+    again = run_analysis(_midgame(), rollouts=300, seed=2, until_clear=True, max_rollouts=1500)
+    assert np.array_equal(a.scores, again.scores, equal_nan=True) and a.clear == again.clear
+    assert a.clear["dropped"] and a.clear["comparisons"] == len(a.moves) - 1
+    plain = run_analysis(_midgame(), rollouts=a.n, seed=2)
+    played = ~np.isnan(a.scores)
+    assert np.array_equal(a.scores[played], plain.scores[played])
+    rows = {r["move"]: r["n"] for r in a.rows()}
+    assert min(rows.values()) < a.n == max(rows.values())
+    assert a.info()["playouts"] == int(played.sum()) < a.n * len(a.moves)
 
 
 def test_the_positions_own_rules_decide():
@@ -219,6 +258,16 @@ def test_cli_bad_input_is_one_error_line(cli, tmp_path, content, message):
     assert r.exit_code == 2
     assert r.output.startswith("error: ") and message in r.output
     assert r.output.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_cli_until_clear_says_how_it_stopped_and_checks_tolerance(cli, tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(_midgame()))
+    r = cli("analyze", f, "--rollouts", "300", "--until-clear", "--max-rollouts", "600")
+    assert r.exit_code == 0, r.output
+    assert "Until clear: " in r.output and "dropped from the race" in r.output
+    r = cli("analyze", f, "--until-clear", "--tolerance", "-1")
+    assert r.exit_code == 2 and r.output.startswith("error: --tolerance")
 
 
 def test_cli_refuses_rules_that_differ_from_the_positions(cli, tmp_path):

@@ -31,11 +31,17 @@ def analyze_command(
                                         "written in the position (face-downs, stock, other "
                                         "hands) instead of re-dealing them."),
         until_clear: bool = typer.Option(False, "--until-clear", help="Play blocks of "
-                                         "--rollouts worlds until the best move separates from "
-                                         "the second (paired, corrected for repeated looks) or "
-                                         "--max-rollouts is reached."),
+                                         "--rollouts worlds, each only by the moves not yet "
+                                         "clearly worse than the leader, until one is left, "
+                                         "the leader is within --tolerance of every move left, "
+                                         "or --max-rollouts is reached (paired, corrected for "
+                                         "repeated looks and comparisons)."),
         max_rollouts: Optional[str] = typer.Option(None, "--max-rollouts", help="Cap of worlds "
                                                    "for --until-clear (default 20 blocks)."),
+        tolerance: float = typer.Option(1.0, "--tolerance", help="--until-clear also stops when "
+                                        "no move left can be better than the leader by this "
+                                        "many points (of win chance; V2: hundredths of a "
+                                        "place); 0: only when one move is left."),
         max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
                                       "before it counts as unfinished."),
         as_json: bool = json_option("the answer")):
@@ -53,7 +59,7 @@ def analyze_command(
         cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
         a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
                          opponents=opponents, me=me, until_clear=until_clear,
-                         max_rollouts=cap, max_turns=max_turns)
+                         max_rollouts=cap, max_turns=max_turns, tolerance=tolerance)
         line = position_line(state_of(data)[0])
     except ValueError as e:
         fail(str(e))
@@ -62,7 +68,7 @@ def analyze_command(
         from sim.kernel.ruleset import Ruleset
         asked = {"position": position, "rollouts": n, "seed": seed, "opponents": opponents,
                  "me": me, "omniscient": omniscient, "until_clear": until_clear,
-                 "max_rollouts": cap, "max_turns": max_turns}
+                 "max_rollouts": cap, "max_turns": max_turns, "tolerance": tolerance}
         jsonout.echo("analysis", Ruleset.parse(data.get("ruleset")), asked,
                      {**a.info(), "moves": a.rows()}, default=float)
     else:

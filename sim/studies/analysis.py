@@ -36,6 +36,7 @@ from sim.studies.view import check_rules, hidden_counts, state_of
 DEFAULT_OPPONENTS = "counting"
 DEFAULT_ROLLOUTS = 1000
 DEFAULT_MAX_TURNS = 2000
+DEFAULT_TOLERANCE = 1.0        # --until-clear's indifference zone, in points (hundredths)
 WILSON = "95% Wilson score interval"
 NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
 Z95 = 1.959963984540054        # the normal quantile of a two-sided 95% interval
@@ -52,6 +53,50 @@ def move_words(m: int) -> str:
     if m >= ADD:
         return f"add {NAMES[m - ADD]}"
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
+
+
+# -- the race of --until-clear ---------------------------------------------------------------
+def best_first(scores, v2: bool) -> list[int]:
+    """Columns of ``scores`` (worlds x moves, NaN where a move was not played), best mean
+    first (V2: lowest place first); stable, so ties keep the legal order."""
+    means = np.nanmean(scores, axis=0) if scores.shape[0] else np.zeros(scores.shape[1])
+    return [int(i) for i in np.argsort(means if v2 else -means, kind="stable")]
+
+
+def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
+    """One look of ``--until-clear``: the leader (the best mean among the ``active`` moves)
+    against each other active move, paired over the worlds both were played in, with
+    :func:`sim.studies.stats.mean_interval` at the two-sided level of ``z``. A move whose
+    interval of "leader minus it" (V2: it minus the leader) lies above 0 is dropped: it
+    plays no further worlds. Returns (active, leader, stopped): "clear" when only the
+    leader is left; "tolerance" when every move left is at most ``tolerance`` better than
+    the leader (each interval's low end above ``-tolerance``); else None. With ``z`` from
+    Bonferroni over every look and the ``k - 1`` comparisons with the true best, the true
+    best is dropped, or the leader declared when it is ``tolerance`` or more worse than the
+    best, with probability at most 5%: each such error is the interval of "some move minus
+    the best" missing at its low end, so a one-sided level suffices (``z`` at
+    5% / (looks (k - 1)), benchmarks/analyze_race.py simulates it)."""
+    from scipy.stats import norm
+
+    from sim.studies.stats import mean_interval
+
+    active = active.copy()
+    alpha = float(2 * norm.sf(z))
+    live = [i for i in best_first(scores, v2) if active[i]]
+    leader, lows = live[0], []
+    for j in live[1:]:
+        both = ~np.isnan(scores[:, leader]) & ~np.isnan(scores[:, j])
+        d = scores[both, leader] - scores[both, j]
+        ci = mean_interval(-d if v2 else d, alpha=alpha, bounds=(-span, span))
+        if ci["ci_low"] > 0:
+            active[j] = False
+        else:
+            lows.append(ci["ci_low"])
+    if not lows:
+        return active, leader, "clear"
+    if tolerance > 0 and min(lows) > -tolerance:
+        return active, leader, "tolerance"
+    return active, leader, None
 
 
 # -- the analysis ----------------------------------------------------------------------------
@@ -77,13 +122,13 @@ class Analysis:
 
     @property
     def n(self) -> int:
+        """Worlds played (a move dropped by ``--until-clear``'s race was played in fewer)."""
         return int(self.scores.shape[0])
 
     def order(self) -> list[int]:
-        """Move indices, best first (stable: ties keep the legal order)."""
-        means = self.scores.mean(axis=0)
-        key = means if self.v2 else -means
-        return [int(i) for i in np.argsort(key, kind="stable")]
+        """Move indices, best first (stable: ties keep the legal order); a move's mean is over
+        the worlds it was played in (NaN marks the others)."""
+        return best_first(self.scores, self.v2)
 
     def paired(self, z: float = Z95) -> dict | None:
         """Best minus second, world by world (common random numbers): the mean and its interval
@@ -97,21 +142,23 @@ class Analysis:
         if len(self.moves) < 2:
             return None
         a, b = self.order()[:2]
-        d = self.scores[:, a] - self.scores[:, b]
+        both = ~np.isnan(self.scores[:, a]) & ~np.isnan(self.scores[:, b])
+        d = self.scores[both, a] - self.scores[both, b]
         span = float(self.players - 1) if self.v2 else 1.0     # V2: places 1..players
         ci = mean_interval(d, alpha=float(2 * norm.sf(z)), bounds=(-span, span))
         return {"best": move_words(self.moves[a]), "second": move_words(self.moves[b]),
                 "difference": ci["estimate"], "low": ci["ci_low"], "high": ci["ci_high"],
-                "z": z, "n": self.n}
+                "z": z, "n": int(both.sum())}
 
     def rows(self) -> list[dict]:
         from sim.runs.tally import wilson
         from sim.kernel.position import move_to_dict
 
         out = []
-        n = self.n
         for rank, i in enumerate(self.order(), 1):
-            col = self.scores[:, i]
+            played = ~np.isnan(self.scores[:, i])
+            col = self.scores[played, i]
+            n = int(played.sum())
             row = {"rank": rank, "move": move_words(self.moves[i]),
                    "json": move_to_dict(self.moves[i])}
             mean = float(col.mean())
@@ -125,7 +172,7 @@ class Analysis:
                 wins = int(col.sum())
                 lo, hi = wilson(wins, n)
                 row.update(estimate=mean, low=lo, high=hi, wins=wins)
-            row.update(n=n, unfinished=int((self.status[:, i] == UNFINISHED).sum()))
+            row.update(n=n, unfinished=int((self.status[played, i] == UNFINISHED).sum()))
             out.append(row)
         return out
 
@@ -147,7 +194,7 @@ class Analysis:
         return df
 
     def info(self) -> dict:
-        playouts = self.n * len(self.moves)
+        playouts = int((~np.isnan(self.scores)).sum())
         return {"measure": self.measure, "interval": self.interval, "n": self.n,
                 "seat": self.seat, "players": self.players, "v2": self.v2, "seed": self.seed,
                 "opponents": self.opponents, "me": self.me, "omniscient": self.omniscient,
@@ -171,12 +218,15 @@ def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
 
 def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OPPONENTS,
                   me=None, omniscient=False, until_clear=False, max_rollouts=None,
-                  max_turns=DEFAULT_MAX_TURNS) -> Analysis:
+                  max_turns=DEFAULT_MAX_TURNS, tolerance=DEFAULT_TOLERANCE) -> Analysis:
     """Analyse the kernel state ``st`` from its seat to move's point of view (R26), or from
     the state as it is (``omniscient``). ``rollouts`` worlds, each move played out once in
-    each; with ``until_clear``, blocks of ``rollouts`` worlds until the best move's paired
-    difference with the second is clear (Bonferroni over the largest number of looks) or
-    ``max_rollouts`` worlds (default 20 blocks) are played."""
+    each; with ``until_clear``, blocks of ``rollouts`` worlds, each played by the moves
+    still in the race (:func:`race`: Bonferroni over the largest number of looks and the
+    comparisons), until one move is left ("clear"), the leader is within ``tolerance``
+    points (hundredths of the measure: of a win chance, of a place under V2) of every move
+    left ("tolerance"; 0: never), or ``max_rollouts`` worlds (default 20 blocks) are
+    played ("cap")."""
     from scipy.stats import norm
 
     install()                 # Numba's process-wide patches (sim.kernel.compiler), once
@@ -188,6 +238,8 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
     if max_turns < 1:
         raise ValueError(f"--max-turns: expected a positive number, got {max_turns}")
+    if not 0 <= tolerance <= 100:
+        raise ValueError(f"--tolerance: expected points from 0 to 100, got {tolerance!r}")
     cap = max_rollouts if max_rollouts is not None else 20 * rollouts
     if until_clear and cap < rollouts:
         raise ValueError(f"--max-rollouts: at least --rollouts ({rollouts}), got {cap}")
@@ -196,20 +248,30 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     moves = np.array(legal_ids(st), np.int64)
     st0 = np.ascontiguousarray(st, dtype=np.int32)
     looks = math.ceil(cap / rollouts) if until_clear else 1
-    z = float(norm.ppf(1 - 0.05 / (2 * looks)))
+    # every wrong answer of the race is a miss of the lower end of "move - the best" for one
+    # of the k - 1 other moves at one look: one-sided Bonferroni over looks x (k - 1)
+    z = float(norm.ppf(1 - 0.05 / (looks * max(1, moves.size - 1))))
+    span = float(players - 1) if st[V2] else 1.0     # V2: places 1..players
+    active = np.ones(moves.size, bool)
     a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
                  np.zeros((0, moves.size), np.int8), bool(st[V2]), players, seat, seed,
                  opp_name, me_name, omniscient, {"total": 0} if omniscient else hidden_counts(st),
                  max_turns)
 
     def block(first, n):
-        scores = np.zeros((n, moves.size))
-        status = np.zeros((n, moves.size), np.int8)
+        # the moves still racing play world w from the same stream as every move would
+        # (sampling.playouts seeds a world by its index): dropped moves are NaN from here
+        live = np.flatnonzero(active)
+        got = np.zeros((n, live.size))
+        got_status = np.zeros((n, live.size), np.int8)
         bad = np.full((n, 2), -1, np.int64)
-        playouts(st0, not omniscient, moves, np.uint64(seed), first, scores, status, bad,
-                  max_turns, fns, params)
-        if (status == BAD_MOVE).any():
-            s, m = (int(x) for x in bad[np.argmax((status == BAD_MOVE).any(axis=1))])
+        playouts(st0, not omniscient, moves[live], np.uint64(seed), first, got, got_status,
+                  bad, max_turns, fns, params)
+        scores = np.full((n, moves.size), np.nan)
+        status = np.full((n, moves.size), -1, np.int8)
+        scores[:, live], status[:, live] = got, got_status
+        if (got_status == BAD_MOVE).any():
+            s, m = (int(x) for x in bad[np.argmax((got_status == BAD_MOVE).any(axis=1))])
             raise ValueError(f"strategy {me_name if s == seat else opp_name!r} (seat {s}) "
                              f"returned move id {m} in a playout, which is not a legal move "
                              f"(R24)")
@@ -223,20 +285,19 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         block(a.n, min(rollouts, cap - a.n) if until_clear else rollouts)
         if not until_clear:
             break
-        p = a.paired(z)
-        if p is None:
+        if moves.size < 2:
             stopped = "one move"
-        elif p["low"] > 0 or p["high"] < 0:
-            stopped = "clear"
-        elif a.n >= cap:
-            stopped = "cap"
-        else:
-            continue
-        break
+            break
+        active, _, stopped = race(a.scores, active, a.v2, span, z, tolerance / 100)
+        if stopped or a.n >= cap:
+            stopped = stopped or "cap"
+            break
     a.seconds = time.perf_counter() - t0
     if until_clear:
-        a.clear = {"z": z, "looks": looks, "block": rollouts, "cap": cap, "stopped": stopped,
-                   "worlds": a.n}
+        a.clear = {"z": z, "looks": looks, "comparisons": max(1, moves.size - 1),
+                   "block": rollouts, "cap": cap, "stopped": stopped, "worlds": a.n,
+                   "tolerance": tolerance,
+                   "dropped": [move_words(m) for m, on in zip(moves, active) if not on]}
     return a
 
 
@@ -257,7 +318,8 @@ def run_analysis(position: dict, *, rules=None, omniscient=False, **options) -> 
 def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
             opponents: str = DEFAULT_OPPONENTS, me: str | None = None, omniscient=False,
             until_clear=False, max_rollouts: int | None = None,
-            max_turns: int = DEFAULT_MAX_TURNS, rules=None):
+            max_turns: int = DEFAULT_MAX_TURNS, rules=None,
+            tolerance: float = DEFAULT_TOLERANCE):
     """Every legal move of ``position`` (POSITION.md, or a view with ``"?"`` for hidden
     cards and an optional ``"known"``: :func:`read_view`) with its estimated value, best
     first, as a pandas DataFrame.
@@ -275,11 +337,13 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
     ``me`` the seat to move after this move (default: ``opponents``). ``omniscient`` starts
     every playout from the position's own hidden cards instead. ``rules`` (a preset name, a
     POSITION.md ruleset or a :class:`~sim.kernel.ruleset.Ruleset`), when given, must agree with the
-    position's own ``ruleset``. ``ValueError`` for an invalid position or option.
+    position's own ``ruleset``. ``until_clear``, ``max_rollouts`` and ``tolerance``: see
+    :func:`analyze_state`. ``ValueError`` for an invalid position or option.
     """
     return run_analysis(position, rules=rules, omniscient=omniscient, rollouts=rollouts,
                         seed=seed, opponents=opponents, me=me, until_clear=until_clear,
-                        max_rollouts=max_rollouts, max_turns=max_turns).frame()
+                        max_rollouts=max_rollouts, max_turns=max_turns,
+                        tolerance=tolerance).frame()
 
 
 __all__ = ["analyze", "analyze_state", "run_analysis", "Analysis", "move_words"]
