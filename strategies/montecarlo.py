@@ -7,9 +7,13 @@ searches them too), and ``counting``'s move, which may be a pick-up on purpose. 
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
-numbers), for at most ``horizon`` turns: ``rollouts`` playouts a decision, spent by sequential
-halving (``halving=1``, default: rounds after which only the better half of the moves plays
-on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``, before issue 24).
+numbers), for at most ``horizon`` turns (40): ``rollouts`` playouts a decision (120), spent by
+sequential halving (``halving=1``, default: rounds after which only the better half of the
+moves plays on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``,
+before issue 24). A playout cut at the horizon is scored by a learned value of the world it
+reached (``learned=1``, default: :mod:`strategies.value`, fitted on simulated games of this
+same mixture; ``learned=0`` counts it as lost, as before issue 24): a cut playout costs a
+fraction of a full one, and its score is less noisy than one game's result.
 
 Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
 mixture: in each sampled world every other seat is given one of the built-in ways of playing,
@@ -328,18 +332,19 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
 @move_strategy(
     "montecarlo",
     "search around counting: plays its move and the largest play of every other legal rank "
-    "out in the same sampled worlds (`rollouts` playouts per decision), each other seat "
+    "out in the same sampled worlds (`rollouts` playouts per decision, cut at `horizon` "
+    "turns and scored by a learned value), each other seat "
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
     "counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
-    params={"rollouts": (80, 1, 1_000_000), "horizon": (1000, 10, 100_000),
+    params={"rollouts": (120, 1, 1_000_000), "horizon": (40, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),
             # prior and w_*: tuned by `sim tune` (docs/strategies.md), checked on fresh deals
             "prior": (1.0531, 0.0, 100.0),
             "w_lowest": (2.8146, 0.0, 10.0), "w_counting": (2.4494, 0.0, 10.0),
             "w_save": (2.3973, 0.0, 10.0), "w_random": (0.6413, 0.0, 10.0),
             "w_highest": (0.0, 0.0, 10.0), "w_cheapest": (0.0, 0.0, 10.0),
-            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1), "learned": (0, 0, 1)},
+            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1), "learned": (1, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),

@@ -123,9 +123,9 @@ def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
     assert s.row().tolist()[:6] == [7.0, 50.0, 0.0, 4.0, 0.0, 1.0531]
-    assert get_move("montecarlo").row().tolist() == [80.0, 1000.0, 0.0, 4.0, 0.0, 1.0531,
+    assert get_move("montecarlo").row().tolist() == [120.0, 40.0, 0.0, 4.0, 0.0, 1.0531,
                                                      2.8146, 2.4494, 2.3973, 0.6413, 0.0, 0.0,
-                                                     1.0, 1.0, 0.0]
+                                                     1.0, 1.0, 1.0]
     assert [k[2:] for k in list(s.params)[6:12]] == ["lowest", "counting", "save", "random",
                                                      "highest", "cheapest"]
     assert len(POLICIES) == NPOL == 6
