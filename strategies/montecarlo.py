@@ -7,9 +7,13 @@ searches them too), and ``counting``'s move, which may be a pick-up on purpose. 
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
-numbers), for at most ``horizon`` turns: ``rollouts`` playouts a decision, spent by sequential
-halving (``halving=1``, default: rounds after which only the better half of the moves plays
-on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``, before issue 24).
+numbers), for at most ``horizon`` turns (40): ``rollouts`` playouts a decision (120), spent by
+sequential halving (``halving=1``, default: rounds after which only the better half of the
+moves plays on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``,
+before issue 24). A playout cut at the horizon is scored by a learned value of the world it
+reached (``learned=1``, default: :mod:`strategies.value`, fitted on simulated games of this
+same mixture; ``learned=0`` counts it as lost, as before issue 24): a cut playout costs a
+fraction of a full one, and its score is less noisy than one game's result.
 
 Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
 mixture: in each sampled world every other seat is given one of the built-in ways of playing,
@@ -48,17 +52,20 @@ from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
 from sim.kernel.engine import apply_with, legal_from, rules_of
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_PICKUP, MAXP,
-    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
+    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FIRST, FU, HANDN, HANDS, L_PICKUP, MAXP,
+    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STARTRANK, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.kernel.rng import next_u64, randint, splitmix64, uniform
+from sim.kernel.referee import deal_game, opening_move
+from sim.kernel.engine import starter
+from sim.kernel.rng import next_u64, randint, seed_game, splitmix64, uniform
 from sim.kernel.sampling import sample_world
 from sim.kernel.strategy import move_strategy
 from strategies.heuristics import (
     BREAK, SHED, card_cost, pickup_move, counting, highest, save_specials, wild,
 )
 from strategies.peers import cheapest, prepare_cheapest
+from strategies.value import COEF, NFEAT, seat_features, value as position_value
 
 # The opponent models of the mixture (model=4), in the order of their weights' parameters.
 POLICIES = ("lowest", "counting", "save-specials", "random", "highest", "cheapest")
@@ -161,10 +168,12 @@ def draw_models(rng, weights, me, players, assign, own=1):
 
 
 @jit
-def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign):
+def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coef):
     """Apply ``m`` to the world ``st`` and play on with the playout policy; the score. The
     ruleset's scalars are read once a playout (:func:`sim.kernel.engine.rules_of`), and V2's
-    "my place is decided" only after a seat goes out."""
+    "my place is decided" only after a seat goes out. A playout stopped at ``horizon``
+    turns scores 0 unless ``coef`` is not empty: then the learned value of the world
+    (:func:`strategies.value.value`)."""
     rz = rules_of(st)
     ev = apply_with(st, m, rz)
     turns = 0
@@ -189,6 +198,8 @@ def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign):
             m2 = _lowest(st, st, word, rng, st)
         ev = apply_with(st, m2, rz)
         turns += 1
+    if coef.shape[0] > 0 and not ev & EV_GAME_OVER and turns >= horizon:
+        return position_value(st, me, coef, np.empty(MAXP), np.empty(NFEAT))
     return _score(st, me)
 
 
@@ -217,7 +228,7 @@ def candidates(obs, legal, base, pickups, cand):
 
 @jit
 def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, prior, weights,
-             own=1, halving=0):
+             own=1, halving=0, learned=0):
     """The candidate move with the best mean playout score, if it beats ``counting``'s own
     choice clearly enough; else ``counting``'s choice.
 
@@ -228,8 +239,10 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     by mean score (and ``counting``'s move, always) plays on, so that the playouts go to the
     moves still close to the best. A candidate replaces the heuristic's move only when its
     mean paired difference in score (over the worlds both played) is positive and ``prior``
-    standard errors or more away from 0."""
+    standard errors or more away from 0. ``learned`` 1: a playout cut at ``horizon`` turns
+    is scored by the learned value (:mod:`strategies.value`), not as a loss."""
     counting_params = np.array([3.0])
+    coef = COEF.copy() if learned else np.empty(0)
     base = counting(obs, hand, legal, rng, counting_params)
     cand = np.empty(NMOVES + 1, np.int64)
     k = candidates(obs, legal, base, pickups, cand)
@@ -274,7 +287,7 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
                     x = splitmix64(x)
                     prng[j] = x
                 sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv,
-                                 assignv)
+                                 assignv, coef)
                 total[i] += sc[i]
             for a in range(n):
                 i = alive[a]
@@ -319,24 +332,81 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
 @move_strategy(
     "montecarlo",
     "search around counting: plays its move and the largest play of every other legal rank "
-    "out in the same sampled worlds (`rollouts` playouts per decision), each other seat "
+    "out in the same sampled worlds (`rollouts` playouts per decision, cut at `horizon` "
+    "turns and scored by a learned value), each other seat "
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
     "counting only when a move wins clearly more (`prior`)",
     swap="highest-up",
-    params={"rollouts": (80, 1, 1_000_000), "horizon": (1000, 10, 100_000),
+    params={"rollouts": (120, 1, 1_000_000), "horizon": (40, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),
             # prior and w_*: tuned by `sim tune` (docs/strategies.md), checked on fresh deals
             "prior": (1.0531, 0.0, 100.0),
             "w_lowest": (2.8146, 0.0, 10.0), "w_counting": (2.4494, 0.0, 10.0),
             "w_save": (2.3973, 0.0, 10.0), "w_random": (0.6413, 0.0, 10.0),
             "w_highest": (0.0, 0.0, 10.0), "w_cheapest": (0.0, 0.0, 10.0),
-            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1)},
+            "own": (1, 0, NPOL - 1), "halving": (1, 0, 1), "learned": (1, 0, 1)},
 )
 def montecarlo(obs, hand, legal, rng, params):
     return evaluate(obs, hand, legal, rng, np.int64(params[0]), np.int64(params[1]),
                     params[2], np.int64(params[3]), np.int64(params[4]), params[5],
                     params[6:6 + NPOL], np.int64(params[6 + NPOL]),
-                    np.int64(params[7 + NPOL]))
+                    np.int64(params[7 + NPOL]), np.int64(params[8 + NPOL]))
 
 
-__all__ = ["montecarlo", "evaluate", "candidates", "MAXP"]
+@jit
+def mixture_positions(seed, games, players, rules, weights, every, feats, alive, place, turn):
+    """Positions of simulated games for fitting :mod:`strategies.value`: game ``g`` is dealt
+    from ``seed`` (no swaps), a random seat plays ``counting`` and the others the mixture's
+    models drawn from ``weights``, as in the playouts (model=4). Every ``every`` turns the
+    features of every seat go to ``feats[row, seat]`` and which seats are still in to
+    ``alive``; at the end ``place[row, seat]`` is the seat's place (0 first out, 99 never out)
+    and ``turn[row]`` the turn. Games not over in 1000 turns are left out. Returns the rows."""
+    st = np.zeros(STATE_SIZE, np.int32)
+    rng = np.empty(4, np.uint64)
+    assign = np.ones(MAXP, np.int64)
+    counting_params = np.array([3.0])
+    f = np.empty(NFEAT)
+    n = 0
+    for g in range(games):
+        if n >= feats.shape[0]:
+            break
+        seed_game(rng, seed, g)
+        deal_game(st, rng, players, rules)
+        first, rank = starter(st)
+        st[CURRENT] = first
+        st[FIRST] = first
+        st[STARTRANK] = rank
+        draw_models(rng, weights, randint(rng, players), players, assign, 1)
+        rz = rules_of(st)
+        start = n
+        t = 0
+        ev = 0
+        m = opening_move(st)
+        if m >= 0:
+            ev = apply_with(st, m, rz)
+            t = 1
+        while not ev & EV_GAME_OVER and t < 1000:
+            if t % every == 0 and n < feats.shape[0]:
+                for s in range(players):
+                    seat_features(st, s, f)
+                    feats[n, s, :] = f
+                    alive[n, s] = 1
+                for i in range(st[NOUT]):
+                    alive[n, st[OUTORDER + i]] = 0
+                turn[n] = t
+                n += 1
+            word = legal_from(st, rz)
+            m2 = _policy_move(assign[st[CURRENT]], st, word, rng, counting_params, False)
+            ev = apply_with(st, m2, rz)
+            t += 1
+        if not ev & EV_GAME_OVER:
+            n = start
+            continue
+        for r in range(start, n):
+            place[r, :] = 99
+            for i in range(st[NOUT]):
+                place[r, st[OUTORDER + i]] = i
+    return n
+
+
+__all__ = ["montecarlo", "evaluate", "candidates", "mixture_positions", "MAXP"]

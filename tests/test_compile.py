@@ -81,7 +81,7 @@ def test_a_table_of_basic_builtins_imports_basic_alone_and_others_load_all():
         "get_move('counting'); print(json.dumps({'basic': basic, 'all': mods()}))\n")
     assert got["basic"] == ["strategies.basic"]
     assert got["all"] == sorted(f"strategies.{m}" for m in
-                                ("basic", "swaps", "heuristics", "montecarlo", "peers"))
+                                ("basic", "swaps", "heuristics", "montecarlo", "peers", "value"))
 
 
 def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):

@@ -61,13 +61,16 @@ def test_sampled_worlds_agree_with_everything_the_player_knows():
 W = np.ones(NPOL)          # every opponent model of the mixture
 
 
-@pytest.mark.parametrize("model,halving", [(0, 0), (4, 0), (4, 1), (5, 1)])
-def test_R26_decisions_do_not_depend_on_hidden_cards(model, halving):
+@pytest.mark.parametrize("model,halving,learned", [(0, 0, 0), (4, 0, 0), (4, 1, 0), (5, 1, 0),
+                                                   (4, 1, 1)])
+def test_R26_decisions_do_not_depend_on_hidden_cards(model, halving, learned):
     """Two positions that differ only in cards the mover cannot see (its own face-downs, the
     stock, another hand's unknown cards) get the same decision from the same random stream,
     with the playouts' opponent models fixed (0: lowest) or drawn from the mixture (4; 5
     with counting's seats played without its blocking rule), every candidate searched alike
-    or by sequential halving."""
+    or by sequential halving, playouts played out or cut at 20 turns and scored by the
+    learned value (which reads the sampled world only)."""
+    horizon = 20 if learned else 1000
     compared = 0
     for st in states(n_games=8, every=11):
         me = st[CURRENT]
@@ -83,10 +86,10 @@ def test_R26_decisions_do_not_depend_on_hidden_cards(model, halving):
         seed_game(a, np.uint64(5), 0)
         seed_game(b, np.uint64(5), 0)
         assert np.array_equal(st[:PUB], other[:PUB])
-        assert evaluate(st[:PUB], hand, legal, a, 40, 1000, 0.1, model, 1, 2.0, W, 1,
-                        halving) == evaluate(
-            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, 1000, 0.1,
-            model, 1, 2.0, W, 1, halving)
+        assert evaluate(st[:PUB], hand, legal, a, 40, horizon, 0.1, model, 1, 2.0, W, 1,
+                        halving, learned) == evaluate(
+            other[:PUB], other[HANDS + me * NR:HANDS + me * NR + NR], legal, b, 40, horizon,
+            0.1, model, 1, 2.0, W, 1, halving, learned)
         compared += 1
     assert compared > 3
 
@@ -120,9 +123,9 @@ def test_parameters_reach_the_strategy():
     s = get_move("montecarlo(rollouts=7, horizon=50)")
     assert s.name == "montecarlo(rollouts=7, horizon=50)"
     assert s.row().tolist()[:6] == [7.0, 50.0, 0.0, 4.0, 0.0, 1.0531]
-    assert get_move("montecarlo").row().tolist() == [80.0, 1000.0, 0.0, 4.0, 0.0, 1.0531,
+    assert get_move("montecarlo").row().tolist() == [120.0, 40.0, 0.0, 4.0, 0.0, 1.0531,
                                                      2.8146, 2.4494, 2.3973, 0.6413, 0.0, 0.0,
-                                                     1.0, 1.0]
+                                                     1.0, 1.0, 1.0]
     assert [k[2:] for k in list(s.params)[6:12]] == ["lowest", "counting", "save", "random",
                                                      "highest", "cheapest"]
     assert len(POLICIES) == NPOL == 6
