@@ -29,6 +29,7 @@ _MOVES = (baseline.lowest, baseline.random_move, peers.cheapest, peers.simple)
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]
 LOWEST = 1
+PEERS = (3, 4)                # the kinds of cheapest and simple (:func:`choose_peers`)
 _SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
 
 _lowest = jit(inline="always")(baseline.lowest)
@@ -121,11 +122,27 @@ def choose_move(kinds, fns, st, obs, legal, rng, params, p):
     if kind == 2:
         return _random_move(obs, obs, legal, rng, obs)
     j = kinds[ENTRY + p]
+    return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
+
+
+@jit(inline="always")
+def choose_peers(kinds, fns, st, obs, legal, rng, params, p):
+    """:func:`choose_move` with the peers' bots (:data:`PEERS`) inlined too, for a table that
+    seats one (:func:`seats_peer`): the others' tables do not compile them. Without it
+    a peer is called through its first-class function, the same function and moves."""
+    kind = kinds[KIND + p]
+    j = kinds[ENTRY + p]
     if kind == 3:
         return _cheapest(obs, obs, legal, rng, params[j])
     if kind == 4:
         return _simple(obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
-    return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
+    return choose_move(kinds, fns, st, obs, legal, rng, params, p)
+
+
+def seats_peer(pool: Pool) -> bool:
+    """Does ``pool`` hold one of the peers' bots (:data:`PEERS`), which only
+    :func:`choose_peers` inlines?"""
+    return bool(np.isin(pool.kinds[:len(pool.moves)], PEERS).any())
 
 
 @jit(inline="always")
