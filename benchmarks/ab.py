@@ -51,6 +51,9 @@ def main():
     ap.add_argument("--rules", default="seed", help="a preset (versions before presets: seed)")
     ap.add_argument("--games", type=int, default=40_000, help="games per batch")
     ap.add_argument("--reps", type=int, default=15, help="batches per version")
+    ap.add_argument("--cpu", action="store_true",
+                    help="time CPU of the process (time.process_time), fairer when other jobs "
+                         "share the cores")
     ap.add_argument("--cycle-stop", action=argparse.BooleanOptionalAction, default=False,
                     help="stop games proven endless, in versions that can (default: off, "
                          "so that every version plays the same turns)")
@@ -74,11 +77,12 @@ def main():
     turns = {k: int(r.play_batch(configs[k], 0, 3000, 1).turns.sum()) for k, r in runners.items()}
     print(f"turns of games 0..2999 (equal when the games are the same): {turns}")
     times = {k: [] for k in runners}
+    clock = time.process_time if args.cpu else time.perf_counter
     for rep in range(args.reps):
         for k, r in runners.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             b = r.play_batch(configs[k], rep * args.games, args.games, 1)
-            times[k].append((time.perf_counter() - t0, int(b.turns.sum())))
+            times[k].append((clock() - t0, int(b.turns.sum())))
     print(f"{args.players}p {args.strategy}, rules {args.rules}, one thread, median of {args.reps} batches of "
           f"{args.games:,} games")
     for k, v in times.items():

@@ -28,6 +28,9 @@ COMMANDS = {
     "run-classic": "run --games 20k --seed 5 --rules classic --json",
     "run-masters": "run --games 20k --seed 6 --players 3 --rules masters-of-shithead --json",
     "run-boothj5": "run --games 20k --seed 8 --players 5 --rules boothj5 --json",
+    "run-simple": "run --games 10k --seed 10 -s simple --rules boothj5 --json",
+    "run-peers": "run --games 10k --seed 11 --players 3 -s cheapest -s simple -s lowest "
+                 "--rules masters-of-shithead --json",
     "run-v2": "run --games 10k --seed 9 --v2 -s lowest -s random --players 2 --json",
     "compare": "compare lowest random counting --games 6k --seed 5 --json",
     "study": "study swap --games 20k --seed 2 --json --out {tmp}/study",

@@ -28,11 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel.compiler import jit
+from sim.kernel import peers
 from sim.kernel.cards import CODE, JOKER, NAMES
-from sim.kernel.layout import ADD, CURRENT, FU, HANDN, L_ADD, L_BLIND, NR, STOCKLEN
-from sim.kernel.moves import forced, has, lowest_bit, most_cards, play_id, play_ranks
-from sim.kernel.rng import randint
 from sim.kernel.strategy import move_strategy
 
 _RANKS = [n for n in NAMES if n != "JK"]
@@ -42,7 +39,7 @@ def _order_row(text: str, what: str) -> list[float]:
     """The order ``text`` as two tables of a parameter row: for each set of the ranks 3..9
     (codes 0..6), and for each of 10..JK (7..13), the key ``place * 16 + code`` of its rank
     that comes first (255 for none), so that the first rank of any set is the least of two
-    lookups (:func:`_first`): no loop over the order at each turn."""
+    lookups (:func:`sim.kernel.peers.first_of`): no loop over the order at each turn."""
     names = text.replace(",", " ").split()
     if sorted(names) != sorted(_RANKS):
         raise ValueError(f"{what}: expected every rank 2..A once, separated by spaces, got "
@@ -67,7 +64,6 @@ def _rank_mask(text: str, what: str) -> float:
 
 
 CHEAPEST = {"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_back": (7, 0, 13), "alone": "10 Q"}
-_TABLE = 2          # where the order's tables start in a row (_order_row)
 
 
 def prepare_cheapest(values: dict) -> np.ndarray:
@@ -89,59 +85,8 @@ def _prepare_simple(values: dict) -> np.ndarray:
                     + _order_row(values["order"], "simple(order=...)"), np.float64)
 
 
-@jit(inline="always")
-def _first(ranks, params):
-    """The rank of the (non-empty) 14-bit set ``ranks`` that comes first in the row's order."""
-    a = np.int64(params[_TABLE + (ranks & 127)])
-    b = np.int64(params[_TABLE + 128 + (ranks >> 7)])
-    return min(a, b) & 15
-
-
-@jit(inline="always")
-def _one(legal, r):
-    """One card of rank ``r`` if that is legal, else the least legal number of them (R9)."""
-    for n in range(1, 5):
-        if has(legal, play_id(r, n)):
-            return play_id(r, n)
-    return -1
-
-
-@jit(inline="always")
-def _no_play(obs, legal, params):
-    """Blind (R14), else a pick-up naming the first face-up rank in the order (R12, H11) when
-    one may be named, else the plain pick-up (R10)."""
-    if has(legal, L_BLIND) or not has(legal, L_ADD):
-        return forced(legal, obs)
-    base = FU + obs[CURRENT] * NR
-    ups = 0
-    for r in range(NR):
-        if obs[base + r] > 0:
-            ups |= 1 << r
-    return ADD + _first(ups, params)
-
-
-@jit(inline="always")
-def _drawn(ranks, counts, base, rng):
-    """A rank of the 14-bit set ``ranks`` drawn at random, each weighted by its number of
-    cards ``counts[base + r]``: the rank of the first of those cards in a random order. No
-    draw when there is one rank; only the ranks of the set are visited."""
-    if ranks & (ranks - 1) == 0:
-        return lowest_bit(ranks)
-    total = 0
-    bits = ranks
-    while bits:
-        total += counts[base + lowest_bit(bits)]
-        bits &= bits - 1
-    k = randint(rng, total)
-    while True:
-        r = lowest_bit(ranks)
-        k -= counts[base + r]
-        if k < 0 or ranks & (ranks - 1) == 0:
-            return r
-        ranks &= ranks - 1
-
-
-@move_strategy(
+# The rules of play are the kernel's (sim.kernel.peers), which the batch core inlines.
+cheapest = move_strategy(
     "cheapest",
     "trachwo's CheapShit (RULES.md §11.6): the legal rank first in `order`, all its cards when "
     "the stock is empty or the rank is among the first `hold_back` of the order, else one, and "
@@ -150,19 +95,9 @@ def _drawn(ranks, counts, base, rng):
     params=CHEAPEST,
     prepare=prepare_cheapest,
     pure=True,
-)
-def cheapest(obs, hand, legal, rng, params):
-    ranks = play_ranks(legal)
-    if ranks == 0:
-        return _no_play(obs, legal, params)
-    r = _first(ranks, params)
-    if (np.int64(params[1]) >> r) & 1 == 0 and (
-            obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1):
-        return most_cards(legal, r)
-    return _one(legal, r)
+)(peers.cheapest)
 
-
-@move_strategy(
+simple = move_strategy(
     "simple",
     "boothj5's Simple (RULES.md §11.6): the first legal rank of `order`, all copies, but one "
     "card of the ranks in `single`, which rank equal: one of them drawn at random; from the "
@@ -170,19 +105,4 @@ def cheapest(obs, hand, legal, rng, params):
     swap="none",
     params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
     prepare=_prepare_simple,
-)
-def simple(obs, hand, legal, rng, params):
-    ranks = play_ranks(legal)
-    if ranks == 0:
-        return _no_play(obs, legal, params)
-    single = np.int64(params[0])
-    p = obs[CURRENT]
-    if obs[HANDN + p] > 0:
-        r = _first(ranks, params)
-        if (single >> r) & 1:
-            r = _drawn(ranks & single, hand, 0, rng)
-    else:
-        r = _drawn(ranks, obs, FU + p * NR, rng)
-    if (single >> r) & 1:
-        return _one(legal, r)
-    return most_cards(legal, r)
+)(peers.simple)

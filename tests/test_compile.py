@@ -124,6 +124,23 @@ def test_a_table_of_lowest_compiles_only_its_own_referee():
     assert got == {"lowest": 1, "any": 0}
 
 
+def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
+    """The peers' bots (sim.kernel.fastpath.choose_peers) cost the compile of every other
+    table nothing: counting compiles run_games, a table with simple run_peers alone."""
+    got = _fresh(
+        "import json\n"
+        "from sim.runs.runner import RunConfig, run\n"
+        "from sim.kernel import referee as core\n"
+        "def counts():\n"
+        "    return [len(f.signatures) for f in (core.run_games, core.run_peers)]\n"
+        "run(RunConfig(games=20, players=4, seed=1, strategies=['counting'], threads=1))\n"
+        "a = counts()\n"
+        "run(RunConfig(games=20, players=4, seed=1, strategies=['counting', 'simple'] * 2,\n"
+        "              threads=1))\n"
+        "print(json.dumps({'counting': a, 'with simple': counts()}))\n")
+    assert got == {"counting": [1, 0], "with simple": [1, 1]}
+
+
 @jit
 def _write_through(a):
     v = borrow(a)

@@ -83,18 +83,22 @@ def test_any_mix_of_seats_uses_one_compiled_core():
     assert len(run_games.signatures) == max(before, 1)
 
 
-@pytest.mark.parametrize("seats", [["lowest", "random"] * 2, ["lowest"] * 4, ["random"] * 4])
-def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypatch, seats):
-    """The core inlines the built-ins (sim.kernel.fastpath), with a loop of its own for a table of
-    one built-in; calling them as first-class functions, like a user's strategy, must give
-    the same games, bit for bit."""
+@pytest.mark.parametrize("seats, rules", [
+    (["lowest", "random"] * 2, "seed"), (["lowest"] * 4, "seed"), (["random"] * 4, "seed"),
+    (["simple", "cheapest", "lowest", "simple"], "boothj5"),
+    (["cheapest"] * 4, "masters-of-shithead")])
+def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypatch, seats,
+                                                                        rules):
+    """The core inlines the built-ins (sim.kernel.fastpath: the baseline's and the peers'
+    bots, RULES.md §11.6), with a loop of its own for a table of ``lowest``; calling them as
+    first-class functions, like a user's strategy, must give the same games, bit for bit."""
     from dataclasses import replace
 
     from sim.kernel import fastpath
     from sim.kernel.records import FIELDS
     from sim.runs.runner import play_batch
 
-    cfg = RunConfig(games=600, players=4, seed=3, strategies=seats,
+    cfg = RunConfig(games=600, players=4, seed=3, strategies=seats, rules=rules,
                     swaps=["none", "random", "highest-up", "none"])
     assert (cfg.seat_table[[0, 1, 6, 7, 8]] > 0).all()   # the fast path is taken
     fast = play_batch(cfg, 0, 600, 1)

@@ -6,7 +6,8 @@ cheap strategy's turn. The core therefore takes, besides the
 first-class functions, one *kind* per seat (:func:`kinds`): 0 means "call the function", any
 other value names a built-in that :func:`choose_move` or :func:`choose_swap` runs inlined.
 The inlined code is the same Python function as the registered strategy (its ``py_func``),
-so there is still one implementation of each strategy (:mod:`sim.kernel.baseline`); only trusted built-ins get here, which
+so there is still one implementation of each strategy (:mod:`sim.kernel.baseline`,
+:mod:`sim.kernel.peers`); only trusted built-ins get here, which
 is why they may skip the bounds checks that enforce R26 on users' strategies.
 """
 from __future__ import annotations
@@ -15,11 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.kernel import baseline
+from sim.kernel import baseline, peers
 from sim.kernel.compiler import FnTuple, jit, typed_once
 from sim.kernel.layout import HANDS, MAXP, NR, PLAYERS
 
-_MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
+# kind = position + 1
+_MOVES = (baseline.lowest, baseline.random_move, peers.cheapest, peers.simple)
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
 # tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
 # tournaments of 7 to 16 strategies only). The core seats them game by game through the
@@ -27,10 +29,13 @@ _MOVES = (baseline.lowest, baseline.random_move)          # kind = position + 1
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]
 LOWEST = 1
+PEERS = (3, 4)                # the kinds of cheapest and simple (:func:`choose_peers`)
 _SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
 
 _lowest = jit(inline="always")(baseline.lowest)
 _random_move = jit(inline="always")(baseline.random_move)
+_cheapest = jit(inline="always")(peers.cheapest)
+_simple = jit(inline="always")(peers.simple)
 _keep = jit(inline="always")(baseline.keep)
 _random_swap = jit(inline="always")(baseline.random_swap)
 _highest_up = jit(inline="always")(baseline.highest_up)
@@ -118,6 +123,26 @@ def choose_move(kinds, fns, st, obs, legal, rng, params, p):
         return _random_move(obs, obs, legal, rng, obs)
     j = kinds[ENTRY + p]
     return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
+
+
+@jit(inline="always")
+def choose_peers(kinds, fns, st, obs, legal, rng, params, p):
+    """:func:`choose_move` with the peers' bots (:data:`PEERS`) inlined too, for a table that
+    seats one (:func:`seats_peer`): the others' tables do not compile them. Without it
+    a peer is called through its first-class function, the same function and moves."""
+    kind = kinds[KIND + p]
+    j = kinds[ENTRY + p]
+    if kind == 3:
+        return _cheapest(obs, obs, legal, rng, params[j])
+    if kind == 4:
+        return _simple(obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
+    return choose_move(kinds, fns, st, obs, legal, rng, params, p)
+
+
+def seats_peer(pool: Pool) -> bool:
+    """Does ``pool`` hold one of the peers' bots (:data:`PEERS`), which only
+    :func:`choose_peers` inlines?"""
+    return bool(np.isin(pool.kinds[:len(pool.moves)], PEERS).any())
 
 
 @jit(inline="always")

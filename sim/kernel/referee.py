@@ -19,8 +19,8 @@ from sim.kernel.engine import (
     swap_cards,
 )
 from sim.kernel.fastpath import (
-    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_KIND, choose_move, choose_swap, only_lowest,
-    same_builtin,
+    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_KIND, choose_move, choose_peers, choose_swap,
+    only_lowest, same_builtin,
 )
 from sim.kernel.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE,
@@ -240,6 +240,13 @@ def _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen):
                     seen)
 
 
+@jit
+def _play_peers(st, rng, cap, move_fns, kinds, params, log, err, seen):
+    """:func:`_play_any` with the peers' bots inlined (:func:`sim.kernel.fastpath.choose_peers`)."""
+    return _referee(st, rng, cap, choose_peers, apply_with, move_fns, kinds, params, log, err,
+                    seen)
+
+
 @jit(inline="always")
 def _seat(seat_rows, row, players, pool_kinds, n, kinds):
     """Write into the seat table ``kinds`` (:data:`sim.kernel.fastpath.SEAT_TABLE`) the seating of
@@ -310,9 +317,9 @@ def _games(games, pool, work, records, play):
         records.errors[g, 0], records.errors[g, 1], records.errors[g, 2] = err[0], err[1], err[2]
 
 
-# Two entry points, so that a command compiles only the referee its table needs: a table of
+# Three entry points, so that a command compiles only the referee its table needs: a table of
 # ``lowest`` (the default run, the bench) never compiles the dispatching copy, and the
-# reverse. Threads run blocks of games in parallel from Python (sim.runs.batch): the functions
+# reverse; only a table that seats a peer's bot compiles the copy that inlines them. Threads run blocks of games in parallel from Python (sim.runs.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 # Their arguments are named tuples: :class:`Games`, :class:`sim.kernel.fastpath.Pool`,
 # :class:`Scratch` and :class:`sim.kernel.records.Records`.
@@ -327,3 +334,10 @@ def run_games(games, pool, work, records):
 def run_lowest(games, pool, work, records):
     """:func:`run_games` for a table where every seat plays ``lowest``."""
     _games(games, pool, work, records, _play_lowest)
+
+
+@jit
+def run_peers(games, pool, work, records):
+    """:func:`run_games` for a table that seats one of the peers' bots
+    (:func:`sim.kernel.fastpath.seats_peer`): they are inlined."""
+    _games(games, pool, work, records, _play_peers)

@@ -13,7 +13,7 @@ import numpy as np
 from sim.kernel import cycle, records
 from sim.kernel import referee as core
 from sim.kernel.compiler import install
-from sim.kernel.fastpath import KIND, LOWEST, Pool
+from sim.kernel.fastpath import KIND, LOWEST, Pool, seats_peer
 from sim.kernel.layout import MAXP
 from sim.kernel.records import Records
 from sim.runs.config import SEATED, RunConfig, RunError
@@ -103,7 +103,8 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
         if seat_rows.shape != (n, MAXP):
             raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got {seat_rows.shape}")
         lowest = False
-    run = core.run_lowest if lowest else core.run_games
+    run = (core.run_lowest if lowest else core.run_peers if seats_peer(pool)
+           else core.run_games)
 
     def block(lo, hi):
         rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
@@ -257,7 +258,7 @@ def compiled() -> bool:
     """Is the core in the compile cache (its first call loads it)? If not, the first batch
     compiles it first: tens of seconds, once, which a command says while it happens."""
     from sim.kernel.compiler import cached
-    return cached(core.run_games) and cached(core.run_lowest)
+    return all(cached(f) for f in (core.run_games, core.run_lowest, core.run_peers))
 
 
 def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
