@@ -141,6 +141,25 @@ def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
     assert got == {"counting": [1, 0], "with simple": [1, 1]}
 
 
+def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
+    """'compiling (first run only)' (issue 21) asks the compile cache about the referee the
+    command's tables play through: a user of lowest alone, whose run_lowest is cached, is
+    not told at every run that the core compiles (it was, while run_games was not cached)."""
+    from sim.kernel import compiler
+    from sim.kernel import referee as core
+    from sim.runs.batch import compiled, entry
+    from sim.runs.config import RunConfig
+
+    def table(*names):
+        return RunConfig(games=10, players=4, seed=1, strategies=list(names), threads=1)
+    lowest, counting, peers = table("lowest"), table("counting"), table(*["counting", "simple"] * 2)
+    assert (entry(lowest), entry(counting), entry(peers)) == (
+        core.run_lowest, core.run_games, core.run_peers)
+    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_lowest)
+    assert compiled([lowest])
+    assert not compiled([counting]) and not compiled([lowest, peers]) and not compiled()
+
+
 @jit
 def _write_through(a):
     v = borrow(a)

@@ -151,11 +151,11 @@ class maybe_progress:
     the compile cache yet, sim.runs.batch.compiled) the bar says so until the first games
     are played; without a bar a line on stderr says so (unless ``wanted`` is false)."""
 
-    def __init__(self, wanted, total, label="games"):
+    def __init__(self, wanted, total, label="games", configs=None):
         self.bar = progress_bar() if wanted and sys.stderr.isatty() else None
         self.total, self.label = total, label
         from sim.runs.batch import compiled
-        self.compiling = not compiled()
+        self.compiling = not compiled(configs)
         if self.compiling and wanted and self.bar is None:
             say_compiling()
 
@@ -201,7 +201,7 @@ def say_estimate(plan, threads=None, quiet=False) -> None:
     from sim.runs.batch import compiled
     from sim.runs.estimate import duration_text, estimate
 
-    if not quiet and not compiled():        # measuring compiles the core first
+    if not quiet and not compiled([c for c, _ in plan]):   # measuring compiles it first
         say_compiling()
     seconds = estimate(plan, threads)
     games = sum(g for _, g in plan)

@@ -66,7 +66,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
             if engine is None:              # this machine's speed (a cluster's is unknown)
                 say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
                              quiet or as_json)
-            with maybe_progress(not quiet and not as_json, cfg.games) as progress:
+            with maybe_progress(not quiet and not as_json, cfg.games,
+                                configs=[cfg]) as progress:
                 tally = run_games(cfg, progress=progress, out=out, resume=resume,
                                   backend=engine)
         except Interrupted as e:

@@ -97,14 +97,12 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     if seating is None:
         pool, seat_rows = cfg.pool, SEATED
         # The compiled referee for this table: a table of lowest has its own (sim.kernel.referee).
-        lowest = (cfg.seat_table[KIND:KIND + cfg.players] == LOWEST).all()
+        run = entry(cfg)
     else:
         pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
         if seat_rows.shape != (n, MAXP):
             raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got {seat_rows.shape}")
-        lowest = False
-    run = (core.run_lowest if lowest else core.run_peers if seats_peer(pool)
-           else core.run_games)
+        run = core.run_peers if seats_peer(pool) else core.run_games
 
     def block(lo, hi):
         rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
@@ -254,11 +252,23 @@ class _Chunks:
             raise self.errors[0]
 
 
-def compiled() -> bool:
-    """Is the core in the compile cache (its first call loads it)? If not, the first batch
-    compiles it first: tens of seconds, once, which a command says while it happens."""
+def entry(cfg: RunConfig):
+    """The compiled referee that plays ``cfg``'s table (seated as given): a table of lowest
+    has its own, a table seating a peer's bot another (sim.kernel.referee)."""
+    if (cfg.seat_table[KIND:KIND + cfg.players] == LOWEST).all():
+        return core.run_lowest
+    return core.run_peers if seats_peer(cfg.pool) else core.run_games
+
+
+def compiled(configs=None) -> bool:
+    """Is the referee that plays these tables (RunConfigs; without, the general one that
+    seated tournaments use) in the compile cache (its first call loads it)? If not, the
+    first batch compiles it: tens of seconds, once, which a command says meanwhile. Only
+    the entry points a command plays count: a user of ``lowest`` alone never compiles the
+    others, and must not be told it is compiling at every run."""
     from sim.kernel.compiler import cached
-    return all(cached(f) for f in (core.run_games, core.run_lowest, core.run_peers))
+    fns = {entry(c) for c in configs} if configs else {core.run_games}
+    return all(cached(f) for f in fns)
 
 
 def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
