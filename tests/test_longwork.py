@@ -202,7 +202,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     import sim.runs.batch as batch
     from sim.cli import options
 
-    monkeypatch.setattr(batch, "compiled", lambda: False)
+    monkeypatch.setattr(batch, "compiled", lambda configs=None: False)
     monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
     with options.maybe_progress(True, 100, "value games") as progress:
         bar = progress.owner.bar
@@ -212,7 +212,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
         progress(10)
         assert bar.tasks[-1].description == "value games"
         assert bar.tasks[-1].completed == 10
-    monkeypatch.setattr(batch, "compiled", lambda: True)
+    monkeypatch.setattr(batch, "compiled", lambda configs=None: True)
     with options.maybe_progress(True, 100) as progress:
         assert progress.owner.bar.tasks[0].description == "games"
 
