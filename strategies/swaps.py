@@ -375,3 +375,22 @@ def split(cards, obs, rng, params):
                     best_value = v
                     first = False
     return best
+
+
+def _given(cards, obs, rng, params):
+    """A swap choice already made (R5, V1): its bit mask over the seat's cards in
+    ``params[0]``, as the seat's row carries it."""
+    return np.int64(params[0])
+
+
+_given_fn = []
+
+
+def given_swap():
+    """The compiled swap policy that plays a choice already made (a human's in ``sim play``,
+    the one under review in ``sim review``): compiled on first use, once per process."""
+    if not _given_fn:
+        from sim.kernel.compiler import jit_sig
+        from sim.kernel.strategy import SWAP_SIG
+        _given_fn.append(jit_sig(SWAP_SIG)(_given))
+    return _given_fn[0]

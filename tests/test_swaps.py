@@ -372,3 +372,17 @@ def test_random_swap_is_a_fisher_yates_shuffle_of_the_positions():
             cards = np.zeros(n, np.int32)
             assert random_swap(cards, cards, ours, np.zeros(1)) == plain(n, theirs)
             assert (ours == theirs).all()
+
+
+def test_a_given_swap_plays_the_mask_it_carries_and_is_compiled_once():
+    """R5: a choice already made (sim play's human, sim review's swap) is one policy, shared."""
+    import numpy as np
+
+    from strategies.swaps import given_swap
+    f = given_swap()
+    assert f is given_swap()
+    ro = np.zeros(3, np.int32)
+    ro.flags.writeable = False
+    params = np.array([0b101010], np.float64)
+    params.flags.writeable = False
+    assert f(ro, ro, np.zeros(4, np.uint64), params) == 0b101010

@@ -19,7 +19,7 @@ from reports.game import HUMAN, label, tell_move
 from sim.cli.words import swap_mask
 from sim.kernel import engine, referee
 from sim.kernel.cards import NAMES
-from sim.kernel.compiler import FnTuple, jit_sig
+from sim.kernel.compiler import FnTuple
 from sim.kernel.fastpath import kinds
 from sim.kernel.layout import (
     CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, TURN, V1,
@@ -28,17 +28,9 @@ from sim.kernel.moves import is_legal
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
-from sim.kernel.strategy import SWAP_SIG
+from strategies.swaps import given_swap
 from sim.runs.config import RunConfig
 from sim.studies.analysis import analyze_state
-
-
-def _fixed_swap(cards, obs, rng, params):
-    """The human's swap choice, already made: a bit mask in ``params[0]``."""
-    return np.int64(params[0])
-
-
-_chosen = jit_sig(SWAP_SIG)(_fixed_swap)
 
 
 @dataclass
@@ -107,7 +99,7 @@ class Table:
         """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
         pool = self.cfg.pool
         moves, swaps, params = pool.moves, pool.swaps, pool.params
-        swaps = FnTuple(_chosen if s == self.seat else f for s, f in enumerate(swaps))
+        swaps = FnTuple(given_swap() if s == self.seat else f for s, f in enumerate(swaps))
         params = params.copy()
         params[MAXP + self.seat] = 0
         params[MAXP + self.seat, 0] = mask

@@ -199,14 +199,6 @@ def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_
 
 
 # -- the swap (R5, V1) --------------------------------------------------------------------------
-def _given_swap(cards, obs, rng, params):
-    """The swap choice under review, already made: a bit mask in ``params[0]``."""
-    return np.int64(params[0])
-
-
-_given = None
-
-
 def has_swap(game: dict) -> bool:
     """Was the game saved after its swap (R5, V1), so that the swap can be reviewed?"""
     return game.get("dealt") is not None and game.get("start") is not None
@@ -235,21 +227,19 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     end of the game. None for a game saved before its swap."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
-    from sim.kernel.compiler import FnTuple, jit_sig
+    from sim.kernel.compiler import FnTuple
     from sim.kernel.fastpath import kinds
     from sim.kernel.layout import DECK, HANDS, MAXP, PUB, STATE_SIZE
     from sim.kernel.rng import seed_game
     from sim.kernel.sampling import UNFINISHED, sample_world, score
-    from sim.kernel.strategy import SWAP_SIG
+    from strategies.swaps import given_swap
     from sim.runs.config import RunConfig
     from sim.studies.stats import mean_interval
 
-    global _given
     if not has_swap(game):
         return None
     t0 = time.perf_counter()
-    if _given is None:
-        _given = jit_sig(SWAP_SIG)(_given_swap)
+    _given = given_swap()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
     options = swap_options(dealt, seat)
