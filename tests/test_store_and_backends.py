@@ -218,3 +218,22 @@ def test_the_local_backend_plays_the_next_batch_while_the_caller_holds_this_one(
     play.close()                          # the caller stops part way (an error, Ctrl-C)
     assert list(backends.LocalBackend(1).play(cfg(), todo)) == [
         (i, ("batch", first)) for i, first, _ in todo]
+
+
+def test_workers_writing_one_strategy_file_at_once_do_not_collide(tmp_path, monkeypatch):
+    """Two workers of one machine ship the same user file at once (CI caught the race: both
+    wrote ``bots.tmp`` and one renamed the other's away)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import sim.kernel.compiler as compiler
+    from sim.runs import config
+
+    monkeypatch.setattr(compiler, "cache_dir", lambda: tmp_path / "numba")
+    source = "def mine(obs, hand, legal, rng, params):\n    return 0\n" * 2000
+    for attempt in range(5):
+        text = source + f"# {attempt}\n"
+        with ThreadPoolExecutor(8) as pool:
+            paths = list(pool.map(lambda _: config._materialize("/x/bots.py:mine", text),
+                                  range(16)))
+        assert len(set(paths)) == 1 and paths[0].read_text() == text
+    assert not list((tmp_path / "user").rglob("*.tmp"))

@@ -8,6 +8,8 @@ The modules of a run import one way: ``config`` <- ``batch`` (play a batch, reco
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -44,7 +46,9 @@ def _materialize(spec: str, source: str) -> Path:
     path = cache_dir().parent / "user" / digest / Path(spec.rpartition(":")[0]).name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        # A name of its own per process and thread: two workers of one machine may write the
+        # same file at once, and one's rename must not take the other's half-written file.
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(source)
         tmp.replace(path)
     return path
