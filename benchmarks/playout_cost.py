@@ -20,6 +20,7 @@ import numpy as np
 from sim.kernel.compiler import borrow, jit
 from sim.kernel.engine import legal_from, rules_of, starter
 from sim.kernel.layout import CURRENT, FIRST, MAXP, STARTRANK, STATE_SIZE, TURN
+from strategies.value import NFEAT
 from sim.kernel.referee import deal_game
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
@@ -36,6 +37,7 @@ def drive(playout, seed, games, players, rules, model, weights):
     assign = np.ones(MAXP, np.int64)
     params = np.array([3.0])
     coef = np.empty(0)
+    vs, fs = np.empty(MAXP), np.empty(NFEAT)
     turns = 0
     # borrowed views, as montecarlo.evaluate passes them (no reference counts in the loop)
     stv, rngv, paramsv, assignv = borrow(st), borrow(rng), borrow(params), borrow(assign)
@@ -50,7 +52,7 @@ def drive(playout, seed, games, players, rules, model, weights):
         word = legal_from(st, rules_of(st))
         m = mc._lowest(st, st, word, rng, st)
         t0 = st[TURN]
-        playout(stv, m, first, rngv, 100_000, 0.0, model, paramsv, assignv, coef)
+        playout(stv, m, first, rngv, 100_000, 0.0, model, paramsv, assignv, coef, vs, fs)
         turns += st[TURN] - t0
     rng[0] = params[0] = assign[0] = 0        # the owners outlive their views
     return turns

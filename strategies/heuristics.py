@@ -172,8 +172,20 @@ def _unseen(obs, hand, p):
 
 
 @jit(inline="always")
-def _binom_tail(u, pr, need):
-    """P(X >= need) for X ~ Binomial(u, pr)."""
+def _power(u, pr):
+    """(1 - pr) ** u by repeated products (the arithmetic :func:`_binom_tail` starts from)."""
+    q = 1.0 - pr
+    term = 1.0
+    for _ in range(u):
+        term *= q
+    return term
+
+
+@jit(inline="always")
+def _binom_tail(u, pr, need, power):
+    """P(X >= need) for X ~ Binomial(u, pr); ``power`` is :func:`_power` (u, pr), computed by
+    the caller once for every rank with as many unseen cards (at most four values a
+    decision, where a product loop per rank and play was most of a blocking turn)."""
     if need <= 0:
         return 1.0
     if need > u or pr <= 0.0:
@@ -181,9 +193,7 @@ def _binom_tail(u, pr, need):
     if pr >= 1.0:
         return 1.0
     q = 1.0 - pr
-    term = 1.0
-    for _ in range(u):
-        term *= q
+    term = power
     acc = term
     ratio = pr / q
     for j in range(need - 1):
@@ -194,15 +204,17 @@ def _binom_tail(u, pr, need):
 
 
 @jit(inline="always")
-def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q):
+def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q, powers):
     """The chance that seat ``q`` can play ``c`` cards of rank ``a``: from its hand (mode 0:
     the cards known to be there, R26, plus its unknown cards drawn from the unseen ones),
-    from its face-ups (mode 1: exact) or blind (mode 2: its next ``c`` face-down cards)."""
+    from its face-ups (mode 1: exact) or blind (mode 2: its next ``c`` face-down cards).
+    ``powers``: :func:`_powers` of ``unseen``, ``unknown_q``."""
     if mode == 0:
         need = c - obs[KNOWN + q * NR + a]
         if unseen <= 0:
             return 1.0 if need <= 0 else 0.0
-        return _binom_tail(unknown_q, unseen_a / unseen, need)
+        return _binom_tail(unknown_q, unseen_a / unseen, need,
+                           powers[min(unseen_a, 4)])
     if mode == 1:
         return 1.0 if obs[FU + q * NR + a] >= c else 0.0
     if obs[FDN + q] < c or unseen < c:
@@ -214,16 +226,13 @@ def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q):
 
 
 @jit(inline="always")
-def _no_answer(obs, q, mode, a, need, ua, unseen, unknown_q, p1, p2, p3):
-    """Fold rank ``a`` into the chances ``p1..p3`` that seat ``q`` cannot answer a play of
-    1, 2 or 3 cards (of the counts in ``need``). Four cards always burn (R22)."""
-    if need & 1:
-        p1 *= 1.0 - _can_answer(obs, q, mode, a, 1, ua, unseen, unknown_q)
-    if need & 2:
-        p2 *= 1.0 - _can_answer(obs, q, mode, a, 2, ua, unseen, unknown_q)
-    if need & 4:
-        p3 *= 1.0 - _can_answer(obs, q, mode, a, 3, ua, unseen, unknown_q)
-    return p1, p2, p3
+def _powers(unseen, unknown_q):
+    """:func:`_power` (unknown_q, k / unseen) for k = 0..4 unseen cards of a rank (the most
+    there can be, R1)."""
+    if unseen <= 0:
+        return (1.0, 1.0, 1.0, 1.0, 1.0)
+    return (1.0, _power(unknown_q, 1 / unseen), _power(unknown_q, 2 / unseen),
+            _power(unknown_q, 3 / unseen), _power(unknown_q, 4 / unseen))
 
 
 @jit(boundscheck=True)
@@ -287,6 +296,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params):
     packed, unseen = 0, 0
     if mode == 2 or unknown_q > 0:     # else what q can play is known exactly (R26)
         packed, unseen = _unseen(obs, hand, p)
+    powers = _powers(unseen, unknown_q)
     wilds = wild(obs) & ~(1 << JOKER)  # a joker turns away from q (R23): scored by the caller
     for part in range(2):              # plain ranks (ties to the higher), then 2s and H5's
         bits = ranks & ~wild(obs) if part == 0 else ranks & wilds
@@ -302,7 +312,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params):
                 for a in range(NR):
                     if (answers >> a) & 1:
                         none *= 1.0 - _can_answer(obs, q, mode, a, c, (packed >> (3 * a)) & 7,
-                                                  unseen, unknown_q)
+                                                  unseen, unknown_q, powers)
                 block = danger * none
             score = _score(obs, hand, p, from_hand, r, m, block, params)
             if score > best_score or (part == 0 and score == best_score):

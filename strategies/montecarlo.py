@@ -56,7 +56,7 @@ from sim.kernel.layout import (
     NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STARTRANK, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.kernel.referee import deal_game, opening_move
+from sim.kernel.referee import deal_game, inlined_apply, opening_move
 from sim.kernel.engine import starter
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64, uniform
 from sim.kernel.sampling import sample_world
@@ -168,14 +168,14 @@ def draw_models(rng, weights, me, players, assign, own=1):
 
 
 @jit
-def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coef):
+def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coef, vs, fs):
     """Apply ``m`` to the world ``st`` and play on with the playout policy; the score. The
     ruleset's scalars are read once a playout (:func:`sim.kernel.engine.rules_of`), and V2's
     "my place is decided" only after a seat goes out. A playout stopped at ``horizon``
     turns scores 0 unless ``coef`` is not empty: then the learned value of the world
-    (:func:`strategies.value.value`)."""
+    (:func:`strategies.value.value`, with ``vs``, ``fs`` its scratch)."""
     rz = rules_of(st)
-    ev = apply_with(st, m, rz)
+    ev = inlined_apply(st, m, rz)
     turns = 0
     mix = 0
     if model == 2:                           # each seat lowest or counting, per playout
@@ -196,10 +196,10 @@ def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coe
             m2 = _lite(word, st)
         else:
             m2 = _lowest(st, st, word, rng, st)
-        ev = apply_with(st, m2, rz)
+        ev = inlined_apply(st, m2, rz)
         turns += 1
     if coef.shape[0] > 0 and not ev & EV_GAME_OVER and turns >= horizon:
-        return position_value(st, me, coef, np.empty(MAXP), np.empty(NFEAT))
+        return position_value(st, me, coef, vs, fs)
     return _score(st, me)
 
 
@@ -268,10 +268,13 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
         while (1 << rounds) < k:
             rounds += 1
     assign = np.ones(MAXP, np.int64)
+    vs = np.empty(MAXP)                      # the learned value's scratch
+    fs = np.empty(NFEAT)
     worlds = 0
     # Views without reference counts for the playouts (sim.kernel.compiler.borrow): a third faster. The
     # owners stay in use below, after the loop.
     stv, prngv, paramsv, assignv = borrow(st), borrow(prng), borrow(counting_params), borrow(assign)
+    vsv, fsv = borrow(vs), borrow(fs)
     for rnd in range(rounds):
         w = max(1, rollouts // k) if rounds == 1 else max(1, rollouts // (rounds * n))
         for _ in range(w):
@@ -287,7 +290,7 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
                     x = splitmix64(x)
                     prng[j] = x
                 sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv,
-                                 assignv, coef)
+                                 assignv, coef, vsv, fsv)
                 total[i] += sc[i]
             for a in range(n):
                 i = alive[a]
@@ -313,6 +316,7 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
         alive[:m] = kept[:m]
         n = m
     st[0] = prng[0] = assign[0] = counting_params[0] = 0     # the owners outlive their views
+    vs[0] = fs[0] = 0.0
     best = ib
     for a in range(n):
         i = alive[a]

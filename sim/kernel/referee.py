@@ -179,8 +179,9 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
 
 # apply_with inlined (same source): 84 against 125 ns a turn for a table of lowest, measured
 # (before the house rules, 52 against 116: with the rules as runtime data the compiler folds
-# less away); one copy only, because every inlined copy adds ~25 s to the compile.
-_apply_inline = jit(inline="always")(apply_with.py_func)
+# less away); one copy in the batch core, because every inlined copy adds to the compile.
+# montecarlo's playouts inline it too (compiled only when a table seats montecarlo).
+inlined_apply = jit(inline="always")(apply_with.py_func)
 
 
 @jit(inline="always")
@@ -229,7 +230,7 @@ def _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps
 @jit
 def _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen):
     """:func:`play_out` for a table of ``lowest`` only: its inlined copy alone."""
-    return _referee(st, rng, cap, only_lowest, _apply_inline, move_fns, kinds, params, log,
+    return _referee(st, rng, cap, only_lowest, inlined_apply, move_fns, kinds, params, log,
                     err, seen)
 
 
