@@ -15,6 +15,11 @@ On one thread, duplicate deals, seats rotated (every deal played once under each
   neighbour, and following ``random`` (which hands out 2s and 10s) is worth much: without the
   bot, ``lowest`` in that seat wins 43% and ``counting``, two places on, 24%; a copy of
   ``lowest`` after ``random`` wins twice as often as ``lowest`` itself (tests/test_compare.py);
+- ``5p after random``: ``5p fixed`` with the bot moved to the seat after ``random`` (the
+  order ``montecarlo lowest highest save-specials counting cheapest simple random``, cyclic),
+  ``lowest`` after the bot: the bot in the seat that ``lowest`` holds in ``5p fixed``. Not in
+  the default list (``--only "5p after random"``): it shows how much of ``5p fixed`` is the
+  seat (issue 24);
 - ``5p all``: the same table with the neighbours balanced, ``sim compare``'s default
   (``--seating balanced``): every deal under its own random cyclic order of the eight
   strategies (still played under all eight rotations of it), so that every strategy follows
@@ -97,12 +102,14 @@ def main():
     plans.append(("5p all", None))
     if a.only:
         keep = set(a.only.split(","))
+        plans.append(("5p after random", None))
         plans = [p for p in plans if p[0] in keep]
     out = []
     for label, seats in plans:
-        deals = a.mixed_deals if a.mixed_deals and label in ("mixed", "5p fixed",
-                                                             "5p all") else a.deals
-        if seats is None:
+        deals = a.mixed_deals if a.mixed_deals and label.startswith(("mixed", "5p")) else a.deals
+        if label == "5p after random":
+            s = compare_summary([bot] + OTHERS[1:] + OTHERS[:1], 5, deals, a.seed, a.rules)
+        elif seats is None:
             s = compare_summary([bot] + OTHERS, 5, deals, a.seed, a.rules,
                                 "balanced" if label == "5p all" else "fixed")
         else:
