@@ -227,23 +227,27 @@ def speeds(tmp_path, monkeypatch):
     measured = []
 
     def measure(cfg, threads):
-        measured.append(cfg.strategies[0])
-        return {"lowest": 1e-5, "montecarlo": 0.1}.get(cfg.strategies[0], 1e-4)
+        measured.append(tuple(cfg.strategies))
+        return 0.1 if "montecarlo" in cfg.strategies else 1e-5
     monkeypatch.setattr(estimate, "_measure", measure)
     return measured
 
 
-def test_the_estimate_is_the_mean_of_the_seats_strategies_measured_once(speeds):
+def test_the_estimate_is_the_tables_own_cost_measured_once(speeds):
+    """The command's table is measured as it is seated (a table of four montecarlo seats
+    plays longer games than one where it holds one seat), once per table and thread count."""
     from sim.runs.estimate import estimate
 
     cfg = RunConfig(games=1000, players=4, strategies=["lowest", "montecarlo", "lowest",
                                                        "lowest"])
-    assert estimate([(cfg, 1000)], threads=2) == pytest.approx(1000 * (3e-5 + 0.1) / 4)
-    assert sorted(speeds) == ["lowest", "montecarlo"]          # each strategy measured once
-    assert estimate([(cfg, 500)], threads=2) == pytest.approx(500 * (3e-5 + 0.1) / 4)
-    assert len(speeds) == 2                                    # then read from the table
+    assert estimate([(cfg, 1000)], threads=2) == pytest.approx(1000 * 0.1)
+    assert speeds == [("lowest", "montecarlo", "lowest", "lowest")]
+    assert estimate([(cfg, 500)], threads=2) == pytest.approx(500 * 0.1)
+    assert len(speeds) == 1                                    # then read from the table
     estimate([(cfg, 500)], threads=1)                          # other threads: measured again
-    assert len(speeds) == 4
+    lowest = RunConfig(games=10, players=4, strategies=["lowest"])
+    assert estimate([(lowest, 10)], threads=2) == pytest.approx(10 * 1e-5)
+    assert len(speeds) == 3
 
 
 def test_a_measured_speed_is_plausible_and_changes_no_result(tmp_path, monkeypatch):

@@ -56,10 +56,14 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             raise RunError("--resume needs --out, the folder of the comparison to continue")
         t0 = time.perf_counter()
         try:
-            # every strategy holds every seat equally often: each a share of the games
-            say_estimate([(replace(cfg, strategies=[s], swaps=[None], preset_rows=None),
-                           (cap if until_clear else total) // len(strategies))
-                          for s in strategies], threads, quiet or as_json)
+            # timed on the tournament's own tables: the strategies in cyclic order from each
+            # one in turn (each then holds players / k seats on average, as in the games)
+            k = len(strategies)
+            say_estimate([(replace(cfg, strategies=[strategies[(r + i) % k]
+                                                    for i in range(players)],
+                                   swaps=[None], preset_rows=None),
+                           (cap if until_clear else total) // k) for r in range(k)],
+                         threads, quiet or as_json)
             with maybe_progress(not as_json and not quiet,
                                 cap if until_clear else total) as progress:
                 t, info = play(list(strategies), players=players, games=total, seed=seed,

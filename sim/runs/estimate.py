@@ -1,13 +1,14 @@
 """How long the games of a command will take, said before they start (issue 21 item 3).
 
-A game's cost is taken as the mean, over its seats, of the cost of a game whose every seat
-holds that seat's strategy: each seat makes about a share ``1 / players`` of the moves. That
-cost (seconds per game, wall clock, on the run's threads) is measured once per strategy,
-player count, rules, turn limit and thread count on this machine, by playing games numbered
-far from any command's (:data:`OFFSET`: they change no result) for about :data:`SECONDS`,
-and kept in ``speeds.json`` in the compile cache's folder (one per version of the code, so a
-faster strategy is measured again). The first measurement compiles the core if it is not
-cached, which the command's bar says meanwhile.
+A game's cost is that of the command's own table (its strategies in their seats): measured
+once per table, player count, rules, turn limit and thread count on this machine, by playing
+games numbered far from any command's (:data:`OFFSET`: they change no result) for about
+:data:`SECONDS`, and kept in ``speeds.json`` in the compile cache's folder (one per version of
+the code, so a faster strategy is measured again). Not the mean of each strategy's own table:
+a table of four ``montecarlo`` seats plays games three times longer than a table where it
+holds one seat, and that estimate said 4 min for a tournament that took 1 (issue 24). The
+first measurement compiles the core if it is not cached, which the command's bar says
+meanwhile.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from dataclasses import replace
 OFFSET = 1 << 41          # calibration games: far past every command's game indices
 SECONDS = 0.3             # calibration play, after a warm-up game per thread
 LIMIT = 50_000            # at most this many calibration games
+SLOW_GAMES = 8            # a slow table: at most this many games, one at a time ...
+SLOW_SECONDS = 1.0        # ... for about this long (one game's length varies 10-fold)
 
 
 def _path():
@@ -55,9 +58,9 @@ def _remember(key: str, seconds: float) -> None:
 
 def _measure(cfg, threads) -> float:
     """Seconds per game of ``cfg`` on ``threads`` threads (wall clock), from about
-    :data:`SECONDS` of play after a warm-up game per thread (loading or compiling); from one
-    game alone when that takes a quarter of it (the chunks of a slow strategy would take
-    seconds)."""
+    :data:`SECONDS` of play after a warm-up game per thread (loading or compiling); when one
+    game takes a quarter of that (the chunks of a slow strategy would take seconds), from
+    games played one at a time for about :data:`SLOW_SECONDS`."""
     from sim.runs.batch import Interrupted, play_batch
 
     play_batch(cfg, OFFSET, threads, threads)               # load (or compile) the code
@@ -65,7 +68,11 @@ def _measure(cfg, threads) -> float:
     play_batch(cfg, OFFSET + threads, 1, 1)                  # one game, one thread
     one = time.perf_counter() - t0
     if one >= SECONDS / 4:              # a slow strategy: its chunks would take too long
-        return one / threads
+        n = 1
+        while n < SLOW_GAMES and time.perf_counter() - t0 < SLOW_SECONDS:
+            play_batch(cfg, OFFSET + threads + n, 1, 1)
+            n += 1
+        return (time.perf_counter() - t0) / n / threads
     stop, lock, games, ours = threading.Event(), threading.Lock(), [0], threading.Event()
     t0 = time.perf_counter()
 
@@ -84,22 +91,19 @@ def _measure(cfg, threads) -> float:
 
 
 def seconds_per_game(cfg, threads=None) -> float:
-    """The estimated wall-clock seconds of one game of ``cfg`` (a RunConfig) on ``threads``
-    threads (default: the config's, else all cores): the mean over its seats of each seat's
-    strategy's own table's cost, measured once on this machine."""
+    """The estimated wall-clock seconds of one game of ``cfg`` (a RunConfig: its strategies in
+    their seats) on ``threads`` threads (default: the config's, else all cores), measured once
+    on this machine."""
     import numba
 
     threads = threads or cfg.threads or numba.config.NUMBA_NUM_THREADS
-    known, costs = _read(), []
-    for strategy, swap in zip(cfg.strategies, cfg.swaps):
-        alone = replace(cfg, strategies=[strategy], swaps=[swap], games=1, threads=threads,
-                        preset_rows=None)
-        key = _key(alone, threads)
-        if key not in known:
-            known[key] = _measure(alone, threads)
-            _remember(key, known[key])
-        costs.append(known[key])
-    return sum(costs) / len(costs)
+    table = replace(cfg, games=1, threads=threads)
+    key = _key(table, threads)
+    known = _read()
+    if key not in known:
+        known[key] = _measure(table, threads)
+        _remember(key, known[key])
+    return known[key]
 
 
 def estimate(plan, threads=None) -> float | None:
