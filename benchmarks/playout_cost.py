@@ -18,10 +18,10 @@ import numba
 import numpy as np
 
 from sim.kernel.compiler import borrow, jit
-from sim.kernel.engine import legal_from, rules_of, starter
-from sim.kernel.layout import CURRENT, FIRST, MAXP, STARTRANK, STATE_SIZE, TURN
+from sim.kernel.engine import legal_from, rules_of
+from sim.kernel.layout import MAXP, STATE_SIZE, TURN
 from strategies.value import NFEAT
-from sim.kernel.referee import deal_game
+from sim.kernel.referee import deal_unswapped
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
 from sim.runs.batch import play_batch
@@ -43,11 +43,7 @@ def drive(playout, seed, games, players, rules, model, weights):
     stv, rngv, paramsv, assignv = borrow(st), borrow(rng), borrow(params), borrow(assign)
     for g in range(games):
         seed_game(rng, seed, g)
-        deal_game(st, rng, players, rules)
-        first, rank = starter(st)
-        st[CURRENT] = first
-        st[FIRST] = first
-        st[STARTRANK] = rank
+        first = deal_unswapped(st, rng, players, rules)
         mc.draw_models(rng, weights, first, players, assign, 1)
         word = legal_from(st, rules_of(st))
         m = mc._lowest(st, st, word, rng, st)

@@ -52,12 +52,11 @@ from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
 from sim.kernel.engine import apply_with, legal_from, rules_of
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FIRST, FU, HANDN, HANDS, L_PICKUP, MAXP,
-    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STARTRANK, STATE_SIZE, STOCKLEN, V2,
+    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_PICKUP, MAXP,
+    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
-from sim.kernel.referee import deal_game, inlined_apply, opening_move
-from sim.kernel.engine import starter
+from sim.kernel.referee import deal_unswapped, inlined_apply, opening_move
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64, uniform
 from sim.kernel.sampling import sample_world
 from sim.kernel.strategy import move_strategy
@@ -375,11 +374,7 @@ def mixture_positions(seed, games, players, rules, weights, every, feats, alive,
         if n >= feats.shape[0]:
             break
         seed_game(rng, seed, g)
-        deal_game(st, rng, players, rules)
-        first, rank = starter(st)
-        st[CURRENT] = first
-        st[FIRST] = first
-        st[STARTRANK] = rank
+        deal_unswapped(st, rng, players, rules)
         draw_models(rng, weights, randint(rng, players), players, assign, 1)
         rz = rules_of(st)
         start = n

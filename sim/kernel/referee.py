@@ -98,6 +98,18 @@ def deal_game(st, rng, players, rules):
     deal(st, rng, players, randint(rng, players), rules)
 
 
+@jit(inline="always")
+def deal_unswapped(st, rng, players, rules):
+    """:func:`deal_game` with no swap phase, then R6's first player as dealt; returns it
+    (positions for fitting the learned value, timing playouts)."""
+    deal_game(st, rng, players, rules)
+    first, rank = starter(st)
+    st[CURRENT] = first
+    st[FIRST] = first
+    st[STARTRANK] = rank
+    return first
+
+
 @jit
 def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     """R5/V1 swaps (simultaneous: all choose from the deal, then all apply) and R6 (H14, H15).
