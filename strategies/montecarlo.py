@@ -125,7 +125,7 @@ def _score(st, me):
     return 0.0
 
 
-@jit
+@jit(inline="always")
 def _policy_move(pol, st, word, rng, counting_params, lite):
     """The move of opponent model ``pol`` (an index into :data:`POLICIES`) for the seat to
     move in the world ``st``: it sees that world's public part and its own hand only.
@@ -186,15 +186,16 @@ def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coe
         p = st[CURRENT]
         if noise > 0 and uniform(rng) < noise:
             m2 = nth_legal(word, st, randint(rng, count_legal(word, st)))
-        elif model >= 4:
-            m2 = _policy_move(assign[p], st, word, rng, counting_params, model == 5)
-        elif model == 1 or (model == 2 and (mix >> p) & 1):
-            m2 = _counting(st[:PUB], st[HANDS + p * NRANK:HANDS + p * NRANK + NRANK],
-                          word, rng, counting_params)
-        elif model == 3:
-            m2 = _lite(word, st)
         else:
-            m2 = _lowest(st, st, word, rng, st)
+            # every model through the one inlined call (one copy of counting to compile;
+            # inlined: -5% a mixture turn, benchmarks/playout_cost.py)
+            if model >= 4:
+                pol = assign[p]
+            elif model == 1 or model == 3 or (model == 2 and (mix >> p) & 1):
+                pol = 1
+            else:
+                pol = 0
+            m2 = _policy_move(pol, st, word, rng, counting_params, model == 5 or model == 3)
         ev = inlined_apply(st, m2, rz)
         turns += 1
     if coef.shape[0] > 0 and not ev & EV_GAME_OVER and turns >= horizon:

@@ -155,9 +155,17 @@ def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
     lowest, counting, peers = table("lowest"), table("counting"), table(*["counting", "simple"] * 2)
     assert (entry(lowest), entry(counting), entry(peers)) == (
         core.run_lowest, core.run_games, core.run_peers)
-    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_lowest)
+    seated = {s.dispatcher for s in (*lowest.move_objs, *lowest.swap_objs)}
+    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_lowest or f in seated)
     assert compiled([lowest])
     assert not compiled([counting]) and not compiled([lowest, peers]) and not compiled()
+    # a seated strategy not in the cache compiles too (montecarlo: ~40 s), even where the
+    # referee is cached: a tournament with it sat silent that long (issue 24)
+    bot = table("montecarlo")
+    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_games or f in seated)
+    assert not compiled([bot])
+    monkeypatch.setattr(compiler, "cached", lambda f: True)
+    assert compiled([bot])
 
 
 @jit

@@ -140,7 +140,8 @@ COMPILING = "compiling (first run only)"
 
 def say_compiling() -> None:
     """One line on stderr while the core compiles (not in the compile cache yet)."""
-    typer.echo(f"{COMPILING}: the game core is compiled and cached, about half a minute",
+    typer.echo(f"{COMPILING}: the game core and the seated strategies are compiled and "
+               f"cached, under a minute",
                err=True)
 
 

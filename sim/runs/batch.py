@@ -261,12 +261,16 @@ def entry(cfg: RunConfig):
 
 
 def compiled(configs=None) -> bool:
-    """Is the referee that plays these tables (RunConfigs; without, the general one that
-    seated tournaments use) in the compile cache (its first call loads it)? If not, the
-    first batch compiles it: tens of seconds, once, which a command says meanwhile. Only
-    the entry points a command plays count: a user of ``lowest`` alone never compiles the
-    others, and must not be told it is compiling at every run."""
+    """Are the referee that plays these tables (RunConfigs; without, the general one that
+    seated tournaments use) and their seats' strategies in the compile cache (the first call
+    loads them)? If not, the first batch compiles them: tens of seconds, once (montecarlo
+    alone about 40 s), which a command says meanwhile. Only what a command plays counts: a
+    user of ``lowest`` alone never compiles the others, and must not be told it is compiling
+    at every run."""
     from sim.kernel.compiler import cached
+    seats = {s.dispatcher for c in configs or () for s in (*c.move_objs, *c.swap_objs)}
+    if not all(cached(f) for f in seats):
+        return False            # asked first: entry() seats the strategies, compiling them
     fns = {entry(c) for c in configs} if configs else {core.run_games}
     return all(cached(f) for f in fns)
 
