@@ -237,3 +237,16 @@ def test_workers_writing_one_strategy_file_at_once_do_not_collide(tmp_path, monk
                                   range(16)))
         assert len(set(paths)) == 1 and paths[0].read_text() == text
     assert not list((tmp_path / "user").rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("args", [
+    ("run", "--games", "10"),
+    ("analyze", "docs/examples/midgame-seed-4p.json", "--rollouts", "10"),
+    ("swap", "4", "5", "6", "9", "10", "K", "--deals", "10"),
+])
+def test_a_seed_out_of_range_is_refused_in_one_line_by_every_command(cli, args):
+    """One check of the seed (sim.runs.config.check_seed) for runs, analyses and the swap
+    advisor: an integer from 0 to 2**63-1, since it seeds every game's stream."""
+    r = cli(*args, "--seed", str(2**63))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "--seed: expected an integer from 0 to 2**63-1" in r.output

@@ -32,13 +32,13 @@ def review_command(
     excludes 0."""
     from reports.review import turn_text
     from sim.cli.savedgame import load
+    from sim.runs.config import check_seed
     from sim.studies import review as rv
 
     try:
         saved = load(game)
         n = parse_count(rollouts, "--rollouts")
-        if seed < 0 or seed >= 2**63:
-            raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed}")
+        check_seed(seed)
         seat = rv.default_seat(saved) if seat is None else seat
         todo, _ = rv.plan(saved, seat)
         total = len(todo) + rv.has_swap(saved)

@@ -30,6 +30,14 @@ class RunError(ValueError):
     """A run that cannot go on: a user mistake or a strategy's error (R24)."""
 
 
+def check_seed(seed) -> int:
+    """The seed of a run, a study or an analysis: an integer from 0 to 2**63-1 (it seeds
+    every game's stream, :mod:`sim.kernel.rng`); :class:`RunError` otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise RunError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    return int(seed)
+
+
 def _spec_file(spec: str) -> Path | None:
     """The file of a ``FILE.py:function`` strategy spec, else None."""
     where = spec.rpartition(":")[0]
@@ -110,8 +118,7 @@ class RunConfig:
             raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {players}")
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
-        if not 0 <= seed < 2**63:
-            raise RunError(f"--seed: expected an integer from 0 to 2**63-1, got {seed}")
+        check_seed(seed)
         if max_turns < 1:
             raise RunError(f"--max-turns: expected a positive number, got {max_turns}")
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:

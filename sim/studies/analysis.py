@@ -30,7 +30,7 @@ from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, V2
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
-from sim.runs.config import RunConfig
+from sim.runs.config import RunConfig, check_seed
 from sim.studies.view import check_rules, hidden_counts, state_of
 
 DEFAULT_OPPONENTS = "counting"
@@ -234,8 +234,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         raise ValueError("the game is over (R25): there is no move to analyse")
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
         raise ValueError(f"--rollouts: expected a positive number of worlds, got {rollouts!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    check_seed(seed)
     if max_turns < 1:
         raise ValueError(f"--max-turns: expected a positive number, got {max_turns}")
     if not 0 <= tolerance <= 100:

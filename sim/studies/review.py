@@ -30,6 +30,7 @@ from sim.kernel.layout import (
     V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
+from sim.runs.config import check_seed
 from sim.studies.analysis import DEFAULT_OPPONENTS, analyze_state, move_words
 
 DEFAULT_ROLLOUTS = 300
@@ -332,8 +333,7 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
     decisions made when interrupted)."""
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    check_seed(seed)
     seat = default_seat(game) if seat is None else seat
     todo, forced = plan(game, seat)
     st0 = start_state(game)

@@ -101,14 +101,13 @@ between blocks. The same ``seed`` and
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
     from sim.kernel.referee import BAD_MOVE, BAD_SWAP, UNFINISHED
-    from sim.runs.config import RunConfig
+    from sim.runs.config import RunConfig, check_seed
     from sim.runs.runner import RunError
     from sim.studies.match import places, seat_values
 
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise AdviceError(f"--deals: expected a positive number of deals, got {deals!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise AdviceError(f"--seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    check_seed(seed)
     try:
         base = RunConfig(players=players, strategies=[strategy], rules=rules,
                          max_turns=max_turns, cycle_stop=cycle_stop)
