@@ -86,7 +86,7 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
 
 
 # -- item 2: the value of the split, not of the cards ------------------------------------------
-def _synthetic_stage(players=4, seat_games=200_000, seed=1):
+def synthetic_stage(players=4, seat_games=200_000, seed=1):
     """Seat-games with random splits of random six-card sets, where winning depends on
     *owning* 2s (wherever they lie) and on a 10 lying face up, and on nothing else."""
     rs = np.random.RandomState(seed)
@@ -118,7 +118,7 @@ def test_the_split_model_values_the_split_and_not_owning_the_cards(tmp_path):
     """Owning a 2 wins (wherever it lies); a 10 wins more face up. The raw triple rates put
     the 2s first; the split model sees that a 2's place does not matter and a 10's does, so
     the split policy puts the 10 up, not the 2."""
-    stage = _synthetic_stage()
+    stage = synthetic_stage()
     rows, _ = triple_table(stage)
     assert "2" in rows[0]["triple"]                      # the descriptive table: owning
     model = fit_split_model(stage, 4)
@@ -140,7 +140,7 @@ def test_the_split_model_values_the_split_and_not_owning_the_cards(tmp_path):
 def test_split_model_shrinks_rare_cells(tmp_path):
     """A cell seen a handful of times moves its pair/triple terms little: the prior keeps
     them near 0 (each card counts alone), where raw rates would jump to 0% or 100%."""
-    stage = _synthetic_stage(seat_games=50_000)
+    stage = synthetic_stage(seat_games=50_000)
     model = fit_split_model(stage, 4)
     extra = [c for c in model["coef"] if c["term"] in ("ge2", "ge3", "triple")]
     assert extra and max(abs(c["coef"]) for c in extra) < 0.5

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import assert_conserved
+from tests.conftest import assert_conserved
 from sim.cli.play import Terminal, _swap_phase
 from sim.cli.table import Table
 from sim.kernel.cards import CODE, NAMES
@@ -58,7 +58,7 @@ def test_the_deal_gives_the_seat_its_six_cards_and_is_otherwise_a_deal(rules, pl
 
 
 def test_a_deck_without_the_cards_is_refused():
-    """H13: no jokers at 4 players under the seed rules: the deal cannot hold one."""
+    """R1, H13: no jokers at 4 players under the seed rules: the deal cannot hold one."""
     want = np.bincount(codes("JK 3 4 5 6 7"), minlength=NR).astype(np.int64)
     st, rng = np.zeros(STATE_SIZE, np.int32), np.zeros(4, np.uint64)
     seed_game(rng, 0, 0)
@@ -67,6 +67,8 @@ def test_a_deck_without_the_cards_is_refused():
 
 # -- the advice by playouts ------------------------------------------------------------------
 def test_the_20_splits_are_listed_best_first(four_five):
+    """R5: six distinct cards split into three face up and three in hand 20 ways, each
+    valued, best first, with the usual advice (highest-up) named."""
     a = four_five
     rows = a["splits"]
     assert len(rows) == 20
@@ -87,7 +89,7 @@ def test_the_20_splits_are_listed_best_first(four_five):
 
 
 def test_equal_cards_make_equal_splits():
-    """A pair: 4 4 5 6 9 K has 14 different splits, not 20 (up: both 4s and one of the
+    """R5 with a pair: 4 4 5 6 9 K has 14 different splits, not 20 (up: both 4s and one of the
     four others, one 4 and two, or no 4 and three: 4 + 6 + 4), each listed once."""
     splits = advice.splits_of(sorted(codes("4 4 5 6 9 K")))
     assert len(splits) == 14 and len(set(splits)) == 14
@@ -159,8 +161,8 @@ def test_the_model_of_a_real_fit_gives_intervals(tmp_path):
     """split_cov.npz (what the study saves beside split.csv): the difference of two splits
     gets an interval around it; the best's margin over itself is 0."""
     from sim.studies.swapstudy.model import fit_split_model, write_cov_file, write_split_file
-    from test_study import _synthetic_stage
-    model = fit_split_model(_synthetic_stage(seat_games=40_000), 4, sd_triple=0.1)
+    from tests.test_study import synthetic_stage
+    model = fit_split_model(synthetic_stage(seat_games=40_000), 4, sd_triple=0.1)
     d = tmp_path / "fit"
     d.mkdir()
     write_split_file(d / "split.csv", model)

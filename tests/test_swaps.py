@@ -376,8 +376,6 @@ def test_random_swap_is_a_fisher_yates_shuffle_of_the_positions():
 
 def test_a_given_swap_plays_the_mask_it_carries_and_is_compiled_once():
     """R5: a choice already made (sim play's human, sim review's swap) is one policy, shared."""
-    import numpy as np
-
     from strategies.swaps import given_swap
     f = given_swap()
     assert f is given_swap()

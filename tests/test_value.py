@@ -5,11 +5,12 @@ import numpy as np
 
 from sim.kernel.layout import CURRENT, FDN, MAXP, NOUT, OUTORDER, PLAYERS, V2
 from sim.kernel.ruleset import Ruleset
-from strategies.montecarlo import mixture_positions
+from sim.runs.registry import get_move
+from strategies.montecarlo import NPOL, mixture_positions
 from strategies.value import COEF, FEATURES, NFEAT, value
 from tests.test_montecarlo import states
 
-W = np.array([2.8146, 2.4494, 2.3973, 0.6413, 0.0, 0.0])
+W = get_move("montecarlo").row()[6:6 + NPOL]          # the default mixture's weights
 
 
 def _value(st, me):
@@ -25,11 +26,13 @@ def test_seed_values_are_a_distribution_over_the_winner():
             continue
         v = [_value(st, s) for s in range(st[PLAYERS])]
         assert all(0.0 <= x <= 1.0 for x in v)
-        if st[NOUT] == 0:
-            assert abs(sum(v) - 1.0) < 1e-9
-            checked += 1
-        else:
-            assert v[st[OUTORDER]] == 1.0 and sum(v) == 1.0
+        assert st[NOUT] == 0                # a seed game ends with the first out (R25)
+        assert abs(sum(v) - 1.0) < 1e-9
+        checked += 1
+        out = st.copy()                     # the same world with a seat out: it has won
+        out[NOUT], out[OUTORDER] = 1, (st[CURRENT] + 1) % st[PLAYERS]
+        w = [_value(out, s) for s in range(st[PLAYERS])]
+        assert w[out[OUTORDER]] == 1.0 and sum(w) == 1.0
     assert checked > 10
 
 
