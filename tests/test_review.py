@@ -226,6 +226,13 @@ def test_review_bad_inputs(cli, tmp_path):
                                                               "cannot read")):
         r = cli("review", f)
         assert r.exit_code == 2 and r.output.startswith("error: ") and words in r.output
+    # a folder another command saved is refused before the review, and left as it was
+    other = tmp_path / "cmp"
+    other.mkdir()
+    (other / "manifest.json").write_text('{"command": "compare"}')
+    r = cli("review", path, "--seat", "0", "--out", other)
+    assert r.exit_code == 2 and "already holds a saved folder" in r.output
+    assert (other / "manifest.json").read_text() == '{"command": "compare"}'
     g = json.loads(path.read_text())
     g["moves"][3]["move"] = {"play": ["2", "2", "2", "2"]}
     save(g, bad)

@@ -32,6 +32,7 @@ def review_command(
     excludes 0."""
     from reports.review import turn_text
     from sim.cli.savedgame import load
+    from sim.runs import folder
     from sim.runs.config import check_seed
     from sim.studies import review as rv
 
@@ -42,6 +43,8 @@ def review_command(
         seat = rv.default_seat(saved) if seat is None else seat
         todo, _ = rv.plan(saved, seat)
         total = len(todo) + rv.has_swap(saved)
+        if out is not None:            # checked before the review: its result is not lost
+            folder.new_dir(out)
     except ValueError as e:
         fail(str(e).replace("--file: ", ""))
     if not quiet:

@@ -52,6 +52,15 @@ def make_dir(path, sub: str = "") -> Path:
     return path
 
 
+def new_dir(path) -> Path:
+    """``--out`` for a new saved folder: :func:`make_dir`, refusing a folder that holds a
+    saved folder already (its manifest): its results must not be overwritten."""
+    path = Path(path).expanduser()
+    if (path / "manifest.json").exists():
+        raise StoreError(f"--out: {path} already holds a saved folder; choose another")
+    return make_dir(path)
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (a temporary file, then a rename)."""
     tmp = path.with_suffix(path.suffix + ".tmp")
