@@ -110,6 +110,15 @@ def test_a_planted_bad_swap_is_found():
     assert bad.mistake and bad.low > 0.05 and bad.best != bad.made
 
 
+def test_an_illegal_move_in_a_swap_playout_is_an_error_not_a_loss():
+    """R24: an opponent model's illegal move in the swap's playouts stops the review, as in
+    the turns' playouts, rather than counting as a lost game."""
+    import tests.test_strategies_seats  # noqa: F401  (registers test-always-pickup)
+
+    with pytest.raises(ValueError, match="not a legal move.*R24"):
+        rv.swap_decision(_run_game(3), 0, rollouts=3, seed=0, opponents="test-always-pickup")
+
+
 def test_review_text_and_report_page(cli, tmp_path):
     g, turn = _blunder_game()
     path = save(g, tmp_path / "g.json")

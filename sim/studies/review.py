@@ -232,7 +232,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     from sim.kernel.fastpath import kinds
     from sim.kernel.layout import DECK, HANDS, MAXP, PUB, STATE_SIZE
     from sim.kernel.rng import seed_game
-    from sim.kernel.sampling import UNFINISHED, sample_world, score
+    from sim.kernel.sampling import sample_world, score
     from strategies.swaps import given_swap
     from sim.runs.config import RunConfig
     from sim.studies.stats import mean_interval
@@ -280,8 +280,11 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
                                  f"not a choice of half its cards (R5)")
             status = referee.play_out(st, prng, max_turns, pool.moves, table, params, log,
                                       err, seen)
+            if status == referee.BAD_MOVE:          # R24: never scored as a loss
+                raise ValueError(f"--opponents: {opponents} answered {int(err[1])}, not a "
+                                 f"legal move, at turn {int(err[2])} of a playout (R24)")
             v = score(st, seat, players)
-            if status == UNFINISHED or (st[V2] and v == 0):
+            if status == referee.UNFINISHED or (st[V2] and v == 0):
                 v = (int(st[NOUT]) + 1 + players) / 2.0 if st[V2] else 0.0
             scores[w, i] = v
     v2 = bool(dealt[V2])
