@@ -154,8 +154,13 @@ def describe_saved(game: dict) -> list[str]:
     seats = game["seats"]
     rules = Ruleset.parse(game["rules"])
     players = game["players"]
-    lines = [f"Game played with sim play on {game.get('created', '?')}: {players} players, "
-             f"rules {rules}, seed {game.get('seed')}; the human at seat {game.get('seat')}."]
+    if game.get("seat") is None:            # saved by sim replay --save: no human seat
+        lines = [f"Game {game.get('game')} of seed {game.get('seed')}, saved by sim replay: "
+                 f"{players} players, rules {rules}."]
+    else:
+        lines = [f"Game played with sim play on {game.get('created', '?')}: {players} "
+                 f"players, rules {rules}, seed {game.get('seed')}; the human at seat "
+                 f"{game.get('seat')}."]
     dealt = game["dealt"]
     if dealt is not None:
         lines.append(f"Dealer: seat {dealt.get('dealer')}; stock {len(dealt['stock'])} cards "

@@ -159,6 +159,9 @@ def test_replay_at_round_trips_into_the_rules_and_analyze(cli, tmp_path):
     r = cli("replay", *RUN, "--game", "0", "--save", saved)
     assert r.exit_code == 0, r.output
     game = json.loads(saved.read_text())
+    told = cli("replay", "--file", saved)                  # no human seat to name
+    assert told.exit_code == 0 and "saved by sim replay" in told.output
+    assert "seat None" not in told.output
     positions = []
     for t in (10, 11):
         r = cli("replay", *RUN, "--game", "0", "--at", t, "--json")
