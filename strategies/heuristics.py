@@ -284,15 +284,14 @@ def _score(obs, hand, p, from_hand, r, m, block, w):
 
 
 @jit(boundscheck=True)
-def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params):
+def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
     """The best play when the next seat ``q`` is close to going out: the usual score plus the
     chance that ``q`` cannot answer, which is a product over the ranks that may follow the
     play (the ruleset's follow table, H0: 7-lower, transparent and 10-anywhere included), of
     as many cards as the play (any number under H1). Returns (its score, the play). Out of
-    line, so that the usual path stays small."""
+    line, so that the usual path stays small. ``w``: the caller's :func:`_weights`."""
     best = -1
     best_score = -1e300
-    w = _weights(obs, params)
     danger = _knob(params, 7, _DANGER) * (_knob(params, 6, _NEAR) - left_q)
     mode = 0 if obs[HANDN + q] > 0 else (1 if obs[FUN + q] > 0 else 2)
     unknown_q = 0
@@ -399,7 +398,7 @@ def counting(obs, hand, legal, rng, params):
         bits = ranks & wilds                   # 2s, the transparent rank, jokers: if better
     else:
         best_score, best = _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q,
-                                          params)
+                                          params, w)
         bits = ranks & (1 << JOKER)
     while bits:
         r = lowest_bit(bits)
