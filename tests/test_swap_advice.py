@@ -206,6 +206,42 @@ def test_a_model_of_other_players_or_rules_is_refused(cli, tmp_path):
     assert r.output.startswith("Put ") and "the split model of" in r.output
 
 
+def test_playout_options_with_a_model_are_refused_not_ignored(cli, tmp_path):
+    """--model plays no games: --deals, --strategy, --seed and --max-turns would be silently
+    ignored, so giving one with it is an error naming it."""
+    d = _study_folder(tmp_path)
+    for extra, name in ((["--deals", "300"], "--deals"), (["-s", "counting"], "--strategy"),
+                        (["--seed", "3"], "--seed"), (["--max-turns", "50"], "--max-turns")):
+        r = cli("swap", *HAND.split(), "--model", d, *extra)
+        assert r.exit_code == 2, r.output
+        assert r.output.startswith("error: --model values the splits"), r.output
+        assert f"{name} set(s) the playouts" in r.output, r.output
+
+
+@pytest.mark.parametrize("damage", ["no model.mean", "no rules", "bad rules", "cov not npz",
+                                    "cov lacks a key"])
+def test_a_damaged_study_folder_is_one_error_line(cli, tmp_path, damage):
+    """A study.json missing what the advice reads, or a damaged split_cov.npz: one error
+    line (exit 2), never a traceback."""
+    d = _study_folder(tmp_path)
+    study = json.loads((d / "study.json").read_text())
+    if damage == "no model.mean":
+        study["model"] = {}
+    elif damage == "no rules":
+        del study["rules"]
+    elif damage == "bad rules":
+        study["rules"] = "no-such-preset"
+    elif damage == "cov not npz":
+        (d / "split_cov.npz").write_bytes(b"not a zip")
+    else:
+        np.savez(d / "split_cov.npz", place=np.array(["up"]), id=np.array([0]))
+    (d / "study.json").write_text(json.dumps(study))
+    r = cli("swap", *HAND.split(), "--model", d)
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().split("\n")
+    assert len(lines) == 1 and lines[0].startswith("error: --model: "), lines
+
+
 def test_the_text_answers_first_and_spellings_are_read(cli):
     r = cli("swap", "4", "5", "6", "9", "t", "k", "--deals", "300", "-q")
     assert r.exit_code == 0, r.output

@@ -70,7 +70,8 @@ def swap_command(
         model: Optional[Path] = typer.Option(None, "--model", help="A folder saved by `sim "
                                              "study swap --out DIR`: value the splits by its "
                                              "split model (its players and rules; giving "
-                                             "others is an error) instead of playouts."),
+                                             "others, or a playout option, is an error) "
+                                             "instead of playouts."),
         deals: str = typer.Option("5000", "--deals", help="Playouts: deals where you hold "
                                   "these cards, each played once for every split (common "
                                   "random numbers); 5000 answers in about a second, the "
@@ -92,6 +93,12 @@ def swap_command(
     try:
         codes = read_cards(cards)
         if model is not None:
+            playouts = [f"--{o.replace('_', '-')}" for o in ("deals", "strategy", "max_turns",
+                                                           "seed") if options_given(ctx, o)]
+            if playouts:
+                raise ValueError(f"--model values the splits by the study's model, which plays "
+                                 f"no games: {', '.join(playouts)} set(s) the playouts; give "
+                                 f"--model or the playout options, not both")
             given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
             a = adv.by_model(codes, model,
                              players=players if options_given(ctx, "players") else None,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import zipfile
 from itertools import combinations
 from pathlib import Path
 
@@ -166,9 +167,15 @@ between blocks. The same ``seed`` and
 
 
 # -- from a study's model --------------------------------------------------------------------
+# what by_model reads of a study's study.json and split_cov.npz
+STUDY_KEYS = ("players", "rules", "games", "strategy", "seed", "model")
+COV_KEYS = ("place", "id", "term", "cov")
+
+
 def read_study(folder) -> dict:
     """A ``sim study swap`` folder's study.json and split.csv (its split policy's row);
     :class:`AdviceError` for a folder that is not one."""
+    from sim.kernel.ruleset import Ruleset
     from strategies.swaps import read_split
     d = Path(folder).expanduser()
     try:
@@ -176,16 +183,26 @@ def read_study(folder) -> dict:
     except (OSError, ValueError):
         raise AdviceError(f"--model: {str(d)!r} holds no swap study (no readable study.json; "
                           f"make one with `sim study swap --out DIR`)") from None
-    if not (d / "split.csv").is_file() or "players" not in study:
+    if not (d / "split.csv").is_file() or not isinstance(study, dict) or "players" not in study:
         raise AdviceError(f"--model: {str(d)!r} holds no finished swap study (no split.csv)")
+    missing = [k for k in STUDY_KEYS if k not in study]
+    if missing or not isinstance(study["model"], dict) or "mean" not in study["model"]:
+        raise AdviceError(f"--model: {str(d / 'study.json')!r} is damaged: it lacks "
+                          f"{', '.join(missing) or 'model.mean'}; run the study again")
     try:
+        Ruleset.parse(study["rules"])
         row = read_split(d / "split.csv")
     except ValueError as e:
         raise AdviceError(f"--model: {e}") from None
     cov = None
     if (d / "split_cov.npz").is_file():
-        with np.load(d / "split_cov.npz") as z:
-            cov = {k: z[k] for k in z.files}
+        try:
+            with np.load(d / "split_cov.npz") as z:
+                cov = {k: z[k] for k in COV_KEYS}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            raise AdviceError(f"--model: {str(d / 'split_cov.npz')!r} is damaged (it should "
+                              f"hold {', '.join(COV_KEYS)}); delete it to advise without "
+                              f"intervals, or run the study again") from None
     return {"study": study, "row": row, "cov": cov, "dir": d}
 
 
