@@ -291,3 +291,32 @@ def test_hint_at_the_swap_prompt_gives_the_advice_first(monkeypatch, tmp_path):
     assert said[at + 1].startswith("Put ") and " face up, keep " in said[at + 1]
     assert "Not a swap" not in "\n".join(said)
     assert calls == [(six, 3)]
+
+
+def test_the_swap_prompt_takes_rule_and_moves_as_its_help_lists(tmp_path):
+    """`rule R5` and `moves` at the swap prompt (the help lists them) answer, not "Not a
+    swap"; a swap typed afterwards still swaps."""
+    t = Table(3, Ruleset.parse("seed"), 7)
+    t.deal()
+    said = []
+    term = Terminal(io.StringIO("rule R5\nmoves\nkeep\n"), echo=said.append)
+    assert _swap_phase(t, term, tmp_path / "game.json") is None
+    text = "\n".join(said)
+    assert "Not a swap" not in text
+    assert "R5" in said[next(i for i, s in enumerate(said) if s.endswith("rule R5")) + 1]
+    after = said[next(i for i, s in enumerate(said) if s.endswith("moves")) + 1]
+    assert after.startswith("Name the cards you want face up")
+
+
+def test_a_long_answer_shows_a_status_line_only_at_a_terminal(capsys):
+    """hint works for seconds: at a terminal a status line on stderr, erased before the
+    answer (which stays the first line said); a scripted game gets none."""
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    for stdin, shown in ((Tty(""), True), (io.StringIO(""), False)):
+        with Terminal(stdin, echo=lambda _: None).working("thinking"):
+            pass
+        err = capsys.readouterr().err
+        assert ("(thinking ...)" in err and err.endswith("\r\033[K")) == shown, repr(err)
+        assert bool(err) == shown

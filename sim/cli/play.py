@@ -15,6 +15,7 @@ scripted; the end of input ends the game, saved as unfinished.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from reports.game import counted, result_lines, table_view
@@ -40,6 +41,21 @@ class Terminal:
 
     def say(self, text: str = "") -> None:
         self.echo(text)
+
+    @contextmanager
+    def working(self, what: str):
+        """A status line on stderr while ``what`` runs, erased before the answer is said, so
+        that the answer stays the first line; only at a terminal (a script reads answers)."""
+        if not self.tty:
+            yield
+            return
+        sys.stderr.write(f"({what} ...)")
+        sys.stderr.flush()
+        try:
+            yield
+        finally:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
     def ask(self, prompt: str):
         """The player's line, or None at the end of input."""
@@ -134,7 +150,7 @@ def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
         text = term.ask(prompt)
         if text is None:
             return "end of input"
-        what, _ = parse(text)
+        what, arg = parse(text)
         if what == "quit":
             return "quit"
         if what == "save":
@@ -143,12 +159,18 @@ def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
             continue
         if what == "hint":                 # sim swap's answer for these six cards
             from sim.studies.swapstudy.advice import hint
-            say(hint(table.swap_choices(), table.players, table.cfg.ruleset))
+            with term.working("playing out every split"):
+                answer = hint(table.swap_choices(), table.players, table.cfg.ruleset)
+            say(answer)
             continue
-        if what == "help":
+        if what == "rule":
+            _explain(arg, term)
+            continue
+        if what in ("help", "moves"):
             say("Name the cards you want face up, e.g. "
                 f"`{' '.join(sorted(cards, key=NAMES.index, reverse=True)[:hs])}`; the others "
-                "go to your hand. Face-up cards are played once your hand is empty (R11).")
+                "go to your hand. Face-up cards are played once your hand is empty (R11). "
+                "Also: hint, rule R5, save, quit.")
             continue
         mask, why = table.choose_mask(text)
         if why:
@@ -192,7 +214,8 @@ def _ask_move(table: Table, term: Terminal, save_to: Path):
         elif what == "moves":
             say(may)
         elif what == "hint":
-            answer, *details = table.hint()
+            with term.working(f"sim analyze: {table.hint_rollouts} worlds a move"):
+                answer, *details = table.hint()
             say(answer)
             for line in details:
                 say("  " + line if line else "")
