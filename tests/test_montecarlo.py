@@ -231,3 +231,70 @@ def test_montecarlo_leads_the_mixed_table():
     m = table_match(["lowest", "save-specials", "counting", "montecarlo"], 60, seed=8)
     s = summarize(m, target=3)
     assert all(d["ci_low"] > 0 for d in s["differences"]), s["differences"]
+
+
+def _evaluate_in_python(quality, base, calls):
+    """``evaluate``'s own code run as Python, with the playout replaced by a fixed score per
+    candidate (``quality``), counting's move fixed to ``base`` and candidates 0..k-1: what
+    the search spends on which move, without playing games."""
+    import types
+    import strategies.montecarlo as mc
+
+    def playout(st, m, *rest):
+        calls.append(int(m))
+        return quality[m]
+
+    def cands(obs, legal, b, pickups, cand):
+        cand[:len(quality)] = np.arange(len(quality))
+        return len(quality)
+
+    g = dict(mc.evaluate.py_func.__globals__, borrow=lambda a: a, _playout=playout,
+             sample_world=lambda *a: None, counting=lambda *a: base, candidates=cands)
+    return types.FunctionType(mc.evaluate.py_func.__code__, g)
+
+
+def test_sequential_halving_keeps_the_better_half_and_always_counting_s_move():
+    """halving=1 (issue 24): 8 candidates, ceil(log2 8) = 3 rounds of rollouts // (3 x alive)
+    worlds; after a round only the better half by mean score plays on, and counting's move
+    always does (here the worst, candidate 5); the best (1) is chosen. halving=0: every
+    candidate in rollouts // 8 worlds."""
+    quality = [0.1, 0.9, 0.2, 0.8, 0.3, 0.0, 0.7, 0.4]
+    obs, rng = np.zeros(PUB, np.int32), np.zeros(4, np.uint64)
+    calls = []
+    ev = _evaluate_in_python(quality, 5, calls)
+    assert ev(obs, None, 0, rng, 240, 40, 0.0, 0, 0, 1.0, W, 1, 1, 0) == 1
+    w0, w1, w2 = 240 // (3 * 8), 240 // (3 * 5), 240 // (3 * 4)   # 8, then 4 + counting's, then 3 + its
+    played = [calls.count(i) for i in range(8)]
+    assert played == [w0, w0 + w1 + w2, w0, w0 + w1 + w2, w0, w0 + w1 + w2, w0 + w1 + w2,
+                      w0 + w1], played
+    calls.clear()
+    assert ev(obs, None, 0, rng, 240, 40, 0.0, 0, 0, 1.0, W, 1, 0, 0) == 1
+    assert [calls.count(i) for i in range(8)] == [30] * 8
+    calls.clear()           # a prior no difference can clear: counting's move, all the same
+    assert ev(obs, None, 0, rng, 240, 40, 0.0, 0, 0, 100.0, W, 1, 1, 0) == 5
+
+
+def test_a_cut_playout_is_scored_by_the_learned_value():
+    """learned=1: a playout stopped at the horizon scores the learned value of the world it
+    reached, not 0. With every playout cut after one turn, learned=0 scores (nearly) all of
+    them 0 and keeps counting's move wherever nobody can go out at once; learned=1 tells the
+    candidates apart and leaves it in some of those positions (prior 0: any mean gain
+    deviates). evaluate's argument types as test_R26 gives them: no new compilation."""
+    base_kept, left = 0, 0
+    for st in states(n_games=8, every=5):
+        me = st[CURRENT]
+        if st[HANDN + me] < 4:               # nobody goes out within the one turn played
+            continue
+        legal = engine.legal_word(st)
+        hand = st[HANDS + me * NR:HANDS + me * NR + NR]
+        got = []
+        for learned in (0, 1):
+            rng = np.zeros(4, np.uint64)
+            seed_game(rng, np.uint64(9), 0)
+            got.append(evaluate(st[:PUB], hand, legal, rng, 40, 1, 0.1, 4, 1, 0.0, W, 1, 1,
+                                learned))
+        c = counting(st[:PUB], hand, legal, np.zeros(4, np.uint64), np.array([3.0]))
+        base_kept += got[0] == c
+        left += got[1] != c
+        assert got[0] == c, "all cut playouts lost alike: nothing beats counting's move"
+    assert base_kept > 5 and left > 0, (base_kept, left)
