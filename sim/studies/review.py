@@ -31,7 +31,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
-from sim.studies.analysis import DEFAULT_OPPONENTS, analyze_state, move_words
+from sim.studies.analysis import DEFAULT_OPPONENTS, Z95, analyze_state, move_words
 
 DEFAULT_ROLLOUTS = 300
 LEVEL = 0.05
@@ -106,7 +106,9 @@ def default_seat(game: dict) -> int:
 # -- the review ------------------------------------------------------------------------------
 @dataclass
 class Decision:
-    """One decision: the move made, the best move and the loss, with its interval."""
+    """One decision: the move made, the best move and the loss, with its interval and its
+    standard error over the worlds (``se``: 0 when the best is the move made; None in a
+    review saved before it was kept)."""
 
     turn: int
     moves: int                  # legal moves
@@ -122,6 +124,7 @@ class Decision:
     seconds: float
     made_json: dict = field(default_factory=dict)
     best_json: dict = field(default_factory=dict)
+    se: float | None = None
 
 
 @dataclass
@@ -145,15 +148,20 @@ class Review:
         return "expected place (1 = first out)" if self.v2 else "win chance"
 
     def summary(self) -> dict:
-        """Decisions, mistakes, total loss (with an interval: the decisions are analysed on
-        independent worlds, so their standard errors add in quadrature) and time."""
+        """Decisions, mistakes, the total loss with its interval, and time. The total's
+        interval is two-sided 95% normal, ``total_loss +- 1.96 total_se`` with ``total_se =
+        sqrt(sum of se**2)``: the decisions are analysed on independent worlds, so their
+        variances add. (Not from the decisions' intervals: those are Bonferroni, wider, and
+        clipped to the bounds.) None when a decision has no ``se`` (saved before it was
+        kept)."""
         d = self.decisions
         loss = sum(x.loss for x in d)
-        se = math.sqrt(sum(((x.high - x.low) / (2 * 1.959963984540054)) ** 2 for x in d))
+        se = None if any(x.se is None for x in d) else math.sqrt(sum(x.se ** 2 for x in d))
         seconds = sum(x.seconds for x in d)
         return {"decisions": len(d), "of": self.total, "mistakes": sum(x.mistake for x in d),
-                "total_loss": loss, "total_low": loss - 1.959963984540054 * se,
-                "total_high": loss + 1.959963984540054 * se, "seconds": seconds,
+                "total_loss": loss, "total_se": se,
+                "total_low": None if se is None else loss - Z95 * se,
+                "total_high": None if se is None else loss + Z95 * se, "seconds": seconds,
                 "seconds_per_decision": seconds / len(d) if d else None,
                 "complete": len(d) == self.total and not self.interrupted}
 
@@ -172,31 +180,40 @@ class Review:
                 "summary": self.summary(), "decisions": [asdict(x) for x in self.decisions]}
 
 
+def loss_interval(scores, best: int, made: int, v2: bool, span: float) -> dict:
+    """The loss of column ``made`` of ``scores`` (worlds x choices) against column ``best``,
+    world by world: ``loss`` (the mean of best minus made; V2: made minus best), ``low``,
+    ``high`` (its interval at 5% / (choices - 1), Bonferroni: the best was chosen on the
+    same worlds), ``se`` (the mean's standard error) and ``mistake`` (``low`` > 0); all 0
+    when the best is the move made."""
+    from sim.studies.stats import mean_interval
+
+    if best == made:
+        return {"loss": 0.0, "low": 0.0, "high": 0.0, "se": 0.0, "mistake": False}
+    sign = -1.0 if v2 else 1.0                # V2: a lower place is better
+    ci = mean_interval(sign * (scores[:, best] - scores[:, made]),
+                       alpha=LEVEL / (scores.shape[1] - 1), bounds=(-span, span))
+    return {"loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
+            "high": float(ci["ci_high"]), "se": float(ci["se"]),
+            "mistake": bool(ci["ci_low"] > 0)}
+
+
 def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
            max_turns: int | None = None, turn: int = 0) -> Decision:
     """Review one decision: the seat to move at ``st`` made move ``made``."""
     from sim.kernel.position import move_to_dict
-    from sim.studies.stats import mean_interval
 
     extra = {} if max_turns is None else {"max_turns": max_turns}
     a = analyze_state(st, rollouts=rollouts, seed=seed, opponents=opponents, **extra)
     i = a.moves.index(int(made))
     b = a.order()[0]
-    sign = -1.0 if a.v2 else 1.0              # V2: a lower place is better
-    d = sign * (a.scores[:, b] - a.scores[:, i])
     span = float(a.players - 1) if a.v2 else 1.0
-    k = len(a.moves)
-    if b == i:
-        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
-    else:
-        ci = mean_interval(d, alpha=LEVEL / (k - 1), bounds=(-span, span))
     means = a.scores.mean(axis=0)
-    return Decision(turn=turn, moves=k, made=move_words(made), best=move_words(a.moves[b]),
-                    value_made=float(means[i]), value_best=float(means[b]),
-                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
-                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0), worlds=a.n,
-                    seconds=a.seconds, made_json=move_to_dict(made),
-                    best_json=move_to_dict(a.moves[b]))
+    return Decision(turn=turn, moves=len(a.moves), made=move_words(made),
+                    best=move_words(a.moves[b]), value_made=float(means[i]),
+                    value_best=float(means[b]), worlds=a.n, seconds=a.seconds,
+                    made_json=move_to_dict(made), best_json=move_to_dict(a.moves[b]),
+                    **loss_interval(a.scores, b, i, a.v2, span))
 
 
 # -- the swap (R5, V1) --------------------------------------------------------------------------
@@ -235,7 +252,6 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     from sim.kernel.sampling import sample_world, score
     from strategies.swaps import given_swap
     from sim.runs.config import RunConfig
-    from sim.studies.stats import mean_interval
 
     if not has_swap(game):
         return None
@@ -290,23 +306,16 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     v2 = bool(dealt[V2])
     means = scores.mean(axis=0)
     b = int(np.argmin(means) if v2 else np.argmax(means))
-    sign = -1.0 if v2 else 1.0
-    if b == made:
-        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
-    else:
-        span = float(players - 1) if v2 else 1.0
-        ci = mean_interval(sign * (scores[:, b] - scores[:, made]),
-                           alpha=LEVEL / (len(options) - 1), bounds=(-span, span))
+    span = float(players - 1) if v2 else 1.0
 
     def words(i):
         return "up " + " ".join(NAMES[r] for r in options[i][1])
     return Decision(turn=0, moves=len(options), made=words(made), best=words(b),
                     value_made=float(means[made]), value_best=float(means[b]),
-                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
-                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0),
                     worlds=rollouts, seconds=time.perf_counter() - t0,
                     made_json={"face_up": [NAMES[r] for r in options[made][1]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][1]]})
+                    best_json={"face_up": [NAMES[r] for r in options[b][1]]},
+                    **loss_interval(scores, b, made, v2, span))
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
