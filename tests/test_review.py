@@ -258,18 +258,72 @@ def test_review_bad_inputs(cli, tmp_path):
     assert r.exit_code == 2 and "move 4" in r.output and "not legal (R24)" in r.output
 
 
-def test_start_state_knows_the_dealt_face_ups_taken_into_the_hand():
-    """R5, R26: a dealt face-up card swapped into the hand is known to be there, as the
-    kernel's own swap records it."""
-    from sim.kernel.layout import KNOWN, NR
-    cfg = RunConfig(games=30, players=3, seed=2, strategies=["counting"] * 3)
-    seen = 0
-    for game in range(30):
+def _crossed(dealt, start, players):
+    """Seats whose swap crossed equal ranks: a dealt face-up taken into the hand while a
+    card of its rank went up (R5), so the kernel knows more in the hand (R26) than the
+    dealt face-ups no longer face up."""
+    from sim.kernel.layout import FU, KNOWN, NR
+    return [s for s in range(players) for r in range(NR)
+            if start[KNOWN + s * NR + r] > max(0, dealt[FU + s * NR + r] - start[FU + s * NR + r])]
+
+
+@pytest.mark.parametrize("swap,rules", [
+    ("lowest-hand", "seed"), ("random", "seed"), ("random", "boothj5"),
+    ("random", {"base": "seed", "choose_face_ups": True}), ("lowest-hand", "masters-of-shithead")])
+def test_start_state_is_the_kernels_state_after_the_swap(swap, rules):
+    """R5, R26: a saved game's state after the swap is the kernel's, every value: the dealt
+    face-ups taken into a hand known there as engine.apply_swap counts them, also when equal
+    ranks cross (lowest-hand keeps a dealt 7 in hand and puts the hand's 7 up); R6, H14,
+    H15, H16 (boothj5), V1: the starter and its rank are the referee's swap_phase's."""
+    from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
+    cfg = RunConfig(games=20, players=3, seed=2, strategies=["counting"] * 3, swaps=[swap] * 3,
+                    rules=rules)
+    crossed = 0
+    for game in range(20):
         rec = record_game(cfg, game)
         st = rv.start_state(run_record(cfg, game, rec))
         assert (st[KNOWN:KNOWN + 3 * NR] == rec.start[KNOWN:KNOWN + 3 * NR]).all(), game
-        seen += int(rec.start[KNOWN:KNOWN + 3 * NR].sum())
-    assert seen > 0
+        assert (st[CURRENT], st[FIRST], st[STARTRANK]) == (
+            rec.start[CURRENT], rec.start[FIRST], rec.start[STARTRANK])
+        assert np.array_equal(st, rec.start), (game, np.nonzero(st != rec.start)[0])
+        crossed += len(_crossed(rec.dealt, rec.start, 3))
+    if cfg.ruleset.choose_face_ups:
+        assert crossed == 0                                    # V1: no face-up was dealt
+    else:
+        assert crossed > 0                                     # the case is met
+
+
+def test_start_state_replays_the_humans_saved_swap():
+    """R5, R26: sim play's human swaps the dealt face-up 7 into the hand and the hand's 7 up
+    (a mask that crosses equal ranks, saved with the game): the state after the swap is the
+    table's own, 7 known in the hand. Without the game's seed (its bots' choices not found
+    again) the bots' choices are the first that give their saved face-ups, the human's its
+    saved mask, and the starter is still the referee's."""
+    from sim.cli.savedgame import record
+    from sim.cli.table import Table
+    from sim.kernel import engine
+    from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
+    from sim.kernel.ruleset import Ruleset
+
+    for seed in range(100):
+        t = Table(3, Ruleset.parse("seed"), seed=seed, seat=0, opponents=["counting"])
+        t.deal()
+        cards = [int(c) for c in engine.swap_choices(t.st, 0)]
+        pairs = [(i, j) for i in range(3) for j in range(3, 6) if cards[i] == cards[j]]
+        if pairs:
+            break
+    i, j = pairs[0]
+    t.swap((0b111 & ~(1 << i)) | (1 << j))
+    game = json.loads(json.dumps(record(t)))
+    st = rv.start_state(game)
+    assert np.array_equal(st, t.start)
+    assert st[KNOWN + cards[i]] == 1 and 0 in _crossed(t.dealt, t.start, 3)
+    game["seed"] = None
+    st = rv.start_state(game)
+    assert st[KNOWN + cards[i]] == 1
+    assert [st[x] for x in (CURRENT, FIRST, STARTRANK)] == [t.start[x] for x in
+                                                            (CURRENT, FIRST, STARTRANK)]
+    assert (st[KNOWN + NR:KNOWN + 3 * NR] <= t.start[KNOWN + NR:KNOWN + 3 * NR]).all()
 
 
 def test_ctrl_c_prints_the_partial_review(tmp_path):

@@ -26,8 +26,7 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CURRENT, FIRST, FU, KNOWN, NOUT, NR, OVER, PLAYERS, R_STARTER, STARTRANK, V1,
-    V2,
+    CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
@@ -39,17 +38,18 @@ LEVEL = 0.05
 
 # -- the game's positions ----------------------------------------------------------------------
 def start_state(game: dict) -> np.ndarray:
-    """The kernel state after the swaps (R5, V1) of a saved game, with what its POSITION.md
-    form leaves out restored: the dealt face-ups taken into a hand are known to all (R26),
-    and the starter and its rank (R6, H14, H15; H16 reads the rank)."""
+    """The kernel state after the swaps (R5, V1) of a saved game: its saved position, with
+    what the POSITION.md form leaves out taken from the kernel's own swap phase replayed
+    (:func:`swap_again`): the dealt face-ups taken into each hand, known to all (R26), and
+    the starter and its rank (R6, H14, H15; H16 reads the rank)."""
     st = to_state(game["start"])
-    dealt = to_state(game["dealt"]) if game.get("dealt") is not None else None
-    if dealt is not None and not st[V1]:
-        for s in range(game["players"]):
-            for r in range(NR):             # seen face up at the deal, no longer face up
-                st[KNOWN + s * NR + r] = max(0, int(dealt[FU + s * NR + r])
-                                             - int(st[FU + s * NR + r]))
-    first, rank = engine.starter(st if dealt is None or st[V1] or st[R_STARTER] else dealt)
+    if game.get("dealt") is None:           # no deal saved: nothing known, the hands decide
+        first, rank = engine.starter(st)
+    else:
+        k = swap_again(game)
+        st[KNOWN:KNOWN + MAXP * NR] = k[KNOWN:KNOWN + MAXP * NR]
+        st[TRIPLES:HTRIPLES + MAXP] = k[TRIPLES:HTRIPLES + MAXP]
+        first, rank = k[CURRENT], k[STARTRANK]
     if int(first) != int(st[CURRENT]):
         rank = -1                           # the file's starter decides; its rank is unknown
     st[FIRST], st[STARTRANK] = int(st[CURRENT]), int(rank)
@@ -236,6 +236,84 @@ def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
     return [(m, r) for r, m in out.items()]
 
 
+def saved_choice(game: dict, options: list, seat: int) -> int:
+    """The index in ``options`` (:func:`swap_options`) of the seat's saved face-ups;
+    ``ValueError`` when they are not half of its dealt cards (R5)."""
+    up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
+    for i, (_, ranks) in enumerate(options):
+        if ranks == up:
+            return i
+    raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
+                     f"dealt cards (R5)")
+
+
+def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
+    """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
+    seat in ``given`` playing the choice given it (a mask over
+    :func:`sim.kernel.engine.swap_choices`): ``(config, swap functions, seat table,
+    parameter rows)``; the config's strategies are ``opponents``."""
+    from sim.kernel.compiler import FnTuple
+    from sim.kernel.fastpath import kinds
+    from strategies.swaps import given_swap
+    from sim.runs.config import RunConfig
+
+    players = int(game["players"])
+    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
+    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
+                    rules=game["rules"])
+    pool = cfg.pool
+    fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
+    params = pool.params.copy()
+    for s, mask in given.items():
+        params[MAXP + s] = 0
+        params[MAXP + s, 0] = mask
+    return cfg, fns, kinds(pool.moves, fns), params
+
+
+def swap_again(game: dict) -> np.ndarray:
+    """The kernel's state after the saved game's swap phase: :func:`sim.kernel.referee.
+    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.engine.apply_swap`; then
+    R6, H14, H15: the starter) on the saved deal, each seat choosing as it did. Which cards
+    it swapped matters, not only which ranks ended face up: a dealt face-up taken into the
+    hand is known there (R26) even when a card of its rank went up in its place. The choice
+    is the game's own where it can be found again: the human's saved mask, the others'
+    policies replayed from the game's random stream when that deals the saved cards (a
+    game of ``sim play`` or of a run); else the first choice that gives the saved face-ups,
+    dealt face-ups first (as ``sim play`` reads a typed choice)."""
+    from sim.kernel import referee
+    from sim.kernel.position import to_position
+    from sim.kernel.rng import seed_game
+
+    dealt = to_state(game["dealt"])
+    players = int(dealt[PLAYERS])
+    seat, mask = game.get("seat"), game.get("swap_mask")
+    given = {} if seat is None or mask is None else {int(seat): int(mask)}
+    cfg, fns, table, params = seated_swaps(game, given)
+    st, rng = np.zeros_like(dealt), np.zeros(4, np.uint64)
+    choice, err = np.full(MAXP, -1, np.int64), np.zeros(3, np.int64)
+    cards = np.zeros(referee.SWAP_CARDS, np.int32)
+    if game.get("seed") is not None:        # the game's policies, from its random stream
+        seed_game(rng, np.uint64(game["seed"]), int(game.get("game") or 0))
+        referee.deal_game(st, rng, players, cfg.rules_vector)
+        if (to_position(st, cfg.ruleset) != game["dealt"]
+                or not referee.swap_phase(st, rng, fns, table, params, choice, cards, err)):
+            choice[:] = -1
+    for s, m in given.items():
+        choice[s] = m
+    for s in range(players):
+        options = swap_options(dealt, s)
+        i = saved_choice(game, options, s)
+        ranks = sorted(int(c) for b, c in enumerate(engine.swap_choices(dealt, s))
+                       if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != options[i][1]:
+            choice[s] = options[i][0]           # not found again: the saved face-ups
+    _, fns, table, params = seated_swaps(game, {s: int(choice[s]) for s in range(players)})
+    st[:] = dealt
+    if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
+        raise AssertionError("a saved choice of half the cards was refused (R5)")
+    return st
+
+
 def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
                   opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000) -> Decision | None:
     """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
@@ -245,35 +323,19 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     end of the game. None for a game saved before its swap."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
-    from sim.kernel.compiler import FnTuple
-    from sim.kernel.fastpath import kinds
-    from sim.kernel.layout import DECK, HANDS, MAXP, PUB, STATE_SIZE
+    from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
     from sim.kernel.rng import seed_game
     from sim.kernel.sampling import sample_world, score
-    from strategies.swaps import given_swap
-    from sim.runs.config import RunConfig
 
     if not has_swap(game):
         return None
     t0 = time.perf_counter()
-    _given = given_swap()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
     options = swap_options(dealt, seat)
-    made_up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    made = [i for i, (_, r) in enumerate(options) if r == made_up]
-    if not made:
-        raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
-                         f"dealt cards (R5)")
-    made = made[0]
-    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
-    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
-                    rules=game["rules"])
+    made = saved_choice(game, options, seat)
+    cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     pool = cfg.pool
-    swap_fns = FnTuple(_given if s == seat else f for s, f in enumerate(pool.swaps))
-    table = kinds(pool.moves, swap_fns)
-    params = pool.params.copy()
-    params[MAXP + seat] = 0
     obs = dealt.copy()
     obs[CURRENT] = seat
     hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
