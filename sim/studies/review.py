@@ -30,7 +30,9 @@ from sim.kernel.layout import (
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
-from sim.studies.analysis import DEFAULT_OPPONENTS, Z95, analyze_state, move_words
+from sim.studies.analysis import (
+    DEFAULT_OPPONENTS, Z95, analyze_state, move_words, paired_difference,
+)
 
 DEFAULT_ROLLOUTS = 300
 LEVEL = 0.05
@@ -186,13 +188,10 @@ def loss_interval(scores, best: int, made: int, v2: bool, span: float) -> dict:
     ``high`` (its interval at 5% / (choices - 1), Bonferroni: the best was chosen on the
     same worlds), ``se`` (the mean's standard error) and ``mistake`` (``low`` > 0); all 0
     when the best is the move made."""
-    from sim.studies.stats import mean_interval
-
     if best == made:
         return {"loss": 0.0, "low": 0.0, "high": 0.0, "se": 0.0, "mistake": False}
-    sign = -1.0 if v2 else 1.0                # V2: a lower place is better
-    ci = mean_interval(sign * (scores[:, best] - scores[:, made]),
-                       alpha=LEVEL / (scores.shape[1] - 1), bounds=(-span, span))
+    ci = paired_difference(scores, best, made, span, LEVEL / (scores.shape[1] - 1),
+                           -1.0 if v2 else 1.0)     # V2: a lower place is better
     return {"loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
             "high": float(ci["ci_high"]), "se": float(ci["se"]),
             "mistake": bool(ci["ci_low"] > 0)}
