@@ -54,8 +54,15 @@ def summary_line(r: Review) -> str:
     per = f"{s['seconds_per_decision']:.1f} s a decision" if s["decisions"] else "no decision"
     return (f"Summary: {s['decisions']} decisions, {s['mistakes']} mistake"
             f"{'s' * (s['mistakes'] != 1)}, total loss {scale * s['total_loss']:.2f} {unit} "
-            f"(95% interval {scale * s['total_low']:.2f} to {scale * s['total_high']:.2f}); "
-            f"{s['seconds']:.0f} s, {per}{done}.")
+            f"({total_interval_text(s, scale)}); {s['seconds']:.0f} s, {per}{done}.")
+
+
+def total_interval_text(s: dict, scale: float) -> str:
+    """The total loss's interval as the summary names it (:meth:`Review.summary`)."""
+    if s["total_se"] is None:
+        return "no interval: the review was saved without the decisions' standard errors"
+    return (f"95% normal interval of the total, ± 1.96 √(Σ se²): "
+            f"{scale * s['total_low']:.2f} to {scale * s['total_high']:.2f}")
 
 
 def describe(r: Review, game_line: str = "") -> list[str]:

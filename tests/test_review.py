@@ -4,7 +4,9 @@ any turn goes into sim.rules and sim analyze, bad inputs are one `error:` line a
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import pytest
 
 from sim.cli.savedgame import run_record, save
@@ -12,7 +14,7 @@ from sim.kernel.position import apply, legal_ids, legal_moves, move_to_id, valid
 from sim.runs.batch import record_game
 from sim.runs.config import RunConfig
 from sim.studies import review as rv
-from sim.studies.analysis import analyze_state
+from sim.studies.analysis import Z95, analyze_state
 
 RUN = ["--seed", "5", "--players", "3", "--strategy", "counting"]
 
@@ -127,6 +129,7 @@ def test_review_text_and_report_page(cli, tmp_path):
     assert r.exit_code == 0, r.output
     assert "Budget: 40 worlds per decision" in r.stdout and "MISTAKE" in r.stdout
     assert r.stdout.splitlines()[-2].startswith("Summary: ")
+    assert "95% normal interval of the total, ± 1.96 √(Σ se²)" in r.stdout.splitlines()[-2]
     assert {"manifest.json", "summary.json", "review.json", "game.json"} <= {
         p.name for p in out.iterdir()}
     r = cli("report", out)
@@ -143,12 +146,15 @@ def test_review_json_shape(cli, tmp_path):
     assert list(out)[:4] == ["kind", "version", "ruleset", "options"]
     assert out["kind"] == "review" and out["options"]["rollouts"] == 20
     assert {"seat", "v2", "measure", "budget", "summary", "decisions"} <= set(out)
-    assert {"decisions", "mistakes", "total_loss", "total_low", "total_high",
-            "seconds_per_decision", "complete"} <= set(out["summary"])
+    s = out["summary"]
+    assert {"decisions", "mistakes", "total_loss", "total_se", "total_low", "total_high",
+            "seconds_per_decision", "complete"} <= set(s)
     d = out["decisions"][0]
-    assert {"turn", "made", "best", "value_made", "value_best", "loss", "low", "high",
+    assert {"turn", "made", "best", "value_made", "value_best", "loss", "low", "high", "se",
             "mistake", "worlds"} <= set(d)
-    assert d["worlds"] == 20 and d["low"] <= d["loss"] <= d["high"]
+    assert d["worlds"] == 20 and d["low"] <= d["loss"] <= d["high"] and d["se"] >= 0
+    assert s["total_se"] == pytest.approx(math.sqrt(sum(x["se"] ** 2
+                                                        for x in out["decisions"])))
 
 
 def test_replay_at_round_trips_into_the_rules_and_analyze(cli, tmp_path):
@@ -252,18 +258,72 @@ def test_review_bad_inputs(cli, tmp_path):
     assert r.exit_code == 2 and "move 4" in r.output and "not legal (R24)" in r.output
 
 
-def test_start_state_knows_the_dealt_face_ups_taken_into_the_hand():
-    """R5, R26: a dealt face-up card swapped into the hand is known to be there, as the
-    kernel's own swap records it."""
-    from sim.kernel.layout import KNOWN, NR
-    cfg = RunConfig(games=30, players=3, seed=2, strategies=["counting"] * 3)
-    seen = 0
-    for game in range(30):
+def _crossed(dealt, start, players):
+    """Seats whose swap crossed equal ranks: a dealt face-up taken into the hand while a
+    card of its rank went up (R5), so the kernel knows more in the hand (R26) than the
+    dealt face-ups no longer face up."""
+    from sim.kernel.layout import FU, KNOWN, NR
+    return [s for s in range(players) for r in range(NR)
+            if start[KNOWN + s * NR + r] > max(0, dealt[FU + s * NR + r] - start[FU + s * NR + r])]
+
+
+@pytest.mark.parametrize("swap,rules", [
+    ("lowest-hand", "seed"), ("random", "seed"), ("random", "boothj5"),
+    ("random", {"base": "seed", "choose_face_ups": True}), ("lowest-hand", "masters-of-shithead")])
+def test_start_state_is_the_kernels_state_after_the_swap(swap, rules):
+    """R5, R26: a saved game's state after the swap is the kernel's, every value: the dealt
+    face-ups taken into a hand known there as engine.apply_swap counts them, also when equal
+    ranks cross (lowest-hand keeps a dealt 7 in hand and puts the hand's 7 up); R6, H14,
+    H15, H16 (boothj5), V1: the starter and its rank are the referee's swap_phase's."""
+    from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
+    cfg = RunConfig(games=20, players=3, seed=2, strategies=["counting"] * 3, swaps=[swap] * 3,
+                    rules=rules)
+    crossed = 0
+    for game in range(20):
         rec = record_game(cfg, game)
         st = rv.start_state(run_record(cfg, game, rec))
         assert (st[KNOWN:KNOWN + 3 * NR] == rec.start[KNOWN:KNOWN + 3 * NR]).all(), game
-        seen += int(rec.start[KNOWN:KNOWN + 3 * NR].sum())
-    assert seen > 0
+        assert (st[CURRENT], st[FIRST], st[STARTRANK]) == (
+            rec.start[CURRENT], rec.start[FIRST], rec.start[STARTRANK])
+        assert np.array_equal(st, rec.start), (game, np.nonzero(st != rec.start)[0])
+        crossed += len(_crossed(rec.dealt, rec.start, 3))
+    if cfg.ruleset.choose_face_ups:
+        assert crossed == 0                                    # V1: no face-up was dealt
+    else:
+        assert crossed > 0                                     # the case is met
+
+
+def test_start_state_replays_the_humans_saved_swap():
+    """R5, R26: sim play's human swaps the dealt face-up 7 into the hand and the hand's 7 up
+    (a mask that crosses equal ranks, saved with the game): the state after the swap is the
+    table's own, 7 known in the hand. Without the game's seed (its bots' choices not found
+    again) the bots' choices are the first that give their saved face-ups, the human's its
+    saved mask, and the starter is still the referee's."""
+    from sim.cli.savedgame import record
+    from sim.cli.table import Table
+    from sim.kernel import engine
+    from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
+    from sim.kernel.ruleset import Ruleset
+
+    for seed in range(100):
+        t = Table(3, Ruleset.parse("seed"), seed=seed, seat=0, opponents=["counting"])
+        t.deal()
+        cards = [int(c) for c in engine.swap_choices(t.st, 0)]
+        pairs = [(i, j) for i in range(3) for j in range(3, 6) if cards[i] == cards[j]]
+        if pairs:
+            break
+    i, j = pairs[0]
+    t.swap((0b111 & ~(1 << i)) | (1 << j))
+    game = json.loads(json.dumps(record(t)))
+    st = rv.start_state(game)
+    assert np.array_equal(st, t.start)
+    assert st[KNOWN + cards[i]] == 1 and 0 in _crossed(t.dealt, t.start, 3)
+    game["seed"] = None
+    st = rv.start_state(game)
+    assert st[KNOWN + cards[i]] == 1
+    assert [st[x] for x in (CURRENT, FIRST, STARTRANK)] == [t.start[x] for x in
+                                                            (CURRENT, FIRST, STARTRANK)]
+    assert (st[KNOWN + NR:KNOWN + 3 * NR] <= t.start[KNOWN + NR:KNOWN + 3 * NR]).all()
 
 
 def test_ctrl_c_prints_the_partial_review(tmp_path):
@@ -289,3 +349,45 @@ def test_ctrl_c_prints_the_partial_review(tmp_path):
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err[-2000:]
     assert "PARTIAL" in out and "Summary:" in out and "Traceback" not in err
+
+
+def _synthetic_review(rng, kinds, worlds):
+    """A review of made-up decisions: per decision ``(moves, p(-1), p(+1))``, the best's
+    column minus the move made's world by world drawn from -1, 0, +1 with those chances
+    (true loss ``p(+1) - p(-1)``), through the review's own loss interval; ``p(-1)`` None:
+    the best is the move made."""
+    decisions = []
+    for turn, (k, pm, p1) in enumerate(kinds):
+        scores = np.zeros((worlds, k))
+        if pm is not None:
+            scores[:, 0] = rng.choice([-1.0, 0.0, 1.0], worlds, p=[pm, 1 - pm - p1, p1])
+        made = 0 if pm is None else 1
+        decisions.append(rv.Decision(turn=turn, moves=k, made="7", best="9", value_made=0.0,
+                                     value_best=0.0, worlds=worlds, seconds=0.0,
+                                     **rv.loss_interval(scores, 0, made, False, 1.0)))
+    return rv.Review(0, 2, False, worlds, 0, "counting", len(kinds), 40, 0, decisions)
+
+
+def test_the_total_loss_interval_is_95_percent():
+    """The summary's total loss +- 1.96 sqrt(sum of the decisions' se**2) covers the sum of
+    the true losses in about 95% of reviews (1,000 synthetic reviews of seven decisions, one
+    whose differences are all +1: se 0, and one whose best is the move made). The old
+    total, which took each decision's se back from its Bonferroni interval as
+    (high - low) / 3.92, covered in about 99%."""
+    rng = np.random.default_rng(3)
+    kinds = [(3, 0.2, 0.3), (6, 0.1, 0.15), (10, 0.3, 0.3), (20, 0.05, 0.25), (4, 0.0, 1.0),
+             (2, 0.25, 0.2), (5, None, None)]
+    truth = sum(p1 - pm for _, pm, p1 in kinds if pm is not None)
+    new = old = 0
+    for _ in range(1000):
+        r = _synthetic_review(rng, kinds, 300)
+        assert r.decisions[4].se == 0.0 and r.decisions[4].loss == 1.0    # all equal
+        assert r.decisions[6].se == 0.0 and r.decisions[6].high == 0.0    # best = made
+        s = r.summary()
+        assert s["total_high"] - s["total_loss"] == pytest.approx(
+            Z95 * math.sqrt(sum(d.se ** 2 for d in r.decisions)))
+        new += s["total_low"] <= truth <= s["total_high"]
+        se_old = math.sqrt(sum(((d.high - d.low) / 3.92) ** 2 for d in r.decisions))
+        old += abs(s["total_loss"] - truth) <= Z95 * se_old
+    assert 930 <= new <= 970, (new, old)
+    assert old >= 980, (new, old)

@@ -63,6 +63,20 @@ def best_first(scores, v2: bool) -> list[int]:
     return [int(i) for i in np.argsort(means if v2 else -means, kind="stable")]
 
 
+def paired_difference(scores, a: int, b: int, span: float, alpha: float,
+                      sign: float = 1.0) -> dict:
+    """Column ``a`` of ``scores`` (worlds x moves, NaN where a move was not played) minus
+    column ``b``, times ``sign`` (-1 under V2, where a lower place is better), world by
+    world over the worlds both were played in (common random numbers): the mean, its
+    ``1 - alpha`` interval in ``(-span, span)`` and standard error from
+    :func:`sim.studies.stats.mean_interval`, ``deals`` the worlds."""
+    from sim.studies.stats import mean_interval
+
+    both = ~np.isnan(scores[:, a]) & ~np.isnan(scores[:, b])
+    d = scores[both, a] - scores[both, b]
+    return mean_interval(sign * d, alpha=alpha, bounds=(-span, span))
+
+
 def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
     """One look of ``--until-clear``: the leader (the best mean among the ``active`` moves)
     against each other active move, paired over the worlds both were played in, with
@@ -78,16 +92,12 @@ def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
     5% / (looks (k - 1)), benchmarks/analyze_race.py simulates it)."""
     from scipy.stats import norm
 
-    from sim.studies.stats import mean_interval
-
     active = active.copy()
     alpha = float(2 * norm.sf(z))
     live = [i for i in best_first(scores, v2) if active[i]]
     leader, lows = live[0], []
     for j in live[1:]:
-        both = ~np.isnan(scores[:, leader]) & ~np.isnan(scores[:, j])
-        d = scores[both, leader] - scores[both, j]
-        ci = mean_interval(-d if v2 else d, alpha=alpha, bounds=(-span, span))
+        ci = paired_difference(scores, leader, j, span, alpha, -1.0 if v2 else 1.0)
         if ci["ci_low"] > 0:
             active[j] = False
         else:
@@ -137,18 +147,14 @@ class Analysis:
         interval declared 4 worlds at +1 in 1,000 clear)."""
         from scipy.stats import norm
 
-        from sim.studies.stats import mean_interval
-
         if len(self.moves) < 2:
             return None
         a, b = self.order()[:2]
-        both = ~np.isnan(self.scores[:, a]) & ~np.isnan(self.scores[:, b])
-        d = self.scores[both, a] - self.scores[both, b]
         span = float(self.players - 1) if self.v2 else 1.0     # V2: places 1..players
-        ci = mean_interval(d, alpha=float(2 * norm.sf(z)), bounds=(-span, span))
+        ci = paired_difference(self.scores, a, b, span, float(2 * norm.sf(z)))
         return {"best": move_words(self.moves[a]), "second": move_words(self.moves[b]),
                 "difference": ci["estimate"], "low": ci["ci_low"], "high": ci["ci_high"],
-                "z": z, "n": int(both.sum())}
+                "z": z, "n": ci["deals"]}
 
     def rows(self) -> list[dict]:
         from sim.runs.tally import wilson

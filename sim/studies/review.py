@@ -26,12 +26,13 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CURRENT, FIRST, FU, KNOWN, NOUT, NR, OVER, PLAYERS, R_STARTER, STARTRANK, V1,
-    V2,
+    CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
-from sim.studies.analysis import DEFAULT_OPPONENTS, analyze_state, move_words
+from sim.studies.analysis import (
+    DEFAULT_OPPONENTS, Z95, analyze_state, move_words, paired_difference,
+)
 
 DEFAULT_ROLLOUTS = 300
 LEVEL = 0.05
@@ -39,17 +40,18 @@ LEVEL = 0.05
 
 # -- the game's positions ----------------------------------------------------------------------
 def start_state(game: dict) -> np.ndarray:
-    """The kernel state after the swaps (R5, V1) of a saved game, with what its POSITION.md
-    form leaves out restored: the dealt face-ups taken into a hand are known to all (R26),
-    and the starter and its rank (R6, H14, H15; H16 reads the rank)."""
+    """The kernel state after the swaps (R5, V1) of a saved game: its saved position, with
+    what the POSITION.md form leaves out taken from the kernel's own swap phase replayed
+    (:func:`swap_again`): the dealt face-ups taken into each hand, known to all (R26), and
+    the starter and its rank (R6, H14, H15; H16 reads the rank)."""
     st = to_state(game["start"])
-    dealt = to_state(game["dealt"]) if game.get("dealt") is not None else None
-    if dealt is not None and not st[V1]:
-        for s in range(game["players"]):
-            for r in range(NR):             # seen face up at the deal, no longer face up
-                st[KNOWN + s * NR + r] = max(0, int(dealt[FU + s * NR + r])
-                                             - int(st[FU + s * NR + r]))
-    first, rank = engine.starter(st if dealt is None or st[V1] or st[R_STARTER] else dealt)
+    if game.get("dealt") is None:           # no deal saved: nothing known, the hands decide
+        first, rank = engine.starter(st)
+    else:
+        k = swap_again(game)
+        st[KNOWN:KNOWN + MAXP * NR] = k[KNOWN:KNOWN + MAXP * NR]
+        st[TRIPLES:HTRIPLES + MAXP] = k[TRIPLES:HTRIPLES + MAXP]
+        first, rank = k[CURRENT], k[STARTRANK]
     if int(first) != int(st[CURRENT]):
         rank = -1                           # the file's starter decides; its rank is unknown
     st[FIRST], st[STARTRANK] = int(st[CURRENT]), int(rank)
@@ -106,7 +108,9 @@ def default_seat(game: dict) -> int:
 # -- the review ------------------------------------------------------------------------------
 @dataclass
 class Decision:
-    """One decision: the move made, the best move and the loss, with its interval."""
+    """One decision: the move made, the best move and the loss, with its interval and its
+    standard error over the worlds (``se``: 0 when the best is the move made; None in a
+    review saved before it was kept)."""
 
     turn: int
     moves: int                  # legal moves
@@ -122,6 +126,7 @@ class Decision:
     seconds: float
     made_json: dict = field(default_factory=dict)
     best_json: dict = field(default_factory=dict)
+    se: float | None = None
 
 
 @dataclass
@@ -145,15 +150,20 @@ class Review:
         return "expected place (1 = first out)" if self.v2 else "win chance"
 
     def summary(self) -> dict:
-        """Decisions, mistakes, total loss (with an interval: the decisions are analysed on
-        independent worlds, so their standard errors add in quadrature) and time."""
+        """Decisions, mistakes, the total loss with its interval, and time. The total's
+        interval is two-sided 95% normal, ``total_loss +- 1.96 total_se`` with ``total_se =
+        sqrt(sum of se**2)``: the decisions are analysed on independent worlds, so their
+        variances add. (Not from the decisions' intervals: those are Bonferroni, wider, and
+        clipped to the bounds.) None when a decision has no ``se`` (saved before it was
+        kept)."""
         d = self.decisions
         loss = sum(x.loss for x in d)
-        se = math.sqrt(sum(((x.high - x.low) / (2 * 1.959963984540054)) ** 2 for x in d))
+        se = None if any(x.se is None for x in d) else math.sqrt(sum(x.se ** 2 for x in d))
         seconds = sum(x.seconds for x in d)
         return {"decisions": len(d), "of": self.total, "mistakes": sum(x.mistake for x in d),
-                "total_loss": loss, "total_low": loss - 1.959963984540054 * se,
-                "total_high": loss + 1.959963984540054 * se, "seconds": seconds,
+                "total_loss": loss, "total_se": se,
+                "total_low": None if se is None else loss - Z95 * se,
+                "total_high": None if se is None else loss + Z95 * se, "seconds": seconds,
                 "seconds_per_decision": seconds / len(d) if d else None,
                 "complete": len(d) == self.total and not self.interrupted}
 
@@ -172,31 +182,37 @@ class Review:
                 "summary": self.summary(), "decisions": [asdict(x) for x in self.decisions]}
 
 
+def loss_interval(scores, best: int, made: int, v2: bool, span: float) -> dict:
+    """The loss of column ``made`` of ``scores`` (worlds x choices) against column ``best``,
+    world by world: ``loss`` (the mean of best minus made; V2: made minus best), ``low``,
+    ``high`` (its interval at 5% / (choices - 1), Bonferroni: the best was chosen on the
+    same worlds), ``se`` (the mean's standard error) and ``mistake`` (``low`` > 0); all 0
+    when the best is the move made."""
+    if best == made:
+        return {"loss": 0.0, "low": 0.0, "high": 0.0, "se": 0.0, "mistake": False}
+    ci = paired_difference(scores, best, made, span, LEVEL / (scores.shape[1] - 1),
+                           -1.0 if v2 else 1.0)     # V2: a lower place is better
+    return {"loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
+            "high": float(ci["ci_high"]), "se": float(ci["se"]),
+            "mistake": bool(ci["ci_low"] > 0)}
+
+
 def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
            max_turns: int | None = None, turn: int = 0) -> Decision:
     """Review one decision: the seat to move at ``st`` made move ``made``."""
     from sim.kernel.position import move_to_dict
-    from sim.studies.stats import mean_interval
 
     extra = {} if max_turns is None else {"max_turns": max_turns}
     a = analyze_state(st, rollouts=rollouts, seed=seed, opponents=opponents, **extra)
     i = a.moves.index(int(made))
     b = a.order()[0]
-    sign = -1.0 if a.v2 else 1.0              # V2: a lower place is better
-    d = sign * (a.scores[:, b] - a.scores[:, i])
     span = float(a.players - 1) if a.v2 else 1.0
-    k = len(a.moves)
-    if b == i:
-        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
-    else:
-        ci = mean_interval(d, alpha=LEVEL / (k - 1), bounds=(-span, span))
     means = a.scores.mean(axis=0)
-    return Decision(turn=turn, moves=k, made=move_words(made), best=move_words(a.moves[b]),
-                    value_made=float(means[i]), value_best=float(means[b]),
-                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
-                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0), worlds=a.n,
-                    seconds=a.seconds, made_json=move_to_dict(made),
-                    best_json=move_to_dict(a.moves[b]))
+    return Decision(turn=turn, moves=len(a.moves), made=move_words(made),
+                    best=move_words(a.moves[b]), value_made=float(means[i]),
+                    value_best=float(means[b]), worlds=a.n, seconds=a.seconds,
+                    made_json=move_to_dict(made), best_json=move_to_dict(a.moves[b]),
+                    **loss_interval(a.scores, b, i, a.v2, span))
 
 
 # -- the swap (R5, V1) --------------------------------------------------------------------------
@@ -219,6 +235,84 @@ def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
     return [(m, r) for r, m in out.items()]
 
 
+def saved_choice(game: dict, options: list, seat: int) -> int:
+    """The index in ``options`` (:func:`swap_options`) of the seat's saved face-ups;
+    ``ValueError`` when they are not half of its dealt cards (R5)."""
+    up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
+    for i, (_, ranks) in enumerate(options):
+        if ranks == up:
+            return i
+    raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
+                     f"dealt cards (R5)")
+
+
+def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
+    """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
+    seat in ``given`` playing the choice given it (a mask over
+    :func:`sim.kernel.engine.swap_choices`): ``(config, swap functions, seat table,
+    parameter rows)``; the config's strategies are ``opponents``."""
+    from sim.kernel.compiler import FnTuple
+    from sim.kernel.fastpath import kinds
+    from strategies.swaps import given_swap
+    from sim.runs.config import RunConfig
+
+    players = int(game["players"])
+    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
+    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
+                    rules=game["rules"])
+    pool = cfg.pool
+    fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
+    params = pool.params.copy()
+    for s, mask in given.items():
+        params[MAXP + s] = 0
+        params[MAXP + s, 0] = mask
+    return cfg, fns, kinds(pool.moves, fns), params
+
+
+def swap_again(game: dict) -> np.ndarray:
+    """The kernel's state after the saved game's swap phase: :func:`sim.kernel.referee.
+    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.engine.apply_swap`; then
+    R6, H14, H15: the starter) on the saved deal, each seat choosing as it did. Which cards
+    it swapped matters, not only which ranks ended face up: a dealt face-up taken into the
+    hand is known there (R26) even when a card of its rank went up in its place. The choice
+    is the game's own where it can be found again: the human's saved mask, the others'
+    policies replayed from the game's random stream when that deals the saved cards (a
+    game of ``sim play`` or of a run); else the first choice that gives the saved face-ups,
+    dealt face-ups first (as ``sim play`` reads a typed choice)."""
+    from sim.kernel import referee
+    from sim.kernel.position import to_position
+    from sim.kernel.rng import seed_game
+
+    dealt = to_state(game["dealt"])
+    players = int(dealt[PLAYERS])
+    seat, mask = game.get("seat"), game.get("swap_mask")
+    given = {} if seat is None or mask is None else {int(seat): int(mask)}
+    cfg, fns, table, params = seated_swaps(game, given)
+    st, rng = np.zeros_like(dealt), np.zeros(4, np.uint64)
+    choice, err = np.full(MAXP, -1, np.int64), np.zeros(3, np.int64)
+    cards = np.zeros(referee.SWAP_CARDS, np.int32)
+    if game.get("seed") is not None:        # the game's policies, from its random stream
+        seed_game(rng, np.uint64(game["seed"]), int(game.get("game") or 0))
+        referee.deal_game(st, rng, players, cfg.rules_vector)
+        if (to_position(st, cfg.ruleset) != game["dealt"]
+                or not referee.swap_phase(st, rng, fns, table, params, choice, cards, err)):
+            choice[:] = -1
+    for s, m in given.items():
+        choice[s] = m
+    for s in range(players):
+        options = swap_options(dealt, s)
+        i = saved_choice(game, options, s)
+        ranks = sorted(int(c) for b, c in enumerate(engine.swap_choices(dealt, s))
+                       if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != options[i][1]:
+            choice[s] = options[i][0]           # not found again: the saved face-ups
+    _, fns, table, params = seated_swaps(game, {s: int(choice[s]) for s in range(players)})
+    st[:] = dealt
+    if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
+        raise AssertionError("a saved choice of half the cards was refused (R5)")
+    return st
+
+
 def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
                   opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000) -> Decision | None:
     """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
@@ -228,36 +322,19 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     end of the game. None for a game saved before its swap."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
-    from sim.kernel.compiler import FnTuple
-    from sim.kernel.fastpath import kinds
-    from sim.kernel.layout import DECK, HANDS, MAXP, PUB, STATE_SIZE
+    from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
     from sim.kernel.rng import seed_game
     from sim.kernel.sampling import sample_world, score
-    from strategies.swaps import given_swap
-    from sim.runs.config import RunConfig
-    from sim.studies.stats import mean_interval
 
     if not has_swap(game):
         return None
     t0 = time.perf_counter()
-    _given = given_swap()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
     options = swap_options(dealt, seat)
-    made_up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    made = [i for i, (_, r) in enumerate(options) if r == made_up]
-    if not made:
-        raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
-                         f"dealt cards (R5)")
-    made = made[0]
-    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
-    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
-                    rules=game["rules"])
+    made = saved_choice(game, options, seat)
+    cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     pool = cfg.pool
-    swap_fns = FnTuple(_given if s == seat else f for s, f in enumerate(pool.swaps))
-    table = kinds(pool.moves, swap_fns)
-    params = pool.params.copy()
-    params[MAXP + seat] = 0
     obs = dealt.copy()
     obs[CURRENT] = seat
     hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
@@ -290,23 +367,16 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     v2 = bool(dealt[V2])
     means = scores.mean(axis=0)
     b = int(np.argmin(means) if v2 else np.argmax(means))
-    sign = -1.0 if v2 else 1.0
-    if b == made:
-        ci = {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}
-    else:
-        span = float(players - 1) if v2 else 1.0
-        ci = mean_interval(sign * (scores[:, b] - scores[:, made]),
-                           alpha=LEVEL / (len(options) - 1), bounds=(-span, span))
+    span = float(players - 1) if v2 else 1.0
 
     def words(i):
         return "up " + " ".join(NAMES[r] for r in options[i][1])
     return Decision(turn=0, moves=len(options), made=words(made), best=words(b),
                     value_made=float(means[made]), value_best=float(means[b]),
-                    loss=float(ci["estimate"]), low=float(ci["ci_low"]),
-                    high=float(ci["ci_high"]), mistake=bool(ci["ci_low"] > 0),
                     worlds=rollouts, seconds=time.perf_counter() - t0,
                     made_json={"face_up": [NAMES[r] for r in options[made][1]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][1]]})
+                    best_json={"face_up": [NAMES[r] for r in options[b][1]]},
+                    **loss_interval(scores, b, made, v2, span))
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
