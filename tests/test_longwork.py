@@ -217,6 +217,33 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
         assert progress.owner.bar.tasks[0].description == "games"
 
 
+def test_the_playout_commands_say_compiling_in_the_one_wording(cli, monkeypatch, tmp_path):
+    """sim review, and sim analyze at a terminal, say that the playout kernel compiles when
+    it is not cached, in the words every command uses (options.say_compiling); cached, or
+    analyze's answer read by a script (--json, or not a terminal), nothing."""
+    import sim.kernel.compiler as compiler
+    from sim.cli import options, tool_commands
+
+    said = []
+    monkeypatch.setattr(options, "say_compiling", lambda *a: said.append(a))
+    monkeypatch.setattr(compiler, "cached", lambda d: False)
+    options.say_compiling_playouts()
+    options.say_compiling_playouts(quiet=True)
+    assert said == [("the playout kernel", "about half a minute")]
+    monkeypatch.setattr(tool_commands, "at_terminal", lambda: True)
+    pos = "docs/examples/midgame-seed-4p.json"
+    assert cli("analyze", pos, "--rollouts", "5").exit_code == 0 and len(said) == 2
+    assert cli("analyze", pos, "--rollouts", "5", "--json").exit_code == 0 and len(said) == 2
+    monkeypatch.setattr(compiler, "cached", lambda d: True)
+    assert cli("analyze", pos, "--rollouts", "5").exit_code == 0 and len(said) == 2
+    monkeypatch.undo()
+    line = []
+    monkeypatch.setattr(options.typer, "echo", lambda text, err=False: line.append(text))
+    options.say_compiling("the playout kernel", "about half a minute")
+    assert line == [f"{options.COMPILING}: the playout kernel compiled and cached, about half "
+                    f"a minute"]
+
+
 # -- a time estimate before the games (sim.runs.estimate) ------------------------------------
 @pytest.fixture
 def speeds(tmp_path, monkeypatch):

@@ -138,11 +138,25 @@ def resume_option(what: str, note: str = ""):
 COMPILING = "compiling (first run only)"
 
 
-def say_compiling() -> None:
-    """One line on stderr while the core compiles (not in the compile cache yet)."""
-    typer.echo(f"{COMPILING}: the game core and the seated strategies are compiled and "
-               f"cached, under a minute",
-               err=True)
+def say_compiling(what: str = "the game core and the seated strategies",
+                  how_long: str = "under a minute") -> None:
+    """One line on stderr while ``what`` compiles (not in the compile cache yet): every
+    command says it in these words."""
+    typer.echo(f"{COMPILING}: {what} compiled and cached, {how_long}", err=True)
+
+
+def at_terminal() -> bool:
+    """Is stderr a terminal (a person watching), not a script reading the output?"""
+    return sys.stderr.isatty()
+
+
+def say_compiling_playouts(quiet: bool = False) -> None:
+    """:func:`say_compiling` for the playout kernel of ``sim analyze``, ``sim review`` and
+    ``sim play``'s hint (:func:`sim.kernel.sampling.playouts`), when it is not cached."""
+    from sim.kernel.compiler import cached
+    from sim.kernel.sampling import playouts
+    if not quiet and not cached(playouts):
+        say_compiling("the playout kernel", "about half a minute")
 
 
 class maybe_progress:

@@ -9,7 +9,9 @@ from typing import Optional
 
 import typer
 
-from sim.cli.options import QUIET, fail, json_option, out_option, parse_count
+from sim.cli.options import (
+    QUIET, fail, json_option, out_option, parse_count, say_compiling_playouts,
+)
 
 
 def review_command(
@@ -48,8 +50,9 @@ def review_command(
     except ValueError as e:
         fail(str(e).replace("--file: ", ""))
     if not quiet:
-        typer.echo(f"reviewing {total} decisions of seat {seat} (the swap included) with {n:,} worlds each "
-                   f"(the first compiles the playouts, about half a minute, once)", err=True)
+        say_compiling_playouts()
+        typer.echo(f"reviewing {total} decisions of seat {seat} (the swap included) with "
+                   f"{n:,} worlds each", err=True)
 
     def progress(r, d):
         if not quiet:

@@ -10,8 +10,8 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    COMPILING, PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, options_given,
-    parse_count, progress_bar, ruleset,
+    PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, options_given,
+    parse_count, progress_bar, ruleset, say_compiling,
 )
 from sim.cli.words import CARD
 
@@ -42,19 +42,18 @@ def _progress(wanted):
     from sim.kernel.sampling import split_playouts
     note = [wanted and not cached(split_playouts)]
 
-    def say_compiling():
+    def say_once():
         if note[0]:
             note[0] = False
-            typer.echo(f"{COMPILING}: the playout kernel is compiled and cached, about a "
-                       f"minute", err=True)
+            say_compiling("the swap's playout kernel", "about a minute")
     if not (wanted and sys.stderr.isatty()):
-        yield lambda done, total: say_compiling()
+        yield lambda done, total: say_once()
         return
     with progress_bar() as bar:
         task = bar.add_task("games", total=None)
 
         def tick(done, total):
-            say_compiling()
+            say_once()
             bar.update(task, completed=done, total=total)
         yield tick
 

@@ -9,7 +9,7 @@ import typer
 
 from sim.cli.options import (
     CAP, PLAYERS, RULE, RULES, SEED, V1, V2, fail, json_option,
-    options_given, parse_count, read_json, ruleset,
+    at_terminal, options_given, parse_count, read_json, ruleset, say_compiling_playouts,
 )
 
 
@@ -57,6 +57,8 @@ def analyze_command(
         given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
         n = parse_count(rollouts, "--rollouts")
         cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
+        # at a terminal only: a script reads the answer, or an error line, alone
+        say_compiling_playouts(quiet=as_json or not at_terminal())
         a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
                          opponents=opponents, me=me, until_clear=until_clear,
                          max_rollouts=cap, max_turns=max_turns, tolerance=tolerance)
