@@ -12,7 +12,7 @@ import pytest
 
 from sim.runs.batch import Interrupted, play_batch
 from sim.runs.config import RunConfig
-from sim.runs.runner import run
+from sim.runs.runner import games_to_play, run
 from sim.studies.compare import compare, save
 
 
@@ -69,8 +69,13 @@ def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(Interrupted):
         run(_cfg(), out=out, progress=_stop_at(1000))
+    # what --resume's estimate and bar count: the games of the batches not saved yet
+    left = games_to_play(_cfg(), out, resume=True)
+    assert games_to_play(_cfg(), out) == 3000 and 0 < left <= 2000
     tally = run(_cfg(), out=out, resume=True)
     assert tally.games == 3000 and 1000 <= tally.loaded < 3000     # games/s count the rest
+    assert tally.loaded == 3000 - left
+    assert games_to_play(_cfg(), out, resume=True) == 0
     assert tally.to_dict() == run(_cfg()).to_dict()
 
 

@@ -297,3 +297,79 @@ def test_first_player_refuses_a_position_after_play(make):
     with pytest.raises(ValueError, match=r"(?i)pile|burn|\bout\b|deal|before|start|play|R6"):
         rules.first_player(p)
     assert p == before
+
+
+# ------------------------------------------------------------------ why a move is illegal (R24)
+def _others():
+    return {1: ["4", "K"], 2: ["6"]}
+
+
+_FD = {0: ["3"], 1: ["3"], 2: ["3"]}
+_NEVER = {"base": "seed", "voluntary_pickup": "never"}
+
+
+@pytest.mark.parametrize("position,move,words", [
+    # R14: a blind turn while cards are in hand
+    (dict(hands={0: ["7"], **_others()}, face_down=_FD, pile=["5"], count=1),
+     {"blind": True}, "seat 0 still holds cards in hand or face up: no blind turn yet (R14)"),
+    # R14, R16: only face-down cards left, a play asked
+    (dict(hands=_others(), face_down={0: ["3", "9"], 1: ["3"], 2: ["3"]}, pile=["5"], count=1),
+     {"pickup": True, "add": "9"}, "only face-down cards: the only move is a blind turn"),
+    # R7, R10: a leader with only face-down cards picks up
+    (dict(hands=_others(), face_down={0: ["3", "9"], 1: ["3"], 2: ["3"]}),
+     {"pickup": True}, "seat 0 leads: a leader must play, here blind (R7, R10, H8)"),
+    # R7, R10: the leader may not pick up (an empty pile)
+    (dict(hands={0: ["7"], **_others()}, face_down=_FD), {"pickup": True},
+     "seat 0 leads (an empty pile, or a cover to cover, H8): a leader must play, not pick up "
+     "(R7, R10)"),
+    # H10 never: a pick-up while a play is legal
+    (dict(hands={0: ["7"], **_others()}, face_down=_FD, pile=["5"], count=1,
+          ruleset=_NEVER), {"pickup": True}, "(H10 voluntary_pickup=never)"),
+    # R12: adding a face-up card while the hand still holds cards
+    (dict(hands={0: ["4"], **_others()}, face_up={0: ["K"]}, face_down=_FD, pile=["9"],
+          count=1), {"pickup": True, "add": "K"}, "only when playing from the table (R12)"),
+    # H11 pile_only: no face-up card goes along
+    (dict(hands=_others(), face_up={0: ["4", "K"]}, face_down=_FD, pile=["9"], count=1,
+          ruleset={"base": "seed", "faceup_pickup": "pile_only"}),
+     {"pickup": True, "add": "K"}, "(H11 faceup_pickup=pile_only)"),
+    # R12, H11: a face-up rank not held
+    (dict(hands=_others(), face_up={0: ["4"]}, face_down=_FD, pile=["9"], count=1),
+     {"pickup": True, "add": "K"}, "seat 0 has no face-up K to add (R12, H11)"),
+    # H11 must_add_rank: a plain pick-up at the face-ups
+    (dict(hands=_others(), face_up={0: ["4"]}, face_down=_FD, pile=["9"], count=1,
+          ruleset={"base": "seed", "faceup_pickup": "must_add_rank"}),
+     {"pickup": True}, "must name a face-up rank, all of which go along (H11"),
+    # R24, R13: a face-up card while the hand holds cards
+    (dict(hands={0: ["4"], **_others()}, face_up={0: ["K"]}, face_down=_FD, pile=["9"],
+          count=1), {"play": ["K"]},
+     "seat 0 does not hold any K in its hand (R24); face-up cards wait until the hand is "
+     "empty (R13)"),
+    # R24: more cards than held
+    (dict(hands={0: ["7", "9"], **_others()}, face_down=_FD, pile=["5"], count=1),
+     {"play": ["7", "7"]}, "seat 0 does not hold 2 x 7, only 1 in its hand (R24)"),
+    # R9: the count rule
+    (dict(hands={0: ["7", "7", "9"], **_others()}, face_down=_FD, pile=["5"], count=1),
+     {"play": ["7", "7"]}, "this pile was led with 1 card: every play on it must have "
+     "exactly 1, not 2 x 7 (R9)"),
+    # H4: on a 7 only lower
+    (dict(hands={0: ["9"], **_others()}, face_down=_FD, pile=["7"], count=1,
+          ruleset={"base": "seed", "seven_lower": True}),
+     {"play": ["9"]}, "on a 7 only 3, 4, 5, 6, 7, 2s, jokers or the transparent rank may "
+     "follow (H4 seven_lower), not 9"),
+    # R9, H0: lower than the top
+    (dict(hands={0: ["4"], **_others()}, face_down=_FD, pile=["9"], count=1),
+     {"play": ["4"]}, "4 cannot go on 9: a play must be the same as or higher than the "
+     "effective top of the pile (R9, H0)"),
+])
+def test_every_reason_a_move_is_illegal_is_said_with_its_rule(position, move, words):
+    """R24: each wording of sim.kernel.position.why_illegal, for a move the kernel refuses,
+    names the cards and the rule; `you` addresses the mover."""
+    p = pos(**position)
+    rules.validate(p)
+    assert move not in rules.legal_moves(p)
+    st = rules.to_state(p)
+    from sim.kernel.ruleset import Ruleset
+    why = rules.why_illegal(st, rules.move_to_id(move), Ruleset.parse(p["ruleset"]))
+    assert words in why, why
+    you = rules.why_illegal(st, rules.move_to_id(move), Ruleset.parse(p["ruleset"]), you=True)
+    assert "seat 0" not in you and ("seat 0" not in why or "you" in you), you
