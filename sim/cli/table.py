@@ -19,8 +19,6 @@ from reports.game import HUMAN, label, tell_move
 from sim.cli.words import swap_mask
 from sim.kernel import engine, referee
 from sim.kernel.cards import NAMES
-from sim.kernel.compiler import FnTuple
-from sim.kernel.fastpath import kinds
 from sim.kernel.layout import (
     CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, TURN, V1,
 )
@@ -28,7 +26,6 @@ from sim.kernel.moves import is_legal
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
-from strategies.swaps import given_swap
 from sim.runs.config import RunConfig
 from sim.studies.analysis import analyze_state
 
@@ -97,17 +94,11 @@ class Table:
 
     def swap(self, mask: int) -> None:
         """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
-        pool = self.cfg.pool
-        moves, swaps, params = pool.moves, pool.swaps, pool.params
-        swaps = FnTuple(given_swap() if s == self.seat else f for s, f in enumerate(swaps))
-        params = params.copy()
-        params[MAXP + self.seat] = 0
-        params[MAXP + self.seat, 0] = mask
+        swaps, table, params = self.cfg.swaps_given({self.seat: int(mask)})
         choice = np.zeros(MAXP, np.int64)
         err = np.zeros(3, np.int64)
         cards = np.zeros(referee.SWAP_CARDS, np.int32)
-        if not referee.swap_phase(self.st, self.rng, swaps, kinds(moves, swaps), params, choice,
-                                  cards, err):
+        if not referee.swap_phase(self.st, self.rng, swaps, table, params, choice, cards, err):
             s = int(err[0])
             raise ValueError(f"swap policy {self.swap_name(s)!r} (seat {s}) returned "
                              f"{int(err[1])}, which is not a choice of half its cards (R5)")

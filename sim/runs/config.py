@@ -212,6 +212,22 @@ class RunConfig:
         for the step-by-step kernel (``swap_phase``, ``play_out``)."""
         return fastpath.kinds(self.pool.moves, self.pool.swaps)
 
+    def swaps_given(self, given: dict):
+        """The swap phase seated with some seats' choices fixed: ``given`` maps a seat to its
+        choice (a mask over :func:`sim.kernel.engine.swap_choices`, R5/V1), played by
+        :func:`strategies.swaps.given_swap`; the other seats swap by their policies. Returns
+        ``(swap functions, seat table, parameter rows)`` for
+        :func:`sim.kernel.referee.swap_phase` (``sim play``'s human, ``sim review``)."""
+        from sim.kernel.compiler import FnTuple
+        from strategies.swaps import given_swap
+        pool = self.pool
+        fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
+        params = pool.params.copy()
+        for s, mask in given.items():
+            params[MAXP + s] = 0
+            params[MAXP + s, 0] = mask
+        return fns, fastpath.kinds(pool.moves, fns), params
+
     @cached_property
     def rules_vector(self) -> np.ndarray:
         """The ruleset as the kernel reads it (:meth:`sim.kernel.ruleset.Ruleset.vector`)."""

@@ -248,25 +248,16 @@ def saved_choice(game: dict, options: list, seat: int) -> int:
 
 def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
     """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
-    seat in ``given`` playing the choice given it (a mask over
-    :func:`sim.kernel.engine.swap_choices`): ``(config, swap functions, seat table,
-    parameter rows)``; the config's strategies are ``opponents``."""
-    from sim.kernel.compiler import FnTuple
-    from sim.kernel.fastpath import kinds
-    from strategies.swaps import given_swap
+    seat in ``given`` playing the choice given it (:meth:`RunConfig.swaps_given`): ``(config,
+    swap functions, seat table, parameter rows)``; the config's strategies are
+    ``opponents``."""
     from sim.runs.config import RunConfig
 
     players = int(game["players"])
     swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
     cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
                     rules=game["rules"])
-    pool = cfg.pool
-    fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
-    params = pool.params.copy()
-    for s, mask in given.items():
-        params[MAXP + s] = 0
-        params[MAXP + s, 0] = mask
-    return cfg, fns, kinds(pool.moves, fns), params
+    return (cfg, *cfg.swaps_given(given))
 
 
 def swap_again(game: dict) -> np.ndarray:
