@@ -47,7 +47,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.kernel import engine, referee                        # noqa: E402
-from sim.kernel.fastpath import kinds                         # noqa: E402
 from sim.kernel.layout import FU, HANDS, KNOWN, MAXP, NR, PUB  # noqa: E402
 from sim.kernel.moves import is_legal                         # noqa: E402
 from sim.kernel.position import move_to_dict, to_state        # noqa: E402
@@ -74,7 +73,7 @@ class Bridge:
     """Our strategy at one seat of the peer's engine: plans a move, plays it card by card."""
 
     def __init__(self, spec: str, seed: int, mods, endgame: str | None = None):
-        self.game, self.play_mod, self.plr, self.state_mod, _ = mods
+        _, self.play_mod, _, self.state_mod, _ = mods
         self.cfg = RunConfig(games=1, players=PLAYERS, seed=seed, strategies=[spec],
                              rules=RULES)
         self.fn = self.cfg.move_objs[0].fn
@@ -149,8 +148,8 @@ class Bridge:
         pool = self.cfg.pool
         choice, err = np.zeros(MAXP, np.int64), np.zeros(3, np.int64)
         cards = np.zeros(referee.SWAP_CARDS, np.int32)
-        if not referee.swap_phase(st, self.rng, pool.swaps, kinds(pool.moves, pool.swaps),
-                                  pool.params, choice, cards, err):
+        if not referee.swap_phase(st, self.rng, pool.swaps, self.cfg.seat_table, pool.params,
+                                  choice, cards, err):
             raise SystemExit("error: our swap policy made an illegal choice (R5)")
         me = self.names.index(s.players[s.player].name)
         return [NAMES[r] for r in range(NR) for _ in range(int(st[FU + me * NR + r]))]

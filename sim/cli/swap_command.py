@@ -2,7 +2,6 @@
 playouts or a swap study's model (:mod:`sim.studies.swapstudy.advice`)."""
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
@@ -10,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.options import (
-    PLAYERS, QUIET, RULE, RULES, SEED, fail, json_option, options_given,
+    PLAYERS, QUIET, RULE, RULES, SEED, at_terminal, fail, json_option, options_given,
     parse_count, progress_bar, ruleset, say_compiling,
 )
 from sim.cli.words import CARD
@@ -46,7 +45,7 @@ def _progress(wanted):
         if note[0]:
             note[0] = False
             say_compiling("the swap's playout kernel", "about a minute")
-    if not (wanted and sys.stderr.isatty()):
+    if not (wanted and at_terminal()):
         yield lambda done, total: say_once()
         return
     with progress_bar() as bar:

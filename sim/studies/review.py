@@ -297,7 +297,7 @@ def swap_again(game: dict) -> np.ndarray:
                        if (int(choice[s]) >> b) & 1)
         if choice[s] < 0 or tuple(ranks) != options[i][1]:
             choice[s] = options[i][0]           # not found again: the saved face-ups
-    _, fns, table, params = seated_swaps(game, {s: int(choice[s]) for s in range(players)})
+    fns, table, params = cfg.swaps_given({s: int(choice[s]) for s in range(players)})
     st[:] = dealt
     if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
         raise AssertionError("a saved choice of half the cards was refused (R5)")
