@@ -16,6 +16,8 @@ The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.move
 and :func:`sim.analyze`. Importing ``sim`` changes nothing process-wide.
 """
 
+from sim.kernel.version import VERSION as __version__  # noqa: E402
+
 
 def load(path):
     """Open a folder saved by ``sim run``, ``sim compare``, ``sim study`` or ``sim tune``

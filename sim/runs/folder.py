@@ -26,12 +26,8 @@ def versions() -> dict:
     import numba
     import pyarrow
 
+    from sim.kernel.version import VERSION as project
     from sim.kernel.compiler import cache_dir
-    try:
-        from importlib.metadata import version
-        project = version("shithead-sim")
-    except Exception:  # not installed (running from a checkout)
-        project = "unknown"
     return {"shithead-sim": project, "code": cache_dir().name, "python": platform.python_version(),
             "numba": numba.__version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__}
 
