@@ -16,7 +16,7 @@ The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.move
 and :func:`sim.analyze`. Importing ``sim`` changes nothing process-wide.
 """
 
-from sim.kernel.version import VERSION as __version__  # noqa: E402
+from sim.kernel.version import VERSION as __version__  # noqa: F401 (re-exported)
 
 
 def load(path):
