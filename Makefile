@@ -8,7 +8,7 @@ BENCH_ARGS ?=
 .PHONY: install run test bench clean
 
 install:
-	$(PYTHON) -m pip install -q -e '.[test]'
+	$(PYTHON) -m pip install -q -e '.[all,test]'
 	@# Bytecode for the package's own modules: an editable install gets none, and where
 	@# PYTHONDONTWRITEBYTECODE is set (containers) each command compiled them again (26 ms).
 	$(PYTHON) -m compileall -q sim strategies reports

@@ -213,9 +213,11 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     strategy declares, every trial on the same duplicate deals, then the best and the
     defaults re-measured on fresh deals (no winner's curse)."""
     from sim.runs.runner import Interrupted, RunError
+    from sim.runs.extras import require
     from sim.studies.tune import lineup, tune as run_tune
 
     try:
+        require("optuna", "sim tune")
         rs = ruleset(rules, rule)
         field = [s.strip() for s in against.split(",") if s.strip()]
         per_trial = parse_count(games_per_trial, "--games-per-trial")

@@ -102,11 +102,9 @@ class DaskBackend:
         if client is not None:
             self.client = client
             return
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise RunError("--backend dask needs the 'distributed' package "
-                           "(pip install 'dask[distributed]')") from None
+        from sim.runs.extras import require
+        require("distributed", "--backend dask")
+        from distributed import Client, LocalCluster
         try:
             if scheduler:
                 self.client = Client(scheduler, timeout="5s")
