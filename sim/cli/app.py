@@ -1,37 +1,112 @@
-"""The ``sim`` command line (typer): the app and its commands, registered in the order of
-``sim --help``. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
+"""The ``sim`` command line (typer): the app and its commands, grouped as ``sim --help`` shows
+them. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
 :mod:`~sim.cli.study_commands` (compare, study swap, tune), :mod:`~sim.cli.tool_commands`
 (analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review),
 :mod:`~sim.cli.swap_command` (swap) and :mod:`~sim.cli.lab_command` (study rules); what they
-share is :mod:`sim.cli.options`."""
+share is :mod:`sim.cli.options`. Every user mistake, the option parser's included, is one
+``error:`` line and exit code 2 (:class:`_Command`)."""
 from __future__ import annotations
 
 import sys
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from sim.cli import (lab_command, review_command, run_commands, study_commands,
                      swap_command, tool_commands)
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
-                       "house rules H1-H17: see `sim rules`).")
-study_app = typer.Typer(no_args_is_help=True, help="Studies that answer one question.")
 
-app.command()(run_commands.run)
-app.command()(study_commands.compare)
-app.add_typer(study_app, name="study")
-study_app.command("swap")(study_commands.study_swap)
-study_app.command("rules")(lab_command.study_rules)
-app.command()(run_commands.replay)
-app.command("review")(review_command.review_command)
-app.command("rules")(tool_commands.rules_command)
-app.command()(tool_commands.strategies)
-app.command()(tool_commands.report)
-app.command("analyze")(tool_commands.analyze_command)
-app.command("play")(tool_commands.play_command)
-app.command()(study_commands.tune)
-app.command("swap")(swap_command.swap_command)
+# click's UsageError as typer raises it (newer typers carry a click of their own)
+UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def _one_line(e, ctx) -> None:
+    """The parser's complaint as the project's one ``error:`` line (no usage box)."""
+    message = e.format_message().rstrip(".")
+    where = (e.ctx or ctx).command_path if (e.ctx or ctx) else "sim"
+    typer.echo(f"error: {message[:1].lower()}{message[1:]} (see '{where} --help')", err=True)
+    raise typer.Exit(2)
+
+
+class _Command(TyperCommand):
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as e:
+            _one_line(e, ctx)
+
+
+class _Group(TyperGroup):
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as e:
+            _one_line(e, ctx)
+
+    def resolve_command(self, ctx, args):           # an unknown command
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as e:
+            _one_line(e, ctx)
+
+    def list_commands(self, ctx):                   # sim --help in the order registered
+        return list(self.commands)
+
+
+app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Simulate the card game Shithead: millions of games, win rates with 95% "
+                       "intervals (the rules: docs/rules.md, `sim rules`).")
+study_app = typer.Typer(cls=_Group, no_args_is_help=True,
+                        help="Studies: swap (which cards face up), rules (house rules).")
+
+PLAY, ASK, ONE, REFERENCE = "Play games", "Answer questions", "Look at one game", "Reference"
+
+# (function, name, panel, examples): the order of `sim --help`
+COMMANDS = [
+    (run_commands.run, "run", PLAY,
+     ["sim run --games 1e6 --players 4", "sim run -n 250k -s lowest -s random -s counting",
+      "sim run --games 1e6 --rules classic --json > summary.json"]),
+    (study_commands.compare, "compare", PLAY,
+     ["sim compare lowest counting montecarlo --games 12k",
+      "sim compare lowest random --until-clear --out runs/cmp"]),
+    (study_commands.tune, "tune", PLAY,
+     ["sim tune counting --against lowest,random --trials 30 --out runs/tune"]),
+    (tool_commands.report, "report", PLAY,
+     ["sim report runs/cmp -o cmp.html"]),
+    (tool_commands.analyze_command, "analyze", ASK,
+     ["sim analyze docs/examples/midgame-seed-4p.json",
+      "sim replay --seed 7 --game 12 --at 30 --json --as-mover | sim analyze -"]),
+    (swap_command.swap_command, "swap", ASK,
+     ["sim swap 4 5 6 9 10 K", "sim swap 4 5 6 9 10 K --players 3 --model runs/swap"]),
+    (tool_commands.play_command, "play", ONE,
+     ["sim play --players 3", "sim play --load ~/.cache/shithead-sim/games/<file>.json"]),
+    (run_commands.replay, "replay", ONE,
+     ["sim replay --seed 7 --game 12 --players 4",
+      "sim replay --file ~/.cache/shithead-sim/games/<file>.json"]),
+    (review_command.review_command, "review", ONE,
+     ["sim review ~/.cache/shithead-sim/games/<file>.json --out runs/review"]),
+    (tool_commands.rules_command, "rules", REFERENCE,
+     ["sim rules", "sim rules explain R12", "sim rules explain classic"]),
+    (tool_commands.strategies, "strategies", REFERENCE, ["sim strategies"]),
+]
+STUDIES = [
+    (study_commands.study_swap, "swap",
+     ["sim study swap --players 4 --games 1e6 --out runs/swap"]),
+    (lab_command.study_rules, "rules",
+     ["sim study rules --players 4 --base seed --out runs/lab"]),
+]
+
+
+def _examples(lines) -> str:
+    return "Examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+for fn, name, panel, examples in COMMANDS:
+    app.command(name, cls=_Command, rich_help_panel=panel, epilog=_examples(examples))(fn)
+    if name == "analyze":                           # the studies sit with the questions
+        app.add_typer(study_app, name="study", rich_help_panel=ASK)
+for fn, name, examples in STUDIES:
+    study_app.command(name, cls=_Command, epilog=_examples(examples))(fn)
 
 
 def main():  # console script entry point

@@ -46,10 +46,7 @@ def study_rules(players: int = PLAYERS,
                                                  "manifest and summary"),
                 resume: bool = resume_option("study", " (same options)"),
                 as_json: bool = json_option("the study"), quiet: bool = QUIET):
-    """What each house rule does to the game: the base ruleset, every single option change
-    §11.3 allows with it (V1 and V2 too) and every other preset, on the same deals: game
-    length and endless games, the first mover's edge and the seats, skill and luck, each
-    with a 95% interval and its paired difference from the base."""
+    """What each house rule does to the game, on the same deals."""
     from sim.runs.runner import Interrupted, RunError
     from sim.studies.ruleslab.study import rules_lab
 

@@ -29,9 +29,7 @@ def review_command(
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
                                          "draws its page"),
         as_json: bool = json_option("the review"), quiet: bool = QUIET):
-    """Review one seat's decisions in a saved game: the move made, the best move, the win
-    chance (V2: expected place) lost with a 95% interval; a mistake only where the interval
-    excludes 0."""
+    """Review one seat's decisions in a saved game."""
     from reports.review import turn_text
     from sim.cli.savedgame import load
     from sim.runs import folder

@@ -46,7 +46,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         debug: bool = typer.Option(False, "--debug", help="Run uncompiled, as plain Python "
                                    "(NUMBA_DISABLE_JIT=1), on one thread: a breakpoint in a "
                                    "strategy stops there. About 300 times slower; same games.")):
-    """Play many games and print win rates per seat and per strategy, with 95% CIs."""
+    """Play many games: win rates per seat and strategy, with 95% CIs."""
     if debug:
         _debug_mode()
         threads = 1
@@ -124,8 +124,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
            as_json: bool = typer.Option(False, "--json", help="With --at: print the position "
                                         "as POSITION.md JSON (docs/position.md), ready for "
                                         "sim analyze.")):
-    """Show one game of a run turn by turn (same options as run, plus --game), or a game
-    saved by `sim play` (--file); --at TURN --json prints a position of it for sim analyze."""
+    """Show one game turn by turn, or a position of it."""
     from reports.game import replay_lines
     from sim.cli.savedgame import check_writable, load, run_record, save as save_game
     from sim.runs.runner import RunError, record_game

@@ -40,9 +40,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                              "manifest and summary"),
             resume: bool = resume_option("comparison"), as_json: bool = json_option(),
             quiet: bool = QUIET):
-    """A tournament: seats rotated, each deal replayed under every rotation (duplicate deals);
-    win rates with 95% intervals over deals, the leader against each other strategy,
-    head-to-head, Plackett-Luce ratings, seat and starter effects."""
+    """A fair tournament of strategies on duplicate deals."""
     from sim.studies.compare import compare as play, save
     from sim.runs.runner import Interrupted, RunError
 
@@ -127,9 +125,7 @@ def study_swap(players: int = PLAYERS,
                                       "games/ and the summary", required=True),
                resume: bool = resume_option("study", " (same options)"),
                as_json: bool = json_option("the study"), quiet: bool = QUIET):
-    """Which face-up cards should I keep? The value of each split of the six cards (face up
-    or in hand), the split policy derived from it, and its head-to-head against the old
-    triple table and every built-in swap policy."""
+    """Which face-up cards to keep, measured over many games."""
     from sim.runs.runner import Interrupted, RunError
     from sim.studies.swapstudy import planned_games, swap_study
 
@@ -209,9 +205,7 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
                                           "and summary"),
          resume: bool = resume_option("tuning"), as_json: bool = json_option(),
          quiet: bool = QUIET):
-    """The best parameters of a strategy against a field: optuna (TPE) over the ranges the
-    strategy declares, every trial on the same duplicate deals, then the best and the
-    defaults re-measured on fresh deals (no winner's curse)."""
+    """Tune a strategy's parameters against a field (optuna)."""
     from sim.runs.runner import Interrupted, RunError
     from sim.runs.extras import require
     from sim.studies.tune import lineup, tune as run_tune

@@ -82,10 +82,7 @@ def swap_command(
         seed: int = SEED,
         quiet: bool = QUIET,
         as_json: bool = json_option("the splits")):
-    """Which three of your six cards to put face up (R5): every split of the six into three
-    face up and three in hand, best first, with its value and 95% interval, and the answer
-    on top with its margin over the next best split and over the usual advice (highest-up).
-    By playouts (a stated budget: --deals) or from a swap study's model (--model)."""
+    """Which three of your six cards to put face up (R5)."""
     from sim.studies.swapstudy import advice as adv
 
     try:

@@ -45,9 +45,7 @@ def analyze_command(
         max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
                                       "before it counts as unfinished."),
         as_json: bool = json_option("the answer")):
-    """Every legal move of a position with its estimated win chance (V2: expected finishing
-    place) and a 95% interval, best first, from playouts in worlds re-dealt from what the
-    seat to move may know (R26)."""
+    """Every legal move of a position with its win chance."""
     from reports.analysis import describe, position_line
     from sim.studies.analysis import run_analysis
     from sim.studies.view import state_of
@@ -102,10 +100,7 @@ def play_command(
         hint_rollouts: str = typer.Option("500", "--hint-rollouts", help="Worlds per `hint` "
                                           "(sim analyze --rollouts)."),
         max_turns: int = CAP):
-    """Play a game in the terminal against bots. Type moves in plain words (`7 7`, `pickup`,
-    `add K`, `blind`), `hint` for sim analyze's answer, `save` to save, `quit` to stop. Without
-    --seed a new deal; the game is saved for `sim replay --file` and `sim play --load`. Reads
-    one move a line when stdin is not a terminal."""
+    """Play a game in the terminal against bots."""
     import secrets
 
     from sim.cli.play import Terminal, play
@@ -143,8 +138,7 @@ def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, si
            output: Optional[Path] = typer.Option(None, "--output", "-o", help="HTML file to "
                                                  "write (default: DIR/report.html); its PNG "
                                                  "and CSV files go to <name>_files/ beside it.")):
-    """Write an HTML report of a saved run: win rates with 95% CIs, seat effect, game length,
-    pick-ups; the tournament and the swap study when the folder holds them."""
+    """Write an HTML page of any saved folder."""
     from reports.html import write_report
 
     try:
@@ -166,10 +160,7 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
                            "§11.5 or 11.5, R14-R16), option keys (ten_anywhere) or presets, "
                            "whose text from docs/rules.md is printed."),
                   as_json: bool = json_option("it")):
-    """List the rules presets and options, or explain a rule: `sim rules explain R12`.
-
-    The presets and house-rule options are RULES.md §11, each option with its value under each
-    preset; an explanation is the rule's entry in docs/rules.md."""
+    """The rules: presets, house-rule options, one rule explained."""
     from sim.kernel.ruleset import PRESETS
 
     words = list(words or [])
@@ -207,7 +198,7 @@ def rules_command(words: Optional[List[str]] = typer.Argument(
 
 
 def strategies(as_json: bool = json_option("them")):
-    """List the strategies and swap policies."""
+    """The strategies and swap policies that can sit at a seat."""
     from sim.runs.registry import all_moves, all_swaps
 
     moves, swaps = all_moves().values(), all_swaps().values()

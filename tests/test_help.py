@@ -1,0 +1,68 @@
+"""``sim --help`` reads at a glance: one line a command, in four groups; each command's help
+opens with one sentence and ends with examples; every mistake the option parser finds is one
+``error:`` line with exit code 2; shell completion answers."""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli.app import COMMANDS, STUDIES, app
+
+GROUPS = ["Play games", "Answer questions", "Look at one game", "Reference"]
+
+
+def _invoke(*args, **kw):
+    return CliRunner().invoke(app, list(args), prog_name="sim", **kw)
+
+
+def test_top_help_groups_every_command_on_one_line():
+    out = _invoke("--help", env={"COLUMNS": "80"}).output
+    assert [g for g in GROUPS if f"─ {g} " in out] == GROUPS
+    names = [name for _, name, _, _ in COMMANDS] + ["study"]
+    for name in names:
+        lines = [ln for ln in out.splitlines() if ln.startswith(f"│ {name} ")]
+        assert len(lines) == 1, name
+        # the next line is another command or the group's end: no wrapped second line
+        after = out.splitlines()[out.splitlines().index(lines[0]) + 1]
+        assert after.startswith("╰") or after[2:3] != " ", (name, after)
+
+
+def test_study_help_names_its_studies():
+    out = _invoke("study", "--help").output
+    assert "swap (which cards face up), rules (house rules)" in out
+    for name in ("swap", "rules"):
+        assert f"│ {name} " in out
+
+
+@pytest.mark.parametrize("path", [[n] for _, n, _, _ in COMMANDS]
+                         + [["study", n] for _, n, _ in STUDIES])
+def test_each_command_opens_with_one_sentence_and_ends_with_examples(path):
+    out = _invoke(*path, "--help", env={"COLUMNS": "200"}).output
+    body = [ln.strip() for ln in out.splitlines() if ln.strip()]
+    sentence = body[1]                        # after the usage line
+    assert sentence.endswith(".") and sentence.count(". ") == 0, sentence
+    examples = body[body.index("Examples:") + 1:]
+    assert 1 <= len(examples) <= 3 and all(e.startswith("sim ") for e in examples), examples
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "--seed", "abc"], "error: invalid value for '--seed': 'abc' is not a valid int "
+                               "(see 'sim run --help')"),
+    (["run", "--players", "four"], "error: invalid value for '--players' / '-p': 'four' is "
+                                   "not a valid int (see 'sim run --help')"),
+    (["runn"], "error: no such command 'runn'. Did you mean 'run'? (see 'sim --help')"),
+    (["study", "foo"], "error: no such command 'foo' (see 'sim study --help')"),
+    (["swap"], "error: missing argument 'cards' (see 'sim swap --help')"),
+])
+def test_parser_mistakes_are_one_error_line(args, message):
+    r = _invoke(*args)
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [message]
+
+
+def test_shell_completion_completes_commands():
+    r = _invoke(env={"_SIM_COMPLETE": "complete_bash", "COMP_WORDS": "sim re",
+                     "COMP_CWORD": "1"})
+    assert r.output.split() == ["report", "replay", "review"]
+    assert "complete -o default -F _sim_completion sim" in _invoke(
+        "--show-completion", "bash").output
