@@ -2,12 +2,17 @@
 ``add K``, ``blind``), the commands, and the face-up choice of the swap (R5, V1)."""
 from __future__ import annotations
 
+import difflib
+
 from sim.kernel.cards import NAMES
 
 CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
 _PICKUP = {"pickup", "pick", "p", "take"}
 _COMMANDS = {"hint": "hint", "help": "help", "?": "help", "moves": "moves", "legal": "moves",
              "save": "save", "quit": "quit", "exit": "quit"}        # not "q": a queen
+
+# the words typed for moves and commands, for "did you mean" (the cards are too short to guess)
+_WORDS = sorted(_PICKUP | set(_COMMANDS) | {"add", "blind", "play", "rule", "joker"})
 
 HELP = """\
 How to play (type a line, then Enter):
@@ -56,7 +61,9 @@ def parse(text: str):
     unknown = [w for w in words if w not in CARD]
     if not words or unknown:
         what = f"{' '.join(unknown)!r} is not a card" if unknown else "no cards given"
-        return "garbage", f"I did not understand that: {what}"
+        near = difflib.get_close_matches(unknown[0], _WORDS, n=1, cutoff=0.75) if unknown else []
+        return "garbage", f"I did not understand that: {what}" + (
+            f"; did you mean `{near[0]}`?" if near and len(near[0]) > 2 else "")
     cards = [CARD[w] for w in words]
     if len(set(cards)) > 1:
         return "garbage", (f"a play is cards of one rank (R7, R9), such as `{words[0]} "

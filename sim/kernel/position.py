@@ -57,16 +57,24 @@ def _seat_cards(pos, key, players):
     return [_cards(v, f"{key}[{s}]") for s, v in enumerate(value)]
 
 
-def to_state(pos) -> np.ndarray:
-    """Check ``pos`` (POSITION.md "valid") and build the kernel state; ``ValueError`` if not."""
+def check_keys(pos, extra=()) -> None:
+    """A position is an object with every key docs/position.md requires and no other
+    (``extra``: the keys a caller adds, such as analyze's ``"known"``); ``ValueError`` naming
+    what is missing or unknown."""
     if not isinstance(pos, dict):
         raise ValueError(f"a position must be a JSON object (dict), got {type(pos).__name__}")
-    unknown = set(pos) - _KEYS - _IGNORED
+    unknown = set(pos) - _KEYS - _IGNORED - set(extra)
     if unknown:
         raise ValueError(f"unknown key(s) in position: {', '.join(sorted(map(str, unknown)))}")
     missing = (_KEYS - _OPTIONAL) - set(pos)
     if missing:
-        raise ValueError(f"missing key(s) in position: {', '.join(sorted(missing))}")
+        raise ValueError(f"missing key(s) in position: {', '.join(sorted(missing))} "
+                         f"(docs/position.md)")
+
+
+def to_state(pos) -> np.ndarray:
+    """Check ``pos`` (POSITION.md "valid") and build the kernel state; ``ValueError`` if not."""
+    check_keys(pos)
     rules = Ruleset.parse(pos["ruleset"])
     players = pos["players"]
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:

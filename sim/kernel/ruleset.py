@@ -307,8 +307,8 @@ def _value(opt: Option, value, text: bool):
     raw = value
     if text and isinstance(value, str):
         low = value.strip().lower()
-        if opt.kind is bool and low in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            value = low in ("true", "yes", "on", "1")
+        if opt.kind is bool and low in ("true", "false"):     # JSON's words, as shown
+            value = low == "true"
         elif low in ("null", "none") and opt.kind == "rank":
             value = None
         elif opt.kind == (3, 4) and low.isdigit():

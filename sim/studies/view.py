@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import CURRENT, FDN, HANDN, KNOWN, NR, PLAYERS, REMOVEDN, STOCKLEN
-from sim.kernel.position import to_state
+from sim.kernel.position import check_keys, to_state
 from sim.kernel.ruleset import Ruleset
 
 UNKNOWN = "?"
@@ -33,8 +33,7 @@ def read_view(position: dict) -> tuple[dict, bool]:
       or swapped from the dealt face-ups). In a view the cards named in another seat's hand
       are known; in a full position no card of another hand is known unless listed here.
     """
-    if not isinstance(position, dict):
-        raise ValueError(f"a position must be a JSON object, got {type(position).__name__}")
+    check_keys(position, extra=("known",))
     pos = {k: v for k, v in position.items() if k != "known"}
     players, current = pos.get("players"), pos.get("current")
     rules = Ruleset.parse(pos.get("ruleset"))
