@@ -60,12 +60,12 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         engine = make_backend(backend, scheduler, workers, threads)
         if not as_json:
             _import_meanwhile("reports.text")
-        t0 = time.perf_counter()
-        partial = None
+        partial, t0 = None, time.perf_counter()
         try:
             if engine is None:              # this machine's speed (a cluster's is unknown)
                 say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
                              quiet or as_json)
+            t0 = time.perf_counter()        # reset after the estimate (it compiles)
             with maybe_progress(not quiet and not as_json, cfg.games,
                                 configs=[cfg]) as progress:
                 tally = run_games(cfg, progress=progress, out=out, resume=resume,

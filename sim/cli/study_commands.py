@@ -62,6 +62,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                    swaps=[None], preset_rows=None),
                            (cap if until_clear else total) // k) for r in range(k)],
                          threads, quiet or as_json)
+            t0 = time.perf_counter()        # reset after the estimate (it compiles)
             with maybe_progress(not as_json and not quiet,
                                 cap if until_clear else total) as progress:
                 t, info = play(list(strategies), players=players, games=total, seed=seed,
