@@ -46,6 +46,24 @@ UNFINISHED_POLICY = (
     "(no win, no place, no head-to-head meeting decided, no rating event)")
 
 
+def cycle_note(cfg) -> str:
+    """Why games proven endless are stopped or not (:mod:`sim.kernel.cycle`), in words, for a
+    run's config ``cfg`` (:class:`sim.runs.config.RunConfig`): the run's summary and a
+    tournament's (saved with them, hence here and not in ``reports``)."""
+    if not cfg.cycle_stop:
+        return "off (--no-cycle-stop)"
+    impure = sorted({s.name for s in cfg.move_objs if not s.pure})
+    if impure:
+        are = "is" if len(impure) == 1 else "are"
+        note = (f"off: {', '.join(impure)} {are} not declared pure (a function of the "
+                f"position only)")
+        if cfg.ruleset.last_player_loses and len(impure) < len(cfg.move_objs):
+            note += (f"; on once {'its seats are' if len(impure) == 1 else 'their seats are'}"
+                     f" out (V2: the seats still to move are then all pure)")
+        return note
+    return "on: every seat's strategy is pure"
+
+
 def neighbours(strategies: list[str], players: int, rules) -> dict | None:
     """What a run's per-strategy rows can and cannot mean when its seats hold different
     strategies (issue 21): ``None`` when every seat holds the same one, else ``note`` (the
@@ -175,7 +193,7 @@ class Tally:
             "unfinished": self.unfinished,
             "unfinished_cap": self.unfinished - self.cycles,      # at the turn limit (R25)
             "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.kernel.cycle)
-            "cycle_stop": self.cfg.cycle_note(),
+            "cycle_stop": cycle_note(self.cfg),
             "mean_turns": self.turns / self.finished if self.finished else float("nan"),
             "turns_played": self.played,          # every game's turns, unfinished included
             "burns_per_game": self.burns / self.games if self.games else float("nan"),
