@@ -203,7 +203,7 @@ def describe_saved(game: dict) -> list[str]:
 def replay_lines(cfg, game: int, rec) -> list[str]:
     """A game of a run told turn by turn (``sim replay``): the deal, each swap, every move and
     its events, re-applied with the kernel's :func:`~sim.kernel.engine.apply_move` from the
-    record of :func:`sim.runs.batch.record_game` (``cfg``: its RunConfig)."""
+    record of :func:`sim.runs.onegame.record_game` (``cfg``: its RunConfig)."""
     st = rec.dealt
     lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, "
              f"{rules_words(cfg.ruleset)}",

@@ -394,3 +394,22 @@ def given_swap():
         from sim.kernel.strategy import SWAP_SIG
         _given_fn.append(jit_sig(SWAP_SIG)(_given))
     return _given_fn[0]
+
+
+def given_swaps(pool, given: dict):
+    """The swap phase of a table seated from ``pool`` (:class:`sim.kernel.fastpath.Pool`, a
+    plain table's: seat ``s`` plays entry ``s``) with some seats' choices fixed: ``given``
+    maps a seat to its choice (a mask over :func:`sim.kernel.engine.swap_choices`, R5/V1),
+    played by :func:`given_swap`; the other seats swap by their policies. Returns ``(swap
+    functions, seat table, parameter rows)`` for :func:`sim.kernel.referee.swap_phase`
+    (``sim play``'s human, ``sim review``)."""
+    from sim.kernel.compiler import FnTuple
+    from sim.kernel.fastpath import kinds
+    from sim.kernel.layout import MAXP
+
+    fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
+    params = pool.params.copy()
+    for s, mask in given.items():
+        params[MAXP + s] = 0
+        params[MAXP + s, 0] = mask
+    return fns, kinds(pool.moves, fns), params

@@ -119,7 +119,7 @@ def test_a_table_of_lowest_compiles_only_its_own_referee():
         "from sim.runs.runner import RunConfig, run\n"
         "from sim.kernel import referee as core\n"
         "run(RunConfig(games=50, players=4, seed=1, strategies=['lowest'], threads=1))\n"
-        "print(json.dumps({'lowest': len(core.run_lowest.signatures),\n"
+        "print(json.dumps({'lowest': len(core.run_alone.signatures),\n"
         "                  'any': len(core.run_games.signatures)}))\n")
     assert got == {"lowest": 1, "any": 0}
 
@@ -143,7 +143,7 @@ def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
 
 def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
     """'compiling (first run only)' (issue 21) asks the compile cache about the referee the
-    command's tables play through: a user of lowest alone, whose run_lowest is cached, is
+    command's tables play through: a user of lowest alone, whose run_alone is cached, is
     not told at every run that the core compiles (it was, while run_games was not cached)."""
     from sim.kernel import compiler
     from sim.kernel import referee as core
@@ -154,9 +154,9 @@ def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
         return RunConfig(games=10, players=4, seed=1, strategies=list(names), threads=1)
     lowest, counting, peers = table("lowest"), table("counting"), table(*["counting", "simple"] * 2)
     assert (entry(lowest), entry(counting), entry(peers)) == (
-        core.run_lowest, core.run_games, core.run_peers)
+        core.run_alone, core.run_games, core.run_peers)
     seated = {s.dispatcher for s in (*lowest.move_objs, *lowest.swap_objs)}
-    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_lowest or f in seated)
+    monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_alone or f in seated)
     assert compiled([lowest])
     assert not compiled([counting]) and not compiled([lowest, peers]) and not compiled()
     # a seated strategy not in the cache compiles too (montecarlo: ~40 s), even where the

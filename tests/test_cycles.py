@@ -24,7 +24,7 @@ from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED, position_key
 from sim.kernel.engine import apply_move
 from sim.kernel.layout import EV_PICKUP, PICKUPS, STATE_SIZE, TURN
 from sim.runs.runner import RunConfig, play_batch, record_game, run
-from sim.runs.tally import Tally
+from sim.runs.tally import Tally, cycle_note
 
 # Tables of pure strategies that cycle in a few of 600 games (seed 5), across the presets,
 # table sizes, mixed seats and V2 (R25: play to the last).
@@ -172,11 +172,11 @@ def test_detection_starts_once_the_impure_seats_are_out():
     cards; once it is out, three highest seats go round for ever and are stopped. The
     results are those of the turn limit alone; a replay ends the same way; under seed rules
     (the game ends at the first out) nothing changes."""
-    from sim.runs.batch import record_game
+    from sim.runs.onegame import record_game
 
     on = _config("classic", 4, ["random", "highest", "highest", "highest"], True)
     off = _config("classic", 4, ["random", "highest", "highest", "highest"], False)
-    assert not on.cycle_detect and "on once its seats are out" in on.cycle_note()
+    assert not on.cycle_detect and "on once its seats are out" in cycle_note(on)
     a, b = play_batch(on, 0, 200, 2), play_batch(off, 0, 200, 1)
     _same_results(a, b, on)
     stopped = np.flatnonzero(a.end == END_CYCLE)
@@ -191,7 +191,7 @@ def test_detection_starts_once_the_impure_seats_are_out():
         t, period = int(a.turns[g]), int(a.cycle_turns[g])
         assert np.array_equal(keys[t], keys[t - period])
     seed_rules = _config("seed", 4, ["random", "highest", "highest", "highest"], True)
-    assert "on once" not in seed_rules.cycle_note()
+    assert "on once" not in cycle_note(seed_rules)
     assert not (play_batch(seed_rules, 0, 200, 1).end == END_CYCLE).any()
 
 
@@ -208,12 +208,12 @@ def test_a_strategy_not_declared_pure_turns_detection_off():
     """counting reads the turn counter and draws from the rng; test-lowest-random-swap plays
     lowest's moves but is not declared pure: either one at the table means no detection."""
     cfg = _config("seed", 3, ["lowest", "lowest", "counting"])
-    assert not cfg.cycle_detect and "counting" in cfg.cycle_note()
+    assert not cfg.cycle_detect and "counting" in cycle_note(cfg)
     b = play_batch(cfg, 0, 300, 1)
     assert not (b.end == END_CYCLE).any() and not b.cycle_turns.any()
     undeclared = _config("seed", 3, ["test-lowest-random-swap"])
     assert not undeclared.cycle_detect
-    assert "test-lowest-random-swap" in undeclared.cycle_note()
+    assert "test-lowest-random-swap" in cycle_note(undeclared)
     same = _config("seed", 3, ["lowest"], False, swaps=["random"])
     a, c = play_batch(undeclared, 0, 600, 1), play_batch(same, 0, 600, 1)
     assert (a.status == UNFINISHED).any()

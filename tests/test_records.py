@@ -15,7 +15,8 @@ from sim.kernel.layout import (
     BURNS, DEALER, FIRST, HTRIPLES, MAXP, OUTORDER, PICKUPS, TRIPLES, TURN,
 )
 from sim.kernel.records import FIELDS, Records, allocate
-from sim.runs.batch import play_batch, record_game
+from sim.runs.batch import play_batch
+from sim.runs.onegame import record_game
 from sim.runs.config import RunConfig
 from sim.runs.store import Store, records
 
@@ -226,7 +227,7 @@ def test_a_second_process_loads_the_core_from_the_cache(batch):
             "from sim.kernel import referee as core\n"
             "from sim.runs.runner import RunConfig, play_batch\n"
             "play_batch(RunConfig(games=20, players=3, seed=1), 0, 20, 1)\n"
-            "s = core.run_lowest.stats\n"
+            "s = core.run_alone.stats\n"
             "print(json.dumps({'hits': sum(s.cache_hits.values()),\n"
             "                  'misses': sum(s.cache_misses.values())}))\n")
     play_batch(RunConfig(games=20, players=3, seed=1), 0, 20, 1)    # compiled here if not yet

@@ -11,7 +11,7 @@ import pytest
 
 from sim.cli.savedgame import run_record, save
 from sim.kernel.position import apply, legal_ids, legal_moves, move_to_id, validate
-from sim.runs.batch import record_game
+from sim.runs.onegame import record_game
 from sim.runs.config import RunConfig
 from sim.studies import review as rv
 from sim.studies.analysis import Z95, analyze_state

@@ -168,7 +168,7 @@ def resume(path, hint_rollouts: int = 500):
 
 
 def run_record(cfg, game: int, rec) -> dict:
-    """Game ``game`` of a run (``cfg``: its RunConfig; ``rec``: :func:`sim.runs.batch.
+    """Game ``game`` of a run (``cfg``: its RunConfig; ``rec``: :func:`sim.runs.onegame.
     record_game`) as ``sim play`` saves a game, for ``sim replay --save``: no human seat
     (``seat`` null), the run's strategies in ``seats``."""
     from sim.kernel.engine import apply_move

@@ -94,7 +94,9 @@ class Table:
 
     def swap(self, mask: int) -> None:
         """R5/V1 for every seat (the bots' policies, the human's ``mask``), then R6."""
-        swaps, table, params = self.cfg.swaps_given({self.seat: int(mask)})
+        from strategies.swaps import given_swaps
+
+        swaps, table, params = given_swaps(self.cfg.pool, {self.seat: int(mask)})
         choice = np.zeros(MAXP, np.int64)
         err = np.zeros(3, np.int64)
         cards = np.zeros(referee.SWAP_CARDS, np.int32)

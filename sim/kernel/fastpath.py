@@ -1,14 +1,22 @@
 """The built-in strategies the batch core calls directly, inlined, instead of through a
-first-class function.
+first-class function: one table, :data:`BUILTINS`, and what is derived from it.
 
 A first-class call stops Numba from optimising across it and costs a sizeable share of a
-cheap strategy's turn. The core therefore takes, besides the
-first-class functions, one *kind* per seat (:func:`kinds`): 0 means "call the function", any
-other value names a built-in that :func:`choose_move` or :func:`choose_swap` runs inlined.
-The inlined code is the same Python function as the registered strategy (its ``py_func``),
-so there is still one implementation of each strategy (:mod:`sim.kernel.baseline`,
-:mod:`sim.kernel.peers`); only trusted built-ins get here, which
-is why they may skip the bounds checks that enforce R26 on users' strategies.
+cheap strategy's turn. The core therefore takes, besides the first-class functions, one
+*kind* per seat (:func:`kinds`): 0 means "call the function", any other value names a row
+of :data:`BUILTINS`, whose function the core runs inlined. The inlined code is the same
+Python function as the registered strategy (its ``py_func``), so there is still one
+implementation of each strategy (:mod:`sim.kernel.baseline`, :mod:`sim.kernel.peers`); only
+trusted built-ins get here, which is why they may skip the bounds checks that enforce R26
+on users' strategies.
+
+**Adding a built-in to the fast path** is one row of :data:`BUILTINS` (and the function
+registered as a strategy under that name, as :mod:`strategies.basic` does); everything else
+is derived from the table by :func:`use`: the branches of :func:`choose_move`,
+:func:`choose_peers` and :func:`choose_swap` (each row one ``if kind == K`` inlined, in the
+table's order), :func:`kind`, which referee a table plays through (:func:`referee_of`, and
+from it :func:`sim.kernel.referee.entry` and the compiled check of :mod:`sim.runs.batch`).
+``tests/test_fastpath_table.py`` adds a toy strategy so, through :func:`use` alone.
 """
 from __future__ import annotations
 
@@ -18,27 +26,47 @@ import numpy as np
 
 from sim.kernel import baseline, peers
 from sim.kernel.compiler import FnTuple, jit, typed_once
-from sim.kernel.layout import HANDS, MAXP, NR, PLAYERS
+from sim.kernel.layout import HANDS, MAXP, NR
 
-# kind = position + 1
-_MOVES = (baseline.lowest, baseline.random_move, peers.cheapest, peers.simple)
+# Which referee inlines a row (the entry points of :mod:`sim.kernel.referee`, :data:`REFEREES`):
+ANY = "any"        # every referee (a swap policy: the swap phase, which they all share)
+PEERS = "peers"    # only the referee of a table that seats one (run_peers): the others'
+                   # compiles do not include it
+ALONE = "alone"    # every referee, and a table of it alone gets a loop of its own, with no
+                   # dispatch at all (run_alone; one row at most: each loop adds to the compile)
+REFEREES = (ANY, PEERS, ALONE)
+
+
+class Builtin(NamedTuple):
+    """One built-in of the fast path: a row of :data:`BUILTINS`."""
+
+    name: str             # its registered name (strategies.basic, strategies.peers)
+    kind: int             # its number in the seat table (:func:`kinds`): >= 1, one per row
+    move: object = None   # its move function (plain Python: the strategy's py_func), or
+    swap: object = None   # ... its swap policy's function: a row has one of the two
+    referee: str = ANY    # which referee inlines it (ANY, PEERS, ALONE)
+    hand: bool = False    # it reads its hand (else it gets ``obs`` there: no slice is made)
+    params: bool = False  # it reads its parameter row (else ``obs`` there)
+
+
+# The fast path. Order matters only for speed: each table's kinds are tested in this order
+# (and the PEERS rows before the others, in the referee that inlines them).
+BUILTINS = (
+    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE),
+    Builtin("random", 2, move=baseline.random_move),
+    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, params=True),
+    Builtin("simple", 4, move=peers.simple, referee=PEERS, hand=True, params=True),
+    Builtin("none", 5, swap=baseline.keep),
+    Builtin("random", 6, swap=baseline.random_swap),
+    Builtin("highest-up", 7, swap=baseline.highest_up),
+)
+
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
 # tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
 # tournaments of 7 to 16 strategies only). The core seats them game by game through the
 # seat table (:func:`kinds`): no tuple is rebuilt, no parameter row copied.
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]
-LOWEST = 1
-PEERS = (3, 4)                # the kinds of cheapest and simple (:func:`choose_peers`)
-_SWAPS = (baseline.keep, baseline.random_swap, baseline.highest_up)
-
-_lowest = jit(inline="always")(baseline.lowest)
-_random_move = jit(inline="always")(baseline.random_move)
-_cheapest = jit(inline="always")(peers.cheapest)
-_simple = jit(inline="always")(peers.simple)
-_keep = jit(inline="always")(baseline.keep)
-_random_swap = jit(inline="always")(baseline.random_swap)
-_highest_up = jit(inline="always")(baseline.highest_up)
 
 
 class SeatEntry(NamedTuple):
@@ -84,12 +112,9 @@ def make_pool(entries) -> Pool:
 
 
 def kind(fn, swap: bool = False) -> int:
-    """Which of :mod:`sim.kernel.baseline`'s strategies (``swap``: swap policies) ``fn``
-    compiles, as the core's kind of it (position + 1); 0 for any other function."""
-    for i, known in enumerate(_SWAPS if swap else _MOVES):
-        if getattr(fn, "py_func", None) is known:
-            return i + 1
-    return 0
+    """The kind (:data:`BUILTINS`) of the strategy (``swap``: swap policy) that ``fn``
+    compiles; 0 for any other function."""
+    return (_SWAP_KINDS if swap else _MOVE_KINDS).get(getattr(fn, "py_func", None), 0)
 
 
 def kinds(move_fns, swap_fns) -> np.ndarray:
@@ -107,70 +132,184 @@ KIND, SWAP_KIND, ENTRY = 0, MAXP, 2 * MAXP
 SEAT_TABLE = 3 * MAXP
 
 
-@jit(inline="always")
-def choose_move(kinds, fns, st, obs, legal, rng, params, p):
-    """Seat ``p``'s move: a built-in inlined, else its first-class function (its entry in
-    the seat table ``kinds``, :data:`SEAT_TABLE`).
+def referee_of(pool: Pool, seat_table=None, players: int = 0) -> str:
+    """Which referee (:data:`REFEREES`) plays games seated from ``pool``: ALONE when the
+    seat table ``seat_table`` (as given: a plain run's) seats the ALONE row at each of
+    the ``players`` seats, PEERS when the pool holds a PEERS row, else ANY."""
+    if seat_table is not None and plays_alone.py_func(seat_table, players):
+        return ALONE
+    return PEERS if bool(np.isin(pool.kinds[:len(pool.moves)], PEER_KINDS).any()) else ANY
 
-    The hand and parameter rows are sliced only where they are used: a slice is a new array
-    whose reference count costs atomic operations at every turn.
-    Built-ins that do not read them get ``obs`` in their place.
-    """
-    kind = kinds[KIND + p]
-    if kind == 1:
-        return _lowest(obs, obs, legal, rng, obs)
-    if kind == 2:
-        return _random_move(obs, obs, legal, rng, obs)
+
+# -- the inlined calls, derived from the table (:func:`use`) ------------------------------------
+# The hand and parameter rows are sliced only where a row reads them (``hand``, ``params``): a
+# slice is a new array whose reference count costs atomic operations at every turn.
+
+@jit(inline="always")
+def _hand(st, obs, p):
+    """Seat ``p``'s hand (a row that reads it)."""
+    return st[HANDS + p * NR:HANDS + p * NR + NR]
+
+
+@jit(inline="always")
+def _obs_hand(st, obs, p):
+    """``obs`` in place of the hand (a row that does not read it)."""
+    return obs
+
+
+@jit(inline="always")
+def _move_row(kinds, fns, params, obs, p):
+    """Seat ``p``'s strategy's parameter row."""
+    return params[kinds[ENTRY + p]]
+
+
+@jit(inline="always")
+def _swap_row(kinds, fns, params, obs, s):
+    """Seat ``s``'s swap policy's parameter row: after all the strategies'."""
+    return params[len(fns) + kinds[ENTRY + s]]
+
+
+@jit(inline="always")
+def _obs_row(kinds, fns, params, obs, p):
+    """``obs`` in place of the parameter row (a row that does not read it)."""
+    return obs
+
+
+@jit(inline="always")
+def _first_class_move(k, kinds, fns, st, obs, legal, rng, params, p):
+    """Seat ``p``'s move by its first-class function (its entry in the seat table)."""
     j = kinds[ENTRY + p]
     return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
 
 
 @jit(inline="always")
-def choose_peers(kinds, fns, st, obs, legal, rng, params, p):
-    """:func:`choose_move` with the peers' bots (:data:`PEERS`) inlined too, for a table that
-    seats one (:func:`seats_peer`): the others' tables do not compile them. Without it
-    a peer is called through its first-class function, the same function and moves."""
-    kind = kinds[KIND + p]
-    j = kinds[ENTRY + p]
-    if kind == 3:
-        return _cheapest(obs, obs, legal, rng, params[j])
-    if kind == 4:
-        return _simple(obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
-    return choose_move(kinds, fns, st, obs, legal, rng, params, p)
-
-
-def seats_peer(pool: Pool) -> bool:
-    """Does ``pool`` hold one of the peers' bots (:data:`PEERS`), which only
-    :func:`choose_peers` inlines?"""
-    return bool(np.isin(pool.kinds[:len(pool.moves)], PEERS).any())
-
-
-@jit(inline="always")
-def only_lowest(kinds, fns, st, obs, legal, rng, params, p):
-    """:func:`choose_move` for a table of ``lowest`` only."""
-    return _lowest(obs, obs, legal, rng, obs)
-
-
-@jit(inline="always")
-def same_builtin(st, kinds):
-    """The kind every seat's strategy has, if they all have the same; else 0."""
-    k = kinds[KIND]
-    for s in range(1, st[PLAYERS]):
-        if kinds[KIND + s] != k:
-            return 0
-    return k
-
-
-@jit(inline="always")
-def choose_swap(kinds, fns, cards, obs, rng, params, s):
-    """Seat ``s``'s swap choice: a built-in inlined, else its first-class function (its
-    entry in the seat table; its parameter row comes after all the strategies')."""
-    kind = kinds[SWAP_KIND + s]
-    if kind == 1:
-        return _keep(cards, obs, rng, obs)
-    if kind == 2:
-        return _random_swap(cards, obs, rng, obs)
-    if kind == 3:
-        return _highest_up(cards, obs, rng, obs)
+def _first_class_swap(k, kinds, fns, cards, obs, rng, params, s):
+    """Seat ``s``'s swap choice by its first-class function."""
     j = kinds[ENTRY + s]
     return fns[j](cards, obs, rng, params[len(fns) + j])
+
+
+def _inline_move(row, inlined):
+    """``row``'s move, inlined, with the arguments it reads."""
+    fn = inlined(row.move)
+    hand = _hand if row.hand else _obs_hand
+    param = _move_row if row.params else _obs_row
+
+    def call(kinds, fns, st, obs, legal, rng, params, p):
+        return fn(obs, hand(st, obs, p), legal, rng, param(kinds, fns, params, obs, p))
+    return jit(inline="always")(call)
+
+
+def _move_chain(rows, rest, inlined):
+    """``if kind == row.kind: <row's move>`` for each of ``rows`` in order, else ``rest``:
+    a chain of inlined functions, which Numba compiles as the ``if`` s written out."""
+    for row in reversed(rows):
+        rest = _move_link(row.kind, _inline_move(row, inlined), rest)
+    return rest
+
+
+def _move_link(kind_, call, rest):
+    def choose(k, kinds, fns, st, obs, legal, rng, params, p):
+        if k == kind_:
+            return call(kinds, fns, st, obs, legal, rng, params, p)
+        return rest(k, kinds, fns, st, obs, legal, rng, params, p)
+    return jit(inline="always")(choose)
+
+
+def _swap_chain(rows, inlined):
+    """:func:`_move_chain` for the swap policies, else the first-class function."""
+    rest = _first_class_swap
+    for row in reversed(rows):
+        rest = _swap_link(row.kind, inlined(row.swap),
+                          _swap_row if row.params else _obs_row, rest)
+    return rest
+
+
+def _swap_link(kind_, fn, param, rest):
+    def choose(k, kinds, fns, cards, obs, rng, params, s):
+        if k == kind_:
+            return fn(cards, obs, rng, param(kinds, fns, params, obs, s))
+        return rest(k, kinds, fns, cards, obs, rng, params, s)
+    return jit(inline="always")(choose)
+
+
+def _dispatch_move(chain):
+    def choose(kinds, fns, st, obs, legal, rng, params, p):
+        return chain(kinds[KIND + p], kinds, fns, st, obs, legal, rng, params, p)
+    return jit(inline="always")(choose)
+
+
+def _dispatch_swap(chain):
+    def choose(kinds, fns, cards, obs, rng, params, s):
+        return chain(kinds[SWAP_KIND + s], kinds, fns, cards, obs, rng, params, s)
+    return jit(inline="always")(choose)
+
+
+def _check(table) -> None:
+    kinds_ = [r.kind for r in table]
+    if len(set(kinds_)) != len(kinds_) or min(kinds_) < 1:
+        raise ValueError(f"fast path: each row needs a kind of its own, >= 1: {kinds_}")
+    for r in table:
+        if (r.move is None) == (r.swap is None) or r.referee not in REFEREES or (
+                r.swap is not None and (r.referee != ANY or r.hand)):
+            raise ValueError(f"fast path: row {r.name!r} needs a move or a swap function, "
+                             f"and a referee of {REFEREES} (a swap policy's: {ANY!r}, no hand)")
+    if sum(r.referee == ALONE for r in table) > 1:
+        raise ValueError(f"fast path: one row at most has referee {ALONE!r}")
+
+
+def use(table) -> None:
+    """Derive the fast path from ``table`` (rows of :class:`Builtin`) into this module's
+    names: called below with :data:`BUILTINS`. (A test calls it with a toy row added, in a
+    fresh process before :mod:`sim.kernel.referee` is imported, with a cache of its own.)"""
+    global BUILTINS, choose_move, choose_peers, choose_swap, only_alone, ALONE_KIND
+    global PEER_KINDS, _MOVE_KINDS, _SWAP_KINDS
+    _check(table)
+    compiled: dict = {}
+
+    def inlined(fn):        # one inlined dispatcher per function, however many chains use it
+        if fn not in compiled:
+            compiled[fn] = jit(inline="always")(fn)
+        return compiled[fn]
+
+    moves = [r for r in table if r.move is not None]
+    common = [r for r in moves if r.referee != PEERS]
+    chain = _move_chain(common, _first_class_move, inlined)
+    BUILTINS = tuple(table)
+    choose_move = _dispatch_move(chain)
+    choose_peers = _dispatch_move(_move_chain([r for r in moves if r.referee == PEERS], chain,
+                                              inlined))
+    choose_swap = _dispatch_swap(_swap_chain([r for r in table if r.swap is not None],
+                                             inlined))
+    alone = [r for r in moves if r.referee == ALONE]
+    only_alone = _inline_move(alone[0], inlined) if alone else choose_move
+    ALONE_KIND = alone[0].kind if alone else -1
+    PEER_KINDS = tuple(r.kind for r in moves if r.referee == PEERS)
+    _MOVE_KINDS = {r.move: r.kind for r in moves}
+    _SWAP_KINDS = {r.swap: r.kind for r in table if r.swap is not None}
+
+
+@jit(inline="always")
+def plays_alone(kinds, players):
+    """Does each of the ``players`` seats of the seat table ``kinds`` play the ALONE row
+    (which then gets its own referee loop)?"""
+    for s in range(players):
+        if kinds[KIND + s] != ALONE_KIND:
+            return False
+    return players > 0
+
+
+# The derived names (set by :func:`use`), documented:
+#   choose_move(kinds, fns, st, obs, legal, rng, params, p): seat p's move, an ANY or ALONE
+#       row inlined, else its first-class function (its entry in the seat table ``kinds``);
+#   choose_peers(...): the same with the PEERS rows inlined too, for a table that seats one
+#       (only run_peers compiles them); without it a peer's bot is called through its
+#       first-class function, the same function and moves;
+#   choose_swap(kinds, fns, cards, obs, rng, params, s): seat s's swap choice likewise;
+#   only_alone(...): choose_move for a table of the ALONE row only (no dispatch);
+#   ALONE_KIND, PEER_KINDS: those rows' kinds.
+choose_move = choose_peers = choose_swap = only_alone = None
+ALONE_KIND, PEER_KINDS = -1, ()
+_MOVE_KINDS: dict = {}
+_SWAP_KINDS: dict = {}
+use(BUILTINS)

@@ -19,8 +19,8 @@ from sim.kernel.engine import (
     swap_cards,
 )
 from sim.kernel.fastpath import (
-    ENTRY, KIND, LOWEST, SEAT_TABLE, SWAP_KIND, choose_move, choose_peers, choose_swap,
-    only_lowest, same_builtin,
+    ALONE, ANY, ENTRY, KIND, PEERS, SEAT_TABLE, SWAP_KIND, choose_move, choose_peers,
+    choose_swap, only_alone, plays_alone, referee_of,
 )
 from sim.kernel.layout import (
     BURNS, CURRENT, DEALER, EV_GAME_OVER, EV_PICKUP, FIRST, FUN, HANDN, HANDS, HAVE,
@@ -40,7 +40,7 @@ _WORK64 = 6 + 3 + SEAT_TABLE
 
 @typed_once
 class Scratch(NamedTuple):
-    """The scratch arrays one call of :func:`run_games` (or :func:`run_lowest`) works in
+    """The scratch arrays one call of :func:`run_games` (or :func:`run_alone`) works in
     (:func:`scratch`)."""
 
     state: np.ndarray   # int32: the state, the swap's cards, then the cycle detection's
@@ -62,7 +62,7 @@ class Games(NamedTuple):
 
 
 def scratch(cycle_stop) -> Scratch:
-    """The scratch one call of :func:`run_games` (or :func:`run_lowest`) works in. The core
+    """The scratch one call of :func:`run_games` (or :func:`run_alone`) works in. The core
     allocates nothing itself: code that allocates makes every command import Numba's array
     implementation when it loads the core (start-up time). One set per thread: calls must
     not share them."""
@@ -180,12 +180,13 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     (the others are the bits of ``seen[cycle.IMPURE]``; :mod:`sim.kernel.cycle`);
     ``seen[cycle.PERIOD]`` then holds the cycle's length in turns, else 0.
 
-    A table where every seat plays ``lowest`` gets a copy of the loop compiled for it alone,
-    with the rules inlined (:func:`sim.kernel.fastpath.same_builtin`): no dispatch at each turn.
+    A table where every seat plays the fast path's ALONE row (``lowest``) gets a copy of the
+    loop compiled for it alone, with the rules inlined (:func:`sim.kernel.fastpath.plays_alone`,
+    the test :func:`entry` makes too): no dispatch at each turn.
     """
     cycle.reset(seen)
-    if same_builtin(st, kinds) == LOWEST:
-        return _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen)
+    if plays_alone(kinds, st[PLAYERS]):
+        return _play_alone(st, rng, cap, move_fns, kinds, params, log, err, seen)
     return _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen)
 
 
@@ -240,9 +241,9 @@ def _game(st, rng, players, rules, cap, move_fns, swap_fns, kinds, params, swaps
 
 
 @jit
-def _play_lowest(st, rng, cap, move_fns, kinds, params, log, err, seen):
-    """:func:`play_out` for a table of ``lowest`` only: its inlined copy alone."""
-    return _referee(st, rng, cap, only_lowest, inlined_apply, move_fns, kinds, params, log,
+def _play_alone(st, rng, cap, move_fns, kinds, params, log, err, seen):
+    """:func:`play_out` for a table of the ALONE row (``lowest``) only: its inlined copy alone."""
+    return _referee(st, rng, cap, only_alone, inlined_apply, move_fns, kinds, params, log,
                     err, seen)
 
 
@@ -330,9 +331,11 @@ def _games(games, pool, work, records, play):
         records.errors[g, 0], records.errors[g, 1], records.errors[g, 2] = err[0], err[1], err[2]
 
 
-# Three entry points, so that a command compiles only the referee its table needs: a table of
-# ``lowest`` (the default run, the bench) never compiles the dispatching copy, and the
-# reverse; only a table that seats a peer's bot compiles the copy that inlines them. Threads run blocks of games in parallel from Python (sim.runs.batch): the functions
+# Three entry points, one per referee of the fast path's table (sim.kernel.fastpath.REFEREES),
+# so that a command compiles only the referee its table needs: a table of ``lowest`` (the
+# default run, the bench) never compiles the dispatching copy, and the reverse; only a table
+# that seats a peer's bot compiles the copy that inlines them (:func:`entry` picks). Threads
+# run blocks of games in parallel from Python (sim.runs.batch): the functions
 # release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
 # Their arguments are named tuples: :class:`Games`, :class:`sim.kernel.fastpath.Pool`,
 # :class:`Scratch` and :class:`sim.kernel.records.Records`.
@@ -344,13 +347,23 @@ def run_games(games, pool, work, records):
 
 
 @jit
-def run_lowest(games, pool, work, records):
-    """:func:`run_games` for a table where every seat plays ``lowest``."""
-    _games(games, pool, work, records, _play_lowest)
+def run_alone(games, pool, work, records):
+    """:func:`run_games` for a table where every seat plays the ALONE row (``lowest``)."""
+    _games(games, pool, work, records, _play_alone)
 
 
 @jit
 def run_peers(games, pool, work, records):
     """:func:`run_games` for a table that seats one of the peers' bots
-    (:func:`sim.kernel.fastpath.seats_peer`): they are inlined."""
+    (the PEERS rows of the fast path): they are inlined."""
     _games(games, pool, work, records, _play_peers)
+
+
+REFEREES = {ANY: run_games, PEERS: run_peers, ALONE: run_alone}
+
+
+def entry(pool, seat_table=None, players: int = 0):
+    """The entry point that plays games seated from ``pool`` (:data:`REFEREES`, chosen by
+    :func:`sim.kernel.fastpath.referee_of`): with ``seat_table`` and ``players``, a plain
+    table seated as given; without, a tournament's seatings (never the ALONE loop)."""
+    return REFEREES[referee_of(pool, seat_table, players)]

@@ -2,8 +2,9 @@
 rules, strategies and their parameters) and resolves strategies by name; :class:`RunError`
 is a run that cannot go on.
 
-The modules of a run import one way: ``config`` <- ``batch`` (play a batch, record a game)
-<- ``store`` and ``backends`` <- ``runner`` (the whole run).
+The modules of a run import one way: ``config`` <- ``onegame`` (one game step by step) and
+``chunks`` (games on threads) <- ``batch`` (play a batch) <- ``store`` and ``backends`` <-
+``runner`` (the whole run).
 """
 from __future__ import annotations
 
@@ -169,21 +170,6 @@ class RunConfig:
         """The seats whose strategies are not pure, a bit each (:data:`sim.kernel.cycle.IMPURE`)."""
         return sum(1 << s for s, m in enumerate(self.move_objs) if not m.pure)
 
-    def cycle_note(self) -> str:
-        """Why games proven endless are stopped or not, in words."""
-        if not self.cycle_stop:
-            return "off (--no-cycle-stop)"
-        impure = sorted({s.name for s in self.move_objs if not s.pure})
-        if impure:
-            are = "is" if len(impure) == 1 else "are"
-            note = (f"off: {', '.join(impure)} {are} not declared pure (a function of the "
-                    f"position only)")
-            if self.ruleset.last_player_loses and len(impure) < len(self.move_objs):
-                note += (f"; on once {'its seats are' if len(impure) == 1 else 'their seats are'}"
-                         f" out (V2: the seats still to move are then all pure)")
-            return note
-        return "on: every seat's strategy is pure"
-
     def seat_entry(self, s: int) -> fastpath.SeatEntry:
         """Seat ``s``'s strategy as an entry of a pool of the core
         (:func:`sim.kernel.fastpath.make_pool`); a seat past the players gets seat 0's
@@ -211,22 +197,6 @@ class RunConfig:
         """The seat table of :attr:`pool` seated so (:data:`sim.kernel.fastpath.SEAT_TABLE`),
         for the step-by-step kernel (``swap_phase``, ``play_out``)."""
         return fastpath.kinds(self.pool.moves, self.pool.swaps)
-
-    def swaps_given(self, given: dict):
-        """The swap phase seated with some seats' choices fixed: ``given`` maps a seat to its
-        choice (a mask over :func:`sim.kernel.engine.swap_choices`, R5/V1), played by
-        :func:`strategies.swaps.given_swap`; the other seats swap by their policies. Returns
-        ``(swap functions, seat table, parameter rows)`` for
-        :func:`sim.kernel.referee.swap_phase` (``sim play``'s human, ``sim review``)."""
-        from sim.kernel.compiler import FnTuple
-        from strategies.swaps import given_swap
-        pool = self.pool
-        fns = FnTuple(given_swap() if s in given else f for s, f in enumerate(pool.swaps))
-        params = pool.params.copy()
-        for s, mask in given.items():
-            params[MAXP + s] = 0
-            params[MAXP + s, 0] = mask
-        return fns, fastpath.kinds(pool.moves, fns), params
 
     @cached_property
     def rules_vector(self) -> np.ndarray:

@@ -3,18 +3,19 @@
 :func:`run` plays the games of a :class:`~sim.runs.config.RunConfig` through the jitted batch core
 (:mod:`sim.runs.batch`) in batches, so memory stays flat however many games are played, saves
 them (:mod:`sim.runs.store`) on the chosen backend (:mod:`sim.runs.backends`), and returns a
-:class:`~sim.runs.tally.Tally` of the results. The names of :mod:`sim.runs.config` and
-:mod:`sim.runs.batch` are re-exported here for callers of ``sim.runs.runner``.
+:class:`~sim.runs.tally.Tally` of the results. The names of :mod:`sim.runs.config`,
+:mod:`sim.runs.batch` and :mod:`sim.runs.onegame` are re-exported here for callers of
+``sim.runs.runner``.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from sim.runs.backends import LocalBackend
-from sim.runs.batch import (  # noqa: F401  (re-exported)
-    Batch, GameRecord, Interrupted, Played, batches, play_batch, record_game, strategy_error,
-)
+from sim.runs.batch import Batch, Interrupted, batches, play_batch  # noqa: F401  (re-exported)
+from sim.runs.chunks import Played
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
+from sim.runs.onegame import GameRecord, record_game, strategy_error  # noqa: F401  (re-exported)
 from sim.runs.store import Store, part_path
 from sim.runs.tally import Tally
 

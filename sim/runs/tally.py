@@ -46,16 +46,36 @@ UNFINISHED_POLICY = (
     "(no win, no place, no head-to-head meeting decided, no rating event)")
 
 
+def cycle_note(cfg) -> str:
+    """Why games proven endless are stopped or not (:mod:`sim.kernel.cycle`), in words, for a
+    run's config ``cfg`` (:class:`sim.runs.config.RunConfig`): the run's summary and a
+    tournament's (saved with them, hence here and not in ``reports``)."""
+    if not cfg.cycle_stop:
+        return "off (--no-cycle-stop)"
+    impure = sorted({s.name for s in cfg.move_objs if not s.pure})
+    if impure:
+        are = "is" if len(impure) == 1 else "are"
+        note = (f"off: {', '.join(impure)} {are} not declared pure (a function of the "
+                f"position only)")
+        if cfg.ruleset.last_player_loses and len(impure) < len(cfg.move_objs):
+            note += (f"; on once {'its seats are' if len(impure) == 1 else 'their seats are'}"
+                     f" out (V2: the seats still to move are then all pure)")
+        return note
+    return "on: every seat's strategy is pure"
+
+
 def neighbours(strategies: list[str], players: int, rules) -> dict | None:
     """What a run's per-strategy rows can and cannot mean when its seats hold different
-    strategies (issue 21): ``None`` when every seat holds the same one, else ``note`` (the
-    words), ``strategies`` and ``fair_command`` (the tournament that measures them fairly:
-    every strategy in every seat after every other, on the same deals, ``sim compare``).
+    strategies: ``None`` when every seat holds the same one, else ``note`` (the words),
+    ``seats`` (the strategy of each seat, in seat order), ``strategies`` (each once) and
+    ``fair_command`` (the tournament that measures them fairly: every strategy in every seat
+    after every other, on the same deals, ``sim compare``).
 
     A seat's result depends on who plays before and after it (whose discards it must beat,
-    who must beat its own): ``-s lowest -s counting -s save-specials -s random`` gave lowest
-    57% of 200k games, ``-s counting -s lowest ...`` 14%, tight intervals both times."""
-    names = list(dict.fromkeys(strategies))
+    who must beat its own), so the note names this run's seating; it quotes no figure: the
+    only figures that speak of these seats are the run's own rows."""
+    seats = list(strategies[:players])
+    names = list(dict.fromkeys(seats))
     if len(names) < 2:
         return None
     words = ["sim", "compare", *names, "--players", str(players)]
@@ -64,14 +84,14 @@ def neighbours(strategies: list[str], players: int, rules) -> dict | None:
     for key, value in rules.changes().items():
         words += ["--rule", f"{key}={value_text(value)}"]
     command = " ".join(shlex.quote(w) for w in words)
-    note = ("The seats hold different strategies, so each strategy's row is its result in "
-            "this seating, beside these neighbours, not a measure of the strategy: a seat's "
-            "win rate depends on who plays before and after it (lowest won 57% seated "
-            "-s lowest -s counting -s save-specials -s random and 14% seated -s counting "
-            "-s lowest -s save-specials -s random; seed rules, 200k games each). To compare "
-            "the strategies fairly, every one in every seat after every other on the same "
-            f"deals: {command}")
-    return {"note": note, "strategies": names, "fair_command": command}
+    seated = ", ".join(f"seat {s} {name}" for s, name in enumerate(seats))
+    note = (f"The seats hold different strategies ({seated}), so each strategy's row is its "
+            "result in this seating, beside these neighbours, not a measure of the strategy: "
+            "a seat's win rate depends on who plays before and after it, and another seating "
+            "of the same strategies can give very different rows. To compare the strategies "
+            "fairly, every one in every seat after every other on the same deals: "
+            f"{command}")
+    return {"note": note, "seats": seats, "strategies": names, "fair_command": command}
 
 
 class Tally:
@@ -175,7 +195,7 @@ class Tally:
             "unfinished": self.unfinished,
             "unfinished_cap": self.unfinished - self.cycles,      # at the turn limit (R25)
             "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.kernel.cycle)
-            "cycle_stop": self.cfg.cycle_note(),
+            "cycle_stop": cycle_note(self.cfg),
             "mean_turns": self.turns / self.finished if self.finished else float("nan"),
             "turns_played": self.played,          # every game's turns, unfinished included
             "burns_per_game": self.burns / self.games if self.games else float("nan"),

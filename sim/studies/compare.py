@@ -25,8 +25,10 @@ import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
-from sim.runs.batch import Interrupted, Played
+from sim.runs.batch import Interrupted
+from sim.runs.chunks import Played
 from sim.runs.config import RunError
+from sim.runs.tally import cycle_note
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
 from sim.studies.stats import ALPHA
@@ -183,7 +185,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                            f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
                 if until_clear else None,
                 "independent": independent, "seed": seed, "rules": rules, "options": opts,
-                "block": block, "cycle_stop": base.cycle_note(),
+                "block": block, "cycle_stop": cycle_note(base),
                 "seating": seating if k > 2 else "fixed",
                 "seating_note": seating_note(seating if k > 2 else "fixed", k)}
 

@@ -248,16 +248,17 @@ def saved_choice(game: dict, options: list, seat: int) -> int:
 
 def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
     """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
-    seat in ``given`` playing the choice given it (:meth:`RunConfig.swaps_given`): ``(config,
+    seat in ``given`` playing the choice given it (:func:`strategies.swaps.given_swaps`): ``(config,
     swap functions, seat table, parameter rows)``; the config's strategies are
     ``opponents``."""
     from sim.runs.config import RunConfig
+    from strategies.swaps import given_swaps
 
     players = int(game["players"])
     swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
     cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
                     rules=game["rules"])
-    return (cfg, *cfg.swaps_given(given))
+    return (cfg, *given_swaps(cfg.pool, given))
 
 
 def swap_again(game: dict) -> np.ndarray:
@@ -273,6 +274,7 @@ def swap_again(game: dict) -> np.ndarray:
     from sim.kernel import referee
     from sim.kernel.position import to_position
     from sim.kernel.rng import seed_game
+    from strategies.swaps import given_swaps
 
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
@@ -297,7 +299,7 @@ def swap_again(game: dict) -> np.ndarray:
                        if (int(choice[s]) >> b) & 1)
         if choice[s] < 0 or tuple(ranks) != options[i][1]:
             choice[s] = options[i][0]           # not found again: the saved face-ups
-    fns, table, params = cfg.swaps_given({s: int(choice[s]) for s in range(players)})
+    fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
     st[:] = dealt
     if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
         raise AssertionError("a saved choice of half the cards was refused (R5)")

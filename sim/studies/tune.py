@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted, Played
+from sim.runs.batch import Interrupted
+from sim.runs.chunks import Played
 from sim.runs.config import RunConfig, RunError
 from sim.studies import stats
 from sim.studies.design import rotations

@@ -18,7 +18,8 @@ import json
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted, Played
+from sim.runs.batch import Interrupted
+from sim.runs.chunks import Played
 from sim.runs.config import RunError
 from sim.studies.ruleslab import measures as m
 from sim.studies.ruleslab.tables import Table, Units, join, play_block

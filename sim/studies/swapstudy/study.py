@@ -8,7 +8,8 @@ import numpy as np
 from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
-from sim.runs.batch import Interrupted, Played
+from sim.runs.batch import Interrupted
+from sim.runs.chunks import Played
 from sim.runs.runner import RunError
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict

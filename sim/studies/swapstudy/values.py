@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted, Played
+from sim.runs.batch import Interrupted
+from sim.runs.chunks import Played
 from sim.runs.runner import RunConfig, RunError, batches, play_batch
 from sim.studies.match import batch_results
 from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
