@@ -22,8 +22,11 @@ def review_command(
         rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision; every "
                                      "legal move (the swap: every distinct choice of face-up "
                                      "cards) is played out once in each."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the playouts (decision at turn t: "
-                                 "seed + t); the same seed gives the same review."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the playouts "
+                                           "(default: the game's own, the seed sim play's "
+                                           "hint used; a turn is analysed with seed + the "
+                                           "turns played, as hint does); the same seed gives "
+                                           "the same review."),
         opponents: str = typer.Option("counting", "--opponents", help="Strategy of every seat "
                                       "in the playouts, after the move reviewed."),
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
@@ -41,6 +44,7 @@ def review_command(
     try:
         saved = load(game)
         n = parse_count(rollouts, "--rollouts")
+        seed = rv.default_seed(saved) if seed is None else seed
         check_seed(seed)
         seat = rv.default_seat(saved) if seat is None else seat
         todo, _ = rv.plan(saved, seat)
