@@ -68,8 +68,7 @@ def summary_line(r: Review) -> str:
 def verdict(s: dict) -> str:
     """What the mistakes and the total's interval say together, in words that follow the
     numbers: a total clearly above 0 without a single clear mistake is small losses that
-    add up; a total not clearly above 0 beside mistakes is mistakes offset elsewhere; a
-    total clearly below 0 is the moves made measuring better than the moves named best."""
+    add up; a total not clearly above 0 beside mistakes says so; a total clearly below 0 is the moves made measuring better than the moves named best."""
     if s["total_low"] is None or not s["decisions"]:
         return ""
     tied = (f"; on {s['tied']} of them the best move was not clear (tied)" if s["tied"]
@@ -83,8 +82,7 @@ def verdict(s: dict) -> str:
         return (f": the moves made did better on the fresh worlds, in total, than the moves "
                 f"named best (the names were noise there){tied}")
     if s["mistakes"]:
-        return (": the total's interval includes 0: the mistakes are offset by decisions "
-                f"measured at or below 0{tied}")
+        return f": but the total is not clearly above 0 (its interval includes 0){tied}"
     return f": no clear loss, single or in total{tied}"
 
 

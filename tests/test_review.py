@@ -436,7 +436,7 @@ def _review_of(losses, ses, mistakes):
 def test_the_summary_words_follow_its_numbers():
     """0 mistakes beside a total whose interval excludes 0 says that small losses add up; a
     total below 0 says the moves made did better than the names; mistakes beside a total
-    whose interval holds 0 say they are offset; a clear loss says so."""
+    whose interval holds 0 say it is not clearly above 0; a clear loss says so."""
     from reports.review import summary_line
 
     add_up = summary_line(_review_of([0.01] * 30, [0.02] * 30, [False] * 30))
@@ -446,7 +446,8 @@ def test_the_summary_words_follow_its_numbers():
     assert "did better on the fresh worlds, in total, than the moves named best" in below
     offset = summary_line(_review_of([0.2, -0.1, -0.1], [0.05, 0.05, 0.05],
                                      [True, False, False]))
-    assert "1 mistake," in offset and "the mistakes are offset" in offset
+    assert "1 mistake," in offset and "but the total is not clearly above 0 (its " \
+        "interval includes 0)" in offset
     clear = summary_line(_review_of([0.2, 0.0], [0.02, 0.0], [True, False]))
     assert "the moves made lost, in total" in clear
     none = summary_line(_review_of([0.0, 0.01], [0.0, 0.02], [False, False]))
