@@ -47,7 +47,9 @@ def header(r: Review, game_line: str = "") -> list[str]:
               f"Budget: {r.budget()}.",
               f"Values: {unit}; the values and the loss measured on the fresh worlds, "
               f"where the best was not chosen: a loss below 0 is a move made that did better "
-              f"there than the move named best (kept as measured, not clipped to 0).",
+              f"there than the move named best (kept as measured, not clipped to 0). Best: "
+              f"the best on the ranking worlds; where other moves are not clearly different "
+              f"from it there, the line ends with them (tied: ...).",
               f"{'turn':>5}  {'made':<12} {'best':<12} {'made':>7} {'best':>7} {'loss':>7}  "
               f"95% interval"]
     return lines

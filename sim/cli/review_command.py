@@ -19,9 +19,11 @@ def review_command(
                                     "... --save."),
         seat: Optional[int] = typer.Option(None, "--seat", help="The seat to review (default: "
                                            "the human's seat of a game of sim play)."),
-        rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision; every "
-                                     "legal move (the swap: every distinct choice of face-up "
-                                     "cards) is played out once in each."),
+        rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision that "
+                                     "rank every legal move (the swap: every distinct choice "
+                                     "of face-up cards), each played out once in each, as "
+                                     "hint ranks them; as many fresh worlds then measure the "
+                                     "best against the move made."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the playouts "
                                            "(default: the game's own, the seed sim play's "
                                            "hint used; a turn is analysed with seed + the "
@@ -32,9 +34,9 @@ def review_command(
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
                                          "draws its page"),
         as_json: bool = json_option("the review"), quiet: bool = QUIET):
-    """Review one seat's decisions in a saved game: the move made, the best move, the win
-    chance (V2: expected place) lost with a 95% interval; a mistake only where the interval
-    excludes 0."""
+    """Review one seat's decisions in a saved game: the move made, the best move (or the
+    moves tied with it), the win chance (V2: expected place) lost, measured on fresh worlds,
+    with a 95% interval; a mistake only where the interval excludes 0."""
     from reports.review import turn_text
     from sim.cli.savedgame import load
     from sim.runs import folder

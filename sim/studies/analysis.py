@@ -77,7 +77,7 @@ def paired_difference(scores, a: int, b: int, span: float, alpha: float,
     return mean_interval(sign * d, alpha=alpha, bounds=(-span, span))
 
 
-def tie_of(scores, v2: bool, span: float, z: float = None, names=None) -> dict:
+def tie_of(scores, v2: bool, span: float, z: float | None = None, names=None) -> dict:
     """The best column of ``scores`` (worlds x moves, NaN where a move was not played) and
     every column not clearly different from it: the paired interval of "best minus it"
     (V2: it minus the best) at the two-sided level of ``z`` (default 95%) includes 0.
