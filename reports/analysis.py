@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reports.game import counted, pile_text
+from reports.ties import tie_text
 from sim.kernel.layout import COUNT, CURRENT, HANDS, NR, PLAYERS
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
                      f"{p['second']}{', lower is better' if a.v2 else ''}): "
                      f"{p['difference']:+.3f}, {level} interval "
                      f"{p['low']:+.3f} to {p['high']:+.3f}, n = {p['n']:,}.")
+        lines.append(best_text(info["tie"], a.n) + ".")
     if a.clear:
         c = a.clear
         unit = "hundredths of a place" if a.v2 else "points"
@@ -100,10 +102,21 @@ def position_line(st) -> str:
             f"pile {pile_text(st)}, count {int(st[COUNT])}.")
 
 
+def best_text(tie: dict, n: int) -> str:
+    """The best move named alone where its paired interval against every other move
+    excludes 0, else the tied moves (:meth:`sim.studies.analysis.Analysis.tie`,
+    :mod:`reports.ties`)."""
+    if tie["clear"]:
+        return (f"Best: {tie['tied'][0]}, clearly better than every other move (paired, "
+                f"{n:,} worlds)")
+    return f"Best: {tie_text(tie, 'worlds')}"
+
+
 def answer_line(a: Analysis) -> str:
     """The answer in one line, before the details (``sim play``'s ``hint``): the best move,
-    its win chance (V2: expected place) with its interval, and whether the paired comparison
-    tells it from the second best."""
+    its win chance (V2: expected place) with its interval, and whether the paired comparisons
+    tell it from every other move; where they do not, the moves not clearly different
+    (:mod:`reports.ties`) and how many more worlds would likely separate them."""
     rows = a.rows()
     best = rows[0]
     if a.v2:
@@ -112,13 +125,14 @@ def answer_line(a: Analysis) -> str:
     else:
         value = (f"win chance {best['estimate']:.0%} "
                  f"(95% {best['low']:.0%} to {best['high']:.0%})")
-    line = f"Hint: {'play ' * ('play' in best['json'])}{best['move']}, {value}"
-    p = a.info()["paired"]
-    if p is None:
-        return line + "; the only legal move."
+    play = 'play ' * ('play' in best['json'])
+    tie = a.tie()
+    if tie is None:
+        return f"Hint: {play}{best['move']}, {value}; the only legal move."
     second = rows[1]
     other = (f"{second['estimate']:.2f}" if a.v2 else f"{second['estimate']:.0%}")
-    clear = p["low"] > 0 or p["high"] < 0
-    return (line + f"; next best {second['move']} at {other}, "
-            + ("clearly worse" if clear else "not clearly worse")
-            + f" (paired, {a.n:,} worlds).")
+    if tie["clear"]:
+        return (f"Hint: {play}{best['move']}, {value}; clearly better than the next best "
+                f"{second['move']} at {other} (paired, {a.n:,} worlds).")
+    return (f"Hint: {tie_text(tie, 'worlds')}. Best measured: {play}{best['move']}, "
+            f"{value}; next {second['move']} at {other}.")

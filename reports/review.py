@@ -1,9 +1,12 @@
 """What ``sim review`` prints: the budget, one line per decision of the seat (the move made,
-the best move, the loss with its interval, a mark on mistakes) and the summary line
+the best move, the loss with its interval, a mark on mistakes, the tied moves where the best
+is not clear: :mod:`reports.ties`) and the summary line, whose words follow its numbers
 (:class:`sim.studies.review.Review`)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from reports.ties import short_tie
 
 if TYPE_CHECKING:
     from sim.studies.review import Decision, Review
@@ -28,9 +31,11 @@ def decision_line(d: Decision, v2: bool) -> str:
     mark = "MISTAKE" if d.mistake else ""
     best = "=" if d.best == d.made else d.best
     when = "swap" if d.turn == 0 else str(d.turn)
+    tie = ("  " + short_tie({"tied": d.tied, "more": d.more}, "worlds")
+           if len(d.tied) > 1 else "")
     return (f"{when:>5}  {d.made:<12} {best:<12} {value_text(d.value_made, v2):>7} "
             f"{value_text(d.value_best, v2):>7} {loss_text(d.loss, v2):>7}  "
-            f"[{loss_text(d.low, v2)}, {loss_text(d.high, v2)}]  {mark}").rstrip()
+            f"[{loss_text(d.low, v2)}, {loss_text(d.high, v2)}]  {mark}{tie}").rstrip()
 
 
 def header(r: Review, game_line: str = "") -> list[str]:
@@ -40,7 +45,11 @@ def header(r: Review, game_line: str = "") -> list[str]:
     lines += [f"Review of seat {r.seat}: {r.total} decisions with a choice, its swap included "
               f"({r.forced} turns with one legal move left out), {r.turns} moves in the game.",
               f"Budget: {r.budget()}.",
-              f"Values: {unit}.",
+              f"Values: {unit}; the values and the loss measured on the fresh worlds, "
+              f"where the best was not chosen: a loss below 0 is a move made that did better "
+              f"there than the move named best (kept as measured, not clipped to 0). Best: "
+              f"the best on the ranking worlds; where other moves are not clearly different "
+              f"from it there, the line ends with them (tied: ...).",
               f"{'turn':>5}  {'made':<12} {'best':<12} {'made':>7} {'best':>7} {'loss':>7}  "
               f"95% interval"]
     return lines
@@ -54,7 +63,29 @@ def summary_line(r: Review) -> str:
     per = f"{s['seconds_per_decision']:.1f} s a decision" if s["decisions"] else "no decision"
     return (f"Summary: {s['decisions']} decisions, {s['mistakes']} mistake"
             f"{'s' * (s['mistakes'] != 1)}, total loss {scale * s['total_loss']:.2f} {unit} "
-            f"({total_interval_text(s, scale)}); {s['seconds']:.0f} s, {per}{done}.")
+            f"({total_interval_text(s, scale)}){verdict(s)}; {s['seconds']:.0f} s, "
+            f"{per}{done}.")
+
+
+def verdict(s: dict) -> str:
+    """What the mistakes and the total's interval say together, in words that follow the
+    numbers: a total clearly above 0 without a single clear mistake is small losses that
+    add up; a total not clearly above 0 beside mistakes says so; a total clearly below 0 is the moves made measuring better than the moves named best."""
+    if s["total_low"] is None or not s["decisions"]:
+        return ""
+    tied = (f"; on {s['tied']} of them the best move was not clear (tied)" if s["tied"]
+            else "")
+    if s["total_low"] > 0 and not s["mistakes"]:
+        return (f": no single decision is clearly a mistake, but together they lost: small "
+                f"losses that add up over {s['decisions']} decisions{tied}")
+    if s["total_low"] > 0:
+        return f": the moves made lost, in total{tied}"
+    if s["total_high"] < 0:
+        return (f": the moves made did better on the fresh worlds, in total, than the moves "
+                f"named best (the names were noise there){tied}")
+    if s["mistakes"]:
+        return f": but the total is not clearly above 0 (its interval includes 0){tied}"
+    return f": no clear loss, single or in total{tied}"
 
 
 def total_interval_text(s: dict, scale: float) -> str:

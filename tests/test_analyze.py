@@ -285,3 +285,27 @@ def test_the_documented_examples_analyse(name):
     df = analyze(p, rollouts=20, seed=1)
     assert len(df) >= 3 and (df["low"] <= df["estimate"]).all()
     assert (df["estimate"] <= df["high"]).all()
+
+
+def test_a_clear_best_is_named_alone_and_a_tie_as_a_tie():
+    """The best move is named alone only where its paired interval against every other
+    move excludes 0 (K wins, R18; 5 and pickup lose); moves that lose in every world are a
+    tie that more worlds would never separate ("far more"), in the hint's line and in sim
+    analyze's text (reports.ties: one wording)."""
+    from reports.analysis import answer_line, describe
+    from sim.studies.analysis import run_analysis
+
+    a = run_analysis(forced(), rollouts=60, seed=3)
+    assert a.tie() == {"tied": ["K"], "clear": True, "n": 60, "more": 0}
+    assert a.info()["tie"] == a.tie()
+    assert "; clearly better than the next best 5 at 0% (paired, 60 worlds)." in answer_line(a)
+    assert "Best: K, clearly better than every other move (paired, 60 worlds)." in describe(a)
+    lose = pos(players=2, current=0, hands=[["5", "6"], ["9"]], pile=["4"], count=1)
+    b = run_analysis(lose, rollouts=30, seed=3)          # 9 follows either; seat 1 goes out
+    assert b.tie() == {"tied": ["5", "6", "pickup"], "clear": False, "n": 30, "more": None}
+    line = answer_line(b)
+    assert line.startswith("Hint: 5, 6 or pickup: not clearly different at 30 worlds; far "
+                           "more worlds than these 30 would be needed to separate them (they "
+                           "may be equal). Best measured: play 5, win chance 0%"), line
+    assert ("Best: 5, 6 or pickup: not clearly different at 30 worlds; far more worlds than "
+            "these 30 would be needed to separate them (they may be equal).") in describe(b)

@@ -82,8 +82,12 @@ def test_the_20_splits_are_listed_best_first(four_five):
     assert rows[0]["vs_best"] == 0 and all(r["vs_best"] <= 0 for r in rows)
     assert all(r["vs_best_low"] <= r["vs_best"] <= r["vs_best_high"] for r in rows[1:])
     assert a["answer"] == advice.answer(rows[0])
-    assert a["summary"].split("\n")[0] == (f"Put {' '.join(rows[0]['face_up'])} face up, keep "
-                                           f"{' '.join(rows[0]['hand'])}.")
+    from reports.swap import summary
+    tie = a["tie"]
+    assert tie["tied"][0] == " ".join(rows[0]["face_up"]) and not tie["clear"]
+    first = summary(a).split("\n")[0]        # 600 deals do not tell the best splits apart
+    assert first.startswith(f"{', '.join(tie['tied'][:-1])} or {tie['tied'][-1]} face up: "
+                            f"not clearly different at 600 deals; ") and "more deals" in first
     assert a["usual"]["face_up"] == ["9", "10", "K"]          # highest-up's choice
     assert a["games"] == 600 * 20 and "600 deals x 20 splits" in a["budget"]
 
@@ -246,9 +250,11 @@ def test_the_text_answers_first_and_spellings_are_read(cli):
     r = cli("swap", "4", "5", "6", "9", "t", "k", "--deals", "300", "-q")
     assert r.exit_code == 0, r.output
     lines = r.output.split("\n")
-    assert lines[0].startswith("Put ") and lines[0].endswith(".")
-    assert "usual advice (highest-up: up 9 10 K)" in r.output or \
-        "That is also the usual advice" in r.output or "The next best is the usual" in r.output
+    assert lines[0].endswith(" face up: not clearly different at 300 deals; about 1,900 "
+                             "more deals would likely separate them (if the differences "
+                             "stayed as measured).")                  # 300 deals: a tie
+    assert lines[1].startswith("Best measured: put 4 10 K face up, keep 5 6 9, ahead of ")
+    assert "The usual advice (highest-up: up 9 10 K) is among them." in r.output
     table = [ln for ln in lines if ln[:3].strip().isdigit()]
     assert len(table) == 20
     assert "Budget: 300 deals x 20 splits = 6,000 games" in r.output
@@ -288,7 +294,8 @@ def test_hint_at_the_swap_prompt_gives_the_advice_first(monkeypatch, tmp_path):
     term = Terminal(io.StringIO("hint\nkeep\n"), echo=said.append)
     assert _swap_phase(t, term, tmp_path / "game.json") is None
     at = next(i for i, s in enumerate(said) if s.endswith("hint"))
-    assert said[at + 1].startswith("Put ") and " face up, keep " in said[at + 1]
+    assert (said[at + 1].startswith("Put ") and " face up, keep " in said[at + 1]
+            or " face up: not clearly different at 200 deals" in said[at + 1]), said[at + 1]
     assert "Not a swap" not in "\n".join(said)
     assert calls == [(six, 3)]
 
@@ -320,3 +327,55 @@ def test_a_long_answer_shows_a_status_line_only_at_a_terminal(capsys):
         err = capsys.readouterr().err
         assert ("(thinking ...)" in err and err.endswith("\r\033[K")) == shown, repr(err)
         assert bool(err) == shown
+
+
+# -- ties said as ties -------------------------------------------------------------------------
+def _rows(diffs, half):
+    """Advice rows best first, each ``vs_best`` (points) with an interval of +- ``half``."""
+    rows = [{"face_up": ["K", "A", str(i)], "vs_best": -d, "vs_best_low": -d - half,
+             "vs_best_high": -d + half} for i, d in enumerate(diffs)]
+    rows[0]["vs_best_low"] = rows[0]["vs_best_high"] = 0.0
+    return rows
+
+
+def test_a_tie_names_every_split_whose_interval_against_the_best_holds_0():
+    """The tied group is the best and every split whose paired interval against it includes
+    0, the third included though the second is clearly worse (a wider interval); more deals
+    to separate them: n (half / difference)**2 - n for the hardest, 'far more' (None) past
+    100 n or at a difference of 0; a clear best has no group."""
+    t = advice.tie(_rows([0, 1.0, 1.2], 1.4), 5000)
+    assert t["tied"] == ["K A 0", "K A 1", "K A 2"] and not t["clear"]
+    assert t["more"] == round(5000 * (1.4 / 1.0) ** 2) - 5000
+    rows = _rows([0, 3.0, 0.5], 1.4)
+    rows[1]["vs_best_low"], rows[1]["vs_best_high"] = -3.5, -2.5        # clearly worse
+    assert advice.tie(rows, 5000)["tied"] == ["K A 0", "K A 2"]
+    assert advice.tie(_rows([0, 0.0], 1.4), 5000)["more"] is None
+    assert advice.tie(_rows([0, 0.1], 1.4), 5000)["more"] is None          # > 100 x 5000
+    clear = advice.tie(_rows([0, 3.0, 4.0], 1.4), 5000)
+    assert clear["clear"] and clear["tied"] == ["K A 0"] and clear["more"] == 0
+
+
+def test_the_headline_names_a_clear_best_alone_and_a_tie_as_a_tie():
+    """reports.swap.summary: "Put ... face up" only for a clear best; a tie opens with the
+    group, "not clearly different", the deals to separate them, then the best measured."""
+    from reports.swap import summary
+
+    def advice_of(rows):
+        for r in rows:
+            r["hand"] = ["3", "4", "5"]
+        usual = rows[-1]
+        return {"measure": "win chance", "usual": {"policy": "highest-up",
+                                                    "face_up": usual["face_up"], "row": usual,
+                                                    "is_best": False},
+                "next": rows[1], "answer": advice.answer(rows[0]), "method": "playouts",
+                "tie": advice.tie(rows, 5000)}
+    tied = summary(advice_of(_rows([0, 0.4, 1.1, 5.1], 1.4))).split("\n")
+    assert tied[0] == ("K A 0, K A 1 or K A 2 face up: not clearly different at 5,000 deals; "
+                       "about 56,000 more deals would likely separate them (if the "
+                       "differences stayed as measured).")
+    assert tied[1].startswith("Best measured: put K A 0 face up, keep 3 4 5, ahead of up "
+                              "K A 1 by 0.40 points")
+    assert "Put " not in "\n".join(tied)
+    clear = summary(advice_of(_rows([0, 3.0, 5.1], 1.4))).split("\n")
+    assert clear[0] == "Put K A 0 face up, keep 3 4 5."
+    assert clear[1].startswith("It beats the next best split (up K A 1) by 3.00 points")

@@ -158,9 +158,9 @@ def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
             _save(record(table), save_to, term)
             continue
         if what == "hint":                 # sim swap's answer for these six cards
-            from sim.studies.swapstudy.advice import hint
+            from reports.swap import hint_text
             with term.working("playing out every split"):
-                answer = hint(table.swap_choices(), table.players, table.cfg.ruleset)
+                answer = hint_text(table.swap_choices(), table.players, table.cfg.ruleset)
             say(answer)
             continue
         if what == "rule":

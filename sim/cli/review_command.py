@@ -19,11 +19,16 @@ def review_command(
                                     "... --save."),
         seat: Optional[int] = typer.Option(None, "--seat", help="The seat to review (default: "
                                            "the human's seat of a game of sim play)."),
-        rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision; every "
-                                     "legal move (the swap: every distinct choice of face-up "
-                                     "cards) is played out once in each."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the playouts (decision at turn t: "
-                                 "seed + t); the same seed gives the same review."),
+        rollouts: str = typer.Option("300", "--rollouts", help="Worlds per decision that "
+                                     "rank every legal move (the swap: every distinct choice "
+                                     "of face-up cards), each played out once in each, as "
+                                     "hint ranks them; as many fresh worlds then measure the "
+                                     "best against the move made."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the playouts "
+                                           "(default: the game's own, the seed sim play's "
+                                           "hint used; a turn is analysed with seed + the "
+                                           "turns played, as hint does); the same seed gives "
+                                           "the same review."),
         opponents: str = typer.Option("counting", "--opponents", help="Strategy of every seat "
                                       "in the playouts, after the move reviewed."),
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
@@ -39,6 +44,7 @@ def review_command(
     try:
         saved = load(game)
         n = parse_count(rollouts, "--rollouts")
+        seed = rv.default_seed(saved) if seed is None else seed
         check_seed(seed)
         seat = rv.default_seat(saved) if seat is None else seat
         todo, _ = rv.plan(saved, seat)

@@ -109,6 +109,8 @@ def swap_command(
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted", code=130)
+    from reports.swap import summary
+    a["summary"] = summary(a)                 # the text's first lines, in the JSON too
     if as_json:
         from sim.cli import jsonout
         from sim.kernel.ruleset import Ruleset

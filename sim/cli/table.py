@@ -20,14 +20,14 @@ from sim.cli.words import swap_mask
 from sim.kernel import engine, referee
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
-    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, TURN, V1,
+    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
 )
 from sim.kernel.moves import is_legal
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
 from sim.runs.config import RunConfig
-from sim.studies.analysis import analyze_state
+from sim.studies.analysis import analyze_decision
 
 
 @dataclass
@@ -161,7 +161,9 @@ class Table:
 
     def hint(self) -> list[str]:
         """``sim analyze``'s answer for the human's position, hidden cards re-dealt: the
-        answer's line first, then the details. Its own seed: the game's stream is untouched."""
-        a = analyze_state(self.st.copy(), rollouts=self.hint_rollouts,
-                          seed=(self.seed + int(self.st[TURN])) % 2**63)
+        answer's line first, then the details. The analysis is the one ``sim review`` ranks
+        the decision by (:func:`sim.studies.analysis.analyze_decision`, the game's seed): the
+        game's stream is untouched, and a review with ``--rollouts`` the hint's ranks this
+        decision as the hint did."""
+        a = analyze_decision(self.st.copy(), rollouts=self.hint_rollouts, seed=self.seed)
         return [answer_line(a)] + describe(a, from_file=False)

@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.kernel.cards import NAMES
 from sim.kernel.compiler import install
-from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, V2
+from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, TURN, V2
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
@@ -75,6 +75,30 @@ def paired_difference(scores, a: int, b: int, span: float, alpha: float,
     both = ~np.isnan(scores[:, a]) & ~np.isnan(scores[:, b])
     d = scores[both, a] - scores[both, b]
     return mean_interval(sign * d, alpha=alpha, bounds=(-span, span))
+
+
+def tie_of(scores, v2: bool, span: float, z: float | None = None, names=None) -> dict:
+    """The best column of ``scores`` (worlds x moves, NaN where a move was not played) and
+    every column not clearly different from it: the paired interval of "best minus it"
+    (V2: it minus the best) at the two-sided level of ``z`` (default 95%) includes 0.
+    :func:`sim.studies.stats.tie_group`'s answer (``tied``: columns, best first; ``clear``;
+    ``more``: the worlds more that would likely separate them), with ``names`` (default:
+    the columns) in place of the columns in ``tied``."""
+    from scipy.stats import norm
+
+    from sim.studies.stats import tie_group
+
+    z = Z95 if z is None else z
+    alpha = float(2 * norm.sf(z))
+    order = best_first(scores, v2)
+    vs = [paired_difference(scores, order[0], j, span, alpha, -1.0 if v2 else 1.0)
+          for j in order[1:]]
+    n = int((~np.isnan(scores[:, order[0]])).sum())
+    g = tie_group(vs, n)
+    g["tied"] = [order[0]] + [order[1 + i] for i in g["tied"]]
+    if names is not None:
+        g["tied"] = [names[i] for i in g["tied"]]
+    return g
 
 
 def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
@@ -156,6 +180,16 @@ class Analysis:
                 "difference": ci["estimate"], "low": ci["ci_low"], "high": ci["ci_high"],
                 "z": z, "n": ci["deals"]}
 
+    def tie(self, z: float | None = None) -> dict | None:
+        """The best move and the moves not clearly different from it (:func:`tie_of`, at
+        the level of ``z``: default the paired comparison's), as move words; None with one
+        legal move."""
+        if len(self.moves) < 2:
+            return None
+        span = float(self.players - 1) if self.v2 else 1.0
+        z = self.clear.get("z", Z95) if z is None else z
+        return tie_of(self.scores, self.v2, span, z, [move_words(m) for m in self.moves])
+
     def rows(self) -> list[dict]:
         from sim.runs.tally import wilson
         from sim.kernel.position import move_to_dict
@@ -207,7 +241,7 @@ class Analysis:
                 "hidden": self.hidden, "max_turns": self.max_turns, "playouts": playouts,
                 "seconds": self.seconds,
                 "playouts_per_second": playouts / self.seconds if self.seconds else None,
-                "paired": self.paired(self.clear.get("z", Z95)),
+                "paired": self.paired(self.clear.get("z", Z95)), "tie": self.tie(),
                 "until_clear": self.clear or None, "view": self.view}
 
 
@@ -220,6 +254,50 @@ def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
                                 for s in range(players)])
     moves, params = cfg.pool.moves, cfg.pool.params
     return moves, params, cfg.move_objs[(seat + 1) % players].name, cfg.move_objs[seat].name
+
+
+def play_worlds(st, moves, *, seed: int, first: int, n: int, omniscient: bool = False,
+                max_turns: int = DEFAULT_MAX_TURNS, opponents: str = DEFAULT_OPPONENTS,
+                me: str | None = None, seats=None):
+    """Worlds ``first .. first + n - 1`` of the analysis of ``st`` with ``seed`` (each
+    re-dealt from the seat to move's view, R26, unless ``omniscient``), every move of
+    ``moves`` played out once in each (:func:`sim.kernel.sampling.playouts`): ``(scores,
+    status)``, worlds x moves. A world depends only on ``seed`` and its index, so worlds
+    past those an analysis ranked its moves on are fresh, independent of them.
+    ``ValueError`` for a strategy's illegal move (R24). ``seats``: the seated strategies
+    as :func:`_seat_strategies` gives them (else seated from ``opponents`` and ``me``)."""
+    seat = int(st[CURRENT])
+    fns, params, opp_name, me_name = seats or _seat_strategies(opponents, me, seat,
+                                                               int(st[PLAYERS]))
+    moves = np.asarray(moves, np.int64)
+    got = np.zeros((n, moves.size))
+    got_status = np.zeros((n, moves.size), np.int8)
+    bad = np.full((n, 2), -1, np.int64)
+    playouts(np.ascontiguousarray(st, dtype=np.int32), not omniscient, moves, np.uint64(seed),
+             first, got, got_status, bad, max_turns, fns, params)
+    if (got_status == BAD_MOVE).any():
+        s, m = (int(x) for x in bad[np.argmax((got_status == BAD_MOVE).any(axis=1))])
+        raise ValueError(f"strategy {me_name if s == seat else opp_name!r} (seat {s}) "
+                         f"returned move id {m} in a playout, which is not a legal move "
+                         f"(R24)")
+    return got, got_status
+
+
+def decision_seed(seed: int, st) -> int:
+    """The seed a game's decision at state ``st`` is analysed with: ``seed`` plus the turns
+    played (``TURN``), so that ``sim play``'s ``hint`` (the game's seed) and ``sim review``
+    (its ``--seed``, by default the game's) rank a decision on the same worlds."""
+    return (int(seed) + int(st[TURN])) % 2**63
+
+
+def analyze_decision(st, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
+                     max_turns: int = DEFAULT_MAX_TURNS) -> Analysis:
+    """The analysis of a game's decision, the one ``hint`` prints and ``sim review`` ranks
+    by: :func:`analyze_state` of ``st`` with :func:`decision_seed`. The same ``rollouts``
+    and ``seed`` give the same worlds and so the same ranking; two seeds may order moves
+    that are not clearly different (:meth:`Analysis.tie`) either way."""
+    return analyze_state(st, rollouts=rollouts, seed=decision_seed(seed, st),
+                         opponents=opponents, max_turns=max_turns)
 
 
 def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OPPONENTS,
@@ -267,19 +345,12 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         # the moves still racing play world w from the same stream as every move would
         # (sampling.playouts seeds a world by its index): dropped moves are NaN from here
         live = np.flatnonzero(active)
-        got = np.zeros((n, live.size))
-        got_status = np.zeros((n, live.size), np.int8)
-        bad = np.full((n, 2), -1, np.int64)
-        playouts(st0, not omniscient, moves[live], np.uint64(seed), first, got, got_status,
-                  bad, max_turns, fns, params)
+        got, got_status = play_worlds(st0, moves[live], seed=seed, first=first, n=n,
+                                      omniscient=omniscient, max_turns=max_turns,
+                                      seats=(fns, params, opp_name, me_name))
         scores = np.full((n, moves.size), np.nan)
         status = np.full((n, moves.size), -1, np.int8)
         scores[:, live], status[:, live] = got, got_status
-        if (got_status == BAD_MOVE).any():
-            s, m = (int(x) for x in bad[np.argmax((got_status == BAD_MOVE).any(axis=1))])
-            raise ValueError(f"strategy {me_name if s == seat else opp_name!r} (seat {s}) "
-                             f"returned move id {m} in a playout, which is not a legal move "
-                             f"(R24)")
         a.scores = np.concatenate([a.scores, scores])
         a.status = np.concatenate([a.status, status])
 
@@ -351,4 +422,5 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
                         tolerance=tolerance).frame()
 
 
-__all__ = ["analyze", "analyze_state", "run_analysis", "Analysis", "move_words"]
+__all__ = ["analyze", "analyze_state", "analyze_decision", "decision_seed", "play_worlds",
+           "run_analysis", "Analysis", "move_words", "tie_of"]

@@ -3,14 +3,30 @@ against the best move by ``sim analyze``'s playouts, and the win chance (V2: exp
 the move made lost.
 
 A decision is the seat's swap (R5, V1: :func:`swap_decision`, turn 0) or a turn of the seat
-with more than one legal move (R24). Each turn is analysed by
-:func:`sim.studies.analysis.analyze_state` from the seat's point of view (R26): the same
-sampled worlds and random streams for every legal move, so the loss (best minus made) is a
-paired difference, world by world. The best move is chosen on those same worlds, so the
-loss's interval (:func:`sim.studies.stats.mean_interval`) is taken at the level 5% / (moves
-- 1), Bonferroni over the moves the best could have been: when the move made is as good as
-any other, the review marks it a mistake in at most 5% of decisions. A mistake is a decision
-whose interval excludes 0.
+with more than one legal move (R24). Each decision is judged in two steps, on two sets of
+worlds re-dealt from the seat's point of view (R26), every world with one random stream for
+every move (common random numbers):
+
+- **Ranking.** ``rollouts`` worlds rank the legal moves and name the best: for a turn, this
+  is :func:`sim.studies.analysis.analyze_decision`, the very analysis ``sim play``'s ``hint``
+  prints (the same worlds for the same ``rollouts`` and seed). Where moves are not clearly
+  different from the best on these worlds, the decision keeps them (``tied``).
+- **Measuring.** ``rollouts`` fresh worlds (the next indices of the same seed: independent
+  of the first) play out the named best and the move made only, and the loss is their
+  difference there, world by world. The best was not chosen on these worlds, so the loss is
+  an unbiased estimate of the true gap between the move named best and the move made (no
+  winner's curse: on the ranking worlds the best's lead is the largest of noisy leads, so it
+  leans high). It can be negative, where the move made did better on the fresh worlds; it
+  is reported as measured, not clipped to 0 (clipping would bias it up again). Its interval
+  is 95% (:func:`sim.studies.stats.mean_interval`), and a decision is a mistake when the
+  interval excludes 0: when the move made is as good as the named best, in at most 2.5% of
+  decisions. The true gap is to the move *named* best, which may itself not be the truly
+  best: the loss is, on average, no more than the loss against the truly best move.
+
+The total loss is the sum of the decisions' losses, with a 95% normal interval from their
+standard errors (their worlds are independent). ``benchmarks/review_bias.py`` simulates both
+estimators (the loss on the ranking worlds, before; on fresh worlds, now) where the true
+values are known (``benchmarks/results/review-bias.md``).
 
 The saved game is the dict :mod:`sim.cli.savedgame` writes (``sim play``, ``sim replay
 --save``); :func:`game_states` replays it through the kernel.
@@ -31,7 +47,8 @@ from sim.kernel.layout import (
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
 from sim.studies.analysis import (
-    DEFAULT_OPPONENTS, Z95, analyze_state, move_words, paired_difference,
+    DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, analyze_decision, best_first, decision_seed,
+    move_words, paired_difference, play_worlds, tie_of,
 )
 
 DEFAULT_ROLLOUTS = 300
@@ -108,9 +125,14 @@ def default_seat(game: dict) -> int:
 # -- the review ------------------------------------------------------------------------------
 @dataclass
 class Decision:
-    """One decision: the move made, the best move and the loss, with its interval and its
-    standard error over the worlds (``se``: 0 when the best is the move made; None in a
-    review saved before it was kept)."""
+    """One decision: the move made, the move named best (on the ranking worlds) and the loss,
+    measured on fresh worlds (module docstring), with its interval and standard error
+    (``se``: 0 when the best is the move made; None in a review saved before it was kept).
+    ``ranking``: every choice best first on the ranking worlds; ``tied``: the best and the
+    choices not clearly different from it there (the best alone when it is clear); ``more``:
+    the ranking worlds more that would likely separate the tied ones (None: far more, or a
+    review saved before); ``fresh``: the worlds the values and the loss were measured on (0
+    in a review saved before, whose values and loss are from the ranking worlds)."""
 
     turn: int
     moves: int                  # legal moves
@@ -118,15 +140,19 @@ class Decision:
     best: str
     value_made: float           # win chance (V2: expected place) after the move made
     value_best: float
-    loss: float                 # value_best - value_made (V2: made - best): >= 0 is worse
+    loss: float                 # value_best - value_made (V2: made - best): > 0 is worse
     low: float
     high: float
     mistake: bool
-    worlds: int
+    worlds: int                 # the ranking worlds
     seconds: float
     made_json: dict = field(default_factory=dict)
     best_json: dict = field(default_factory=dict)
     se: float | None = None
+    ranking: list = field(default_factory=list)
+    tied: list = field(default_factory=list)
+    more: int | None = None
+    fresh: int = 0
 
 
 @dataclass
@@ -152,10 +178,12 @@ class Review:
     def summary(self) -> dict:
         """Decisions, mistakes, the total loss with its interval, and time. The total's
         interval is two-sided 95% normal, ``total_loss +- 1.96 total_se`` with ``total_se =
-        sqrt(sum of se**2)``: the decisions are analysed on independent worlds, so their
-        variances add. (Not from the decisions' intervals: those are Bonferroni, wider, and
-        clipped to the bounds.) None when a decision has no ``se`` (saved before it was
-        kept)."""
+        sqrt(sum of se**2)``: the decisions are measured on independent worlds, so their
+        variances add. (Not from the decisions' intervals: those are clipped to the bounds
+        and floored for rare differences.) None when a decision has no ``se`` (saved before
+        it was kept). ``tied``: the decisions whose best was not clear on the ranking
+        worlds; ``negative``: those measured below 0 (the move made did better on the fresh
+        worlds than the move named best)."""
         d = self.decisions
         loss = sum(x.loss for x in d)
         se = None if any(x.se is None for x in d) else math.sqrt(sum(x.se ** 2 for x in d))
@@ -165,14 +193,18 @@ class Review:
                 "total_low": None if se is None else loss - Z95 * se,
                 "total_high": None if se is None else loss + Z95 * se, "seconds": seconds,
                 "seconds_per_decision": seconds / len(d) if d else None,
-                "complete": len(d) == self.total and not self.interrupted}
+                "complete": len(d) == self.total and not self.interrupted,
+                "tied": sum(len(x.tied) > 1 for x in d),
+                "negative": sum(x.loss < 0 for x in d)}
 
     def budget(self) -> str:
-        return (f"{self.rollouts:,} worlds per decision re-dealt from the seat's view (R26), "
-                f"every legal move (the swap: every distinct choice, the other seats swapping "
-                f"by their policies) played out once in each by {self.opponents} (seed "
-                f"{self.seed}); a mistake where the loss's interval (95%, Bonferroni over "
-                f"the choices) excludes 0")
+        return (f"{self.rollouts:,} worlds per decision re-dealt from the seat's view (R26) "
+                f"rank every legal move (the swap: every distinct choice, the other seats "
+                f"swapping by their policies), each played out once in each by "
+                f"{self.opponents} (seed {self.seed}; a turn ranked as hint ranks it); "
+                f"{self.rollouts:,} fresh worlds measure the best against the move made, "
+                f"so the loss has no winner's curse; a mistake where the loss's 95% interval "
+                f"excludes 0")
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "players": self.players, "v2": self.v2,
@@ -182,37 +214,48 @@ class Review:
                 "summary": self.summary(), "decisions": [asdict(x) for x in self.decisions]}
 
 
-def loss_interval(scores, best: int, made: int, v2: bool, span: float) -> dict:
-    """The loss of column ``made`` of ``scores`` (worlds x choices) against column ``best``,
-    world by world: ``loss`` (the mean of best minus made; V2: made minus best), ``low``,
-    ``high`` (its interval at 5% / (choices - 1), Bonferroni: the best was chosen on the
-    same worlds), ``se`` (the mean's standard error) and ``mistake`` (``low`` > 0); all 0
-    when the best is the move made."""
-    if best == made:
-        return {"loss": 0.0, "low": 0.0, "high": 0.0, "se": 0.0, "mistake": False}
-    ci = paired_difference(scores, best, made, span, LEVEL / (scores.shape[1] - 1),
-                           -1.0 if v2 else 1.0)     # V2: a lower place is better
-    return {"loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
+def measured_loss(fresh, v2: bool, span: float) -> dict:
+    """The values and the loss of a decision from its fresh worlds: ``fresh`` is worlds x
+    (the best, the move made), or worlds x 1 when the best is the move made (loss 0
+    exactly). ``value_best``, ``value_made`` (the means), ``loss`` (best minus made; V2:
+    made minus best), ``low``, ``high`` (its 95% interval, :func:`sim.studies.stats.
+    mean_interval`), ``se`` and ``mistake`` (``low`` > 0), ``fresh`` (the worlds)."""
+    fresh = np.asarray(fresh, float)
+    means = fresh.mean(axis=0)
+    out = {"value_best": float(means[0]), "value_made": float(means[-1]),
+           "fresh": int(fresh.shape[0])}
+    if fresh.shape[1] == 1:
+        return {**out, "loss": 0.0, "low": 0.0, "high": 0.0, "se": 0.0, "mistake": False}
+    ci = paired_difference(fresh, 0, 1, span, LEVEL, -1.0 if v2 else 1.0)  # V2: lower is better
+    return {**out, "loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
             "high": float(ci["ci_high"]), "se": float(ci["se"]),
             "mistake": bool(ci["ci_low"] > 0)}
 
 
 def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
            max_turns: int | None = None, turn: int = 0) -> Decision:
-    """Review one decision: the seat to move at ``st`` made move ``made``."""
+    """Review one decision: the seat to move at ``st`` made move ``made``. The moves are
+    ranked by :func:`sim.studies.analysis.analyze_decision` (``hint``'s analysis) on
+    ``rollouts`` worlds, and the best and the move made are measured on the next
+    ``rollouts`` worlds (fresh: module docstring)."""
     from sim.kernel.position import move_to_dict
 
-    extra = {} if max_turns is None else {"max_turns": max_turns}
-    a = analyze_state(st, rollouts=rollouts, seed=seed, opponents=opponents, **extra)
+    max_turns = DEFAULT_MAX_TURNS if max_turns is None else max_turns
+    a = analyze_decision(st, rollouts=rollouts, seed=seed, opponents=opponents,
+                         max_turns=max_turns)
     i = a.moves.index(int(made))
-    b = a.order()[0]
+    order = a.order()
+    b = order[0]
     span = float(a.players - 1) if a.v2 else 1.0
-    means = a.scores.mean(axis=0)
+    cols = [a.moves[b]] + ([] if b == i else [int(made)])
+    fresh, _ = play_worlds(st, cols, seed=decision_seed(seed, st), first=a.n, n=rollouts,
+                           opponents=opponents, max_turns=max_turns)
+    tie = a.tie()
     return Decision(turn=turn, moves=len(a.moves), made=move_words(made),
-                    best=move_words(a.moves[b]), value_made=float(means[i]),
-                    value_best=float(means[b]), worlds=a.n, seconds=a.seconds,
+                    best=move_words(a.moves[b]), worlds=a.n, seconds=a.seconds,
                     made_json=move_to_dict(made), best_json=move_to_dict(a.moves[b]),
-                    **loss_interval(a.scores, b, i, a.v2, span))
+                    ranking=[move_words(a.moves[j]) for j in order], tied=tie["tied"],
+                    more=tie["more"], **measured_loss(fresh, a.v2, span))
 
 
 # -- the swap (R5, V1) --------------------------------------------------------------------------
@@ -309,10 +352,11 @@ def swap_again(game: dict) -> np.ndarray:
 def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
                   opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000) -> Decision | None:
     """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
-    played out in the same ``rollouts`` worlds, each re-dealt from what the seat saw at the
-    deal (its own cards, the dealt face-ups: R26) with the same random stream; the other
-    seats swap by their game's swap policies and every seat then plays ``opponents`` to the
-    end of the game. None for a game saved before its swap."""
+    played out in the same ``rollouts`` worlds (the ranking), then the best and the choice
+    made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
+    the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
+    for every choice; the other seats swap by their game's swap policies and every seat then
+    plays ``opponents`` to the end of the game. None for a game saved before its swap."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
     from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
@@ -331,45 +375,52 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     obs = dealt.copy()
     obs[CURRENT] = seat
     hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
-    scores = np.zeros((rollouts, len(options)))
     world, st = np.zeros(STATE_SIZE, np.int32), np.zeros(STATE_SIZE, np.int32)
     pool_cards = np.zeros(DECK, np.int32)
     rng, prng = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
     choice, err = np.zeros(MAXP, np.int64), np.zeros(3, np.int64)
     cards = np.zeros(referee.SWAP_CARDS, np.int32)
     log, seen = np.zeros(0, np.int32), np.zeros(0, np.int32)
-    for w in range(rollouts):
-        seed_game(rng, np.uint64(seed), w)
-        sample_world(obs[:PUB], hand, rng, world, pool_cards)
-        for i, (mask, _) in enumerate(options):
-            st[:] = world
-            prng[:] = rng                       # the same stream for every choice
-            params[MAXP + seat, 0] = mask
-            if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards, err):
-                raise ValueError(f"swap policy of seat {int(err[0])} returned {int(err[1])}, "
-                                 f"not a choice of half its cards (R5)")
-            status = referee.play_out(st, prng, max_turns, pool.moves, table, params, log,
-                                      err, seen)
-            if status == referee.BAD_MOVE:          # R24: never scored as a loss
-                raise ValueError(f"--opponents: {opponents} answered {int(err[1])}, not a "
-                                 f"legal move, at turn {int(err[2])} of a playout (R24)")
-            v = score(st, seat, players)
-            if status == referee.UNFINISHED or (st[V2] and v == 0):
-                v = (int(st[NOUT]) + 1 + players) / 2.0 if st[V2] else 0.0
-            scores[w, i] = v
-    v2 = bool(dealt[V2])
-    means = scores.mean(axis=0)
-    b = int(np.argmin(means) if v2 else np.argmax(means))
-    span = float(players - 1) if v2 else 1.0
 
-    def words(i):
-        return "up " + " ".join(NAMES[r] for r in options[i][1])
-    return Decision(turn=0, moves=len(options), made=words(made), best=words(b),
-                    value_made=float(means[made]), value_best=float(means[b]),
+    def play(first, chosen):
+        # worlds first .. first + rollouts - 1, the options `chosen` played out in each
+        scores = np.zeros((rollouts, len(chosen)))
+        for w in range(rollouts):
+            seed_game(rng, np.uint64(seed), first + w)
+            sample_world(obs[:PUB], hand, rng, world, pool_cards)
+            for i, o in enumerate(chosen):
+                st[:] = world
+                prng[:] = rng                       # the same stream for every choice
+                params[MAXP + seat, 0] = options[o][0]
+                if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards,
+                                          err):
+                    raise ValueError(f"swap policy of seat {int(err[0])} returned "
+                                     f"{int(err[1])}, not a choice of half its cards (R5)")
+                status = referee.play_out(st, prng, max_turns, pool.moves, table, params, log,
+                                          err, seen)
+                if status == referee.BAD_MOVE:          # R24: never scored as a loss
+                    raise ValueError(f"--opponents: {opponents} answered {int(err[1])}, not "
+                                     f"a legal move, at turn {int(err[2])} of a playout (R24)")
+                v = score(st, seat, players)
+                if status == referee.UNFINISHED or (st[V2] and v == 0):
+                    v = (int(st[NOUT]) + 1 + players) / 2.0 if st[V2] else 0.0
+                scores[w, i] = v
+        return scores
+
+    v2 = bool(dealt[V2])
+    span = float(players - 1) if v2 else 1.0
+    ranked = play(0, range(len(options)))
+    names = ["up " + " ".join(NAMES[r] for r in options[i][1]) for i in range(len(options))]
+    order = best_first(ranked, v2)
+    b = order[0]
+    tie = tie_of(ranked, v2, span, Z95, names)
+    fresh = play(rollouts, [b] + ([] if b == made else [made]))
+    return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
                     worlds=rollouts, seconds=time.perf_counter() - t0,
                     made_json={"face_up": [NAMES[r] for r in options[made][1]]},
                     best_json={"face_up": [NAMES[r] for r in options[b][1]]},
-                    **loss_interval(scores, b, made, v2, span))
+                    ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
+                    **measured_loss(fresh, v2, span))
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
@@ -389,16 +440,19 @@ def plan(game: dict, seat: int) -> tuple[list, int]:
 
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
-           seed: int = 0, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
+           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
            into: Review | None = None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
     swap first (turn 0, :func:`swap_decision`), then its turns with a choice.
-    ``on_decision(review, decision)`` is called after each (progress); decision ``j`` is
-    analysed with seed ``seed + turn``, so a review is reproducible and its decisions
-    independent of each other. ``into``: a :class:`Review` to fill (the caller keeps the
-    decisions made when interrupted)."""
+    ``on_decision(review, decision)`` is called after each (progress); a turn is analysed
+    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own
+    seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed: the same
+    ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
+    reproducible and its decisions are independent of each other. ``into``: a
+    :class:`Review` to fill (the caller keeps the decisions made when interrupted)."""
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
+    seed = default_seed(game) if seed is None else seed
     check_seed(seed)
     seat = default_seat(game) if seat is None else seat
     todo, forced = plan(game, seat)
@@ -415,13 +469,19 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
             on_decision(r, d)
     for turn, st, m in todo:
         t0 = time.perf_counter()
-        d = decide(st, m, rollouts=rollouts, seed=(seed + turn) % 2**63, opponents=opponents,
-                   turn=turn)
+        d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
         d.seconds = time.perf_counter() - t0
         r.decisions.append(d)
         if on_decision is not None:
             on_decision(r, d)
     return r
+
+
+def default_seed(game: dict) -> int:
+    """The seed a review analyses with when none is given: the game's own (``sim play``'s
+    ``hint`` analysed with it), else 0."""
+    seed = game.get("seed")
+    return 0 if seed is None else int(seed)
 
 
 def save(r: Review, game: dict, out) -> None:

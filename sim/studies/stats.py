@@ -82,6 +82,41 @@ def mean_interval(x, alpha=0.05, bounds=(0.0, 1.0), null=None):
     return out
 
 
+FAR = 100                         # more than FAR times the samples so far: "far more"
+
+
+def to_separate(estimate: float, low: float, high: float, n: int) -> float:
+    """Samples (in all, these ``n`` included) after which a difference measured as
+    ``estimate`` with the interval ``low .. high`` over ``n`` samples would likely have an
+    interval that excludes 0, if it stayed as measured: the interval's half toward 0
+    shrinks as 1/sqrt(samples), so ``n (half / estimate)**2`` (for a normal interval, ``n
+    (z se / estimate)**2``). An estimate, not a promise: the difference measured is itself
+    noisy. ``n`` when the interval already excludes 0, ``math.inf`` for a difference of 0
+    (two options that tie in every sample never separate)."""
+    if low > 0 or high < 0:
+        return float(n)
+    if estimate == 0:
+        return math.inf
+    half = estimate - low if estimate > 0 else high - estimate
+    return max(float(n), n * (half / estimate) ** 2)
+
+
+def tie_group(versus, n: int) -> dict:
+    """The options tied with the best: ``versus`` holds the best's comparison with each
+    other option, as :func:`mean_interval` gives it (``estimate``, ``ci_low``, ``ci_high``:
+    best minus it, positive favouring the best) over ``n`` samples. An option is tied with
+    the best when that interval includes 0; the best is named alone only when none is.
+    Returns ``tied`` (the indices into ``versus`` of the tied options), ``clear`` (none
+    tied), ``n`` and ``more``: the samples more after which the tied ones would likely all
+    be told from the best (:func:`to_separate`, the largest over them), 0 when clear, None
+    when that is more than :data:`FAR` times ``n`` or never: "far more"."""
+    tied = [i for i, c in enumerate(versus) if c["ci_low"] <= 0 <= c["ci_high"]]
+    need = max([to_separate(versus[i]["estimate"], versus[i]["ci_low"], versus[i]["ci_high"],
+                            n) for i in tied], default=float(n))
+    more = None if need > FAR * n else int(math.ceil(need)) - n
+    return {"tied": tied, "clear": not tied, "n": int(n), "more": more}
+
+
 def ratio_interval(num, den, alpha=0.05):
     """``sum(num) / sum(den)`` over deals (a share of meetings) with its ``1 - alpha`` interval
     by the delta method over deals (cluster-robust), floored like :func:`mean_interval` over

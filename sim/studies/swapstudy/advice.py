@@ -306,7 +306,9 @@ def _rows(splits, value, per_deal, design, v2, slope=None):
 
 def _advice(codes, splits, rows, ruleset, players, v2, how) -> dict:
     """The advice as a dict (the JSON results of ``sim swap``): the rows best first, the
-    answer in words, and the margins over the next split and the usual advice."""
+    answer in words, the margins over the next split and the usual advice, and ``tie``: the
+    splits not clearly different from the best (:func:`tie`). Its text is
+    :mod:`reports.swap`'s."""
     usual = card_names(usual_split(codes))
     best = rows[0]
     nxt = rows[1] if len(rows) > 1 else None
@@ -319,50 +321,40 @@ def _advice(codes, splits, rows, ruleset, players, v2, how) -> dict:
            "usual": {"policy": USUAL, "face_up": usual, "row": usual_row,
                      "is_best": usual_row is best}}
     out.update(how)
-    out["summary"] = summary(out)
+    out["tie"] = tie(rows, how["deals"] if how["method"] == "playouts" else how["games"])
     return out
+
+
+def tie(rows, n: int) -> dict | None:
+    """The best split and the splits whose paired interval against it includes 0
+    (:func:`sim.studies.stats.tie_group` over ``n`` deals, or the study's games for a model):
+    ``tied`` (their face-up cards in words, best first), ``clear``, ``n``, ``more``. None
+    without intervals (a model folder without its covariance) or with one split."""
+    from sim.studies.stats import tie_group
+
+    if len(rows) < 2 or any(r["vs_best_low"] is None for r in rows[1:]):
+        return None
+    g = tie_group([{"estimate": -r["vs_best"], "ci_low": -r["vs_best_high"],
+                    "ci_high": -r["vs_best_low"]} for r in rows[1:]], n)
+    g["tied"] = [words_of(rows[0])] + [words_of(rows[1 + i]) for i in g["tied"]]
+    return g
+
+
+def words_of(row) -> str:
+    """A split by its face-up cards: ``4 10 K``."""
+    return " ".join(row["face_up"])
 
 
 def answer(row) -> str:
     return f"put {' '.join(row['face_up'])} face up, keep {' '.join(row['hand'])}"
 
 
-def _points(row, what):
-    """``x.xx points of WHAT (95% CI a to b)``: the best's margin over a row."""
-    if row["vs_best_low"] is None:
-        return f"{-row['vs_best']:.2f} points of {what} (no interval: none saved)"
-    return (f"{-row['vs_best']:.2f} points of {what} (95% CI {-row['vs_best_high']:.2f} to "
-            f"{-row['vs_best_low']:.2f})")
-
-
-def summary(advice) -> str:
-    """The answer and its margins in plain words (its first line is the answer)."""
-    what = "win rate" if "win" in advice["measure"] else "share beaten"
-    first = f"{advice['answer'][0].upper()}{advice['answer'][1:]}."
-    u, nxt = advice["usual"], advice["next"]
-    parts = []
-    if nxt is not None:
-        parts.append(f"the next best split (up {' '.join(nxt['face_up'])}) by "
-                     f"{_points(nxt, what)}")
-    if not u["is_best"] and (nxt is None or u["row"] is not nxt):
-        parts.append(f"the usual advice ({u['policy']}: up {' '.join(u['face_up'])}) by "
-                     f"{_points(u['row'], what)}")
-    lines = [first]
-    if parts:
-        lines.append(f"It beats {', and '.join(parts)}.")
-    if u["is_best"]:
-        lines.append(f"That is also the usual advice ({u['policy']}).")
-    elif nxt is not None and u["row"] is nxt:
-        lines.append(f"The next best is the usual advice ({u['policy']}).")
-    return "\n".join(lines)
-
-
-def hint(names, players, ruleset) -> str:
-    """``sim play``'s ``hint`` at the swap: ``sim swap``'s answer for these six cards (names)
-    at this table, with its default budget; the answer on the first line."""
+def hint(names, players, ruleset) -> dict | str:
+    """``sim play``'s ``hint`` at the swap: ``sim swap``'s advice for these six cards (names)
+    at this table, with its default budget (:func:`by_playouts`), or why there is none;
+    :func:`reports.swap.hint_text` says it."""
     from sim.kernel.cards import rank_code
     try:
-        a = by_playouts([rank_code(n) for n in names], players=players, rules=ruleset)
+        return by_playouts([rank_code(n) for n in names], players=players, rules=ruleset)
     except AdviceError as e:
         return f"No swap advice: {e}."
-    return f"{a['summary']}\n(sim swap {' '.join(names)}: {a['budget']}.)"
