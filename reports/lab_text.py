@@ -8,8 +8,6 @@ COLUMNS = (("turns", "turns", "{:+.1f}", 1), ("endless", "endless", "{:+.1f}", 1
            ("first_mover", "1st mover", "{:+.1f}", 100),
            ("skill_counting", "skill C", "{:+.3f}", 1),
            ("skill_montecarlo", "skill MC", "{:+.3f}", 1), ("luck", "luck", "{:+.3f}", 1))
-UNITS = {"turns": "turns", "endless": "points", "first_mover": "points",
-         "skill_counting": "index", "skill_montecarlo": "index", "luck": "index"}
 
 
 def cell(row, key, form, scale) -> str:
@@ -58,7 +56,7 @@ def ruleslab_lines(result: dict) -> list[str]:
     lines.append("The measures (the columns):")
     meaning = definitions()
     for key, name, _, _ in cols:
-        lines.append(f"  {name} ({UNITS[key]}) = {meaning[key]}")
+        lines.append(f"  {name} = {meaning[key]}")
     lines.append("Base row: the values; other rows: the paired difference from the base "
                  "(turns; points for shares; * = the 95% interval excludes 0).")
     head = f"{'ruleset':44s}" + "".join(f"{name:>11s}" for _, name, _, _ in cols)

@@ -74,10 +74,10 @@ def test_every_measure_carries_its_meaning_and_scale(planted):
     from sim.studies.ruleslab.study import _config
 
     text = "\n".join(ruleslab_lines(planted))
-    for line in ("skill C (index) = skill (counting): one counting seat against random "
+    for line in ("skill C = skill (counting): one counting seat against random "
                  "seats", "1 = the strong seat always wins, 0 = no better than chance, "
-                 "negative = worse than chance", "luck (index) = luck:",
-                 "1 = the deal alone decides the winning seat", "1st mover (points) = "):
+                 "negative = worse than chance", "luck = luck:",
+                 "1 = the deal alone decides the winning seat", "1st mover = first mover's edge"):
         assert line in text, line
     cfg = _config(dict(planted["plan"], ruleset="seed"))
     assert cfg["strategies"] == ["lowest", "counting", "random", "montecarlo"]

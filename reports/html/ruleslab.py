@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, fig_title, new_figure
+from reports.html.common import Page, fig_title, html_table, new_figure, write_csv
 from reports.lab_text import no_effect, no_effect_line
 from sim.runs.saved import Loaded
 
@@ -31,6 +31,7 @@ def load_result(run: Loaded) -> dict:
 
 def answer(page: Page, run: Loaded) -> None:
     """The answer first: per measure, the changes that move it most, or that none does."""
+    from sim.studies.ruleslab.measures import MEASURES, SCALES
     from sim.studies.ruleslab.study import headline
 
     res = load_result(run)
@@ -43,6 +44,13 @@ def answer(page: Page, run: Loaded) -> None:
     same = no_effect_line(res)
     if same:
         blocks.append({"kind": "text", "text": same})
+    meaning = pd.DataFrame([{"measure": name, "what it is": what,
+                             "scale (what 1, 0 and negative mean)": SCALES[key]}
+                            for key, (name, what, _) in MEASURES.items()
+                            if any(key in r for r in res["rulesets"])])
+    blocks.append({"kind": "table", "html": html_table(meaning, tuple(meaning.columns)),
+                   "caption": "What each measure means, and its scale:",
+                   "href": page.href(write_csv(page, "ruleslab_measures", meaning))})
     blocks.append({"kind": "text", "text": (
         f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, every "
         f"single option change §11.3 allows with it, and the other presets. An effect is "
@@ -52,18 +60,12 @@ def answer(page: Page, run: Loaded) -> None:
 
 
 def build(page: Page, run: Loaded) -> list[str]:
-    from sim.studies.ruleslab.measures import definitions
-
     res = load_result(run)
     same = set(no_effect(res))
     shown = [r for r in res["rulesets"] if r["ident"] not in same]
     rows = [r for r in shown if r["ident"] != "base"]
     blocks = page.section("effects", "Every change against the base")
     panels = [p for p in PANELS if any(p[0] in r for r in rows)]
-    meaning = definitions()
-    blocks.append({"kind": "text", "text": "What each measure means, and its scale: " + " ".join(
-        f"{meaning[key][0].upper()}{meaning[key][1:]}." for key, _, _ in PANELS
-        if any(key in r for r in shown))})
     if same:
         blocks.append({"kind": "text", "text": f"Left out of the charts and tables: the "
                        f"{len(same)} changes with no effect under this base (identical "
