@@ -236,13 +236,14 @@ def _compare_section(page: Page, run: Loaded) -> None:
                    names_label=("seat (strategies rotated through every seat)" if balanced
                                 else "seat (= the seats holding its strategy in every game)"),
                    rate_label="win rate (% of games)")
-        fig_title(fig, f"Tournament: win rate by seat and of the starting player, 95% interval "
-                    f"over deals (n = {int_text(games)} games)")
+        fig_title(fig, "Tournament: win rate by seat " + ("" if balanced else "(not a seat "
+                                                           "effect) ")
+                  + f"and of the starting player, 95% interval over deals (n = "
+                    f"{int_text(games)} games)")
         blocks.append(page.figure("tournament_seats", fig, (
             "Over the rotations every strategy holds every seat equally often, beside every "
             "company of the others equally often: the differences are the seats'."
-            if balanced else "Every strategy holds every seat equally often, but the seats "
-            "do not sit beside the same company: " + design["note"] + ".")))
+            if balanced else design["note"][0].upper() + design["note"][1:] + ".")))
         if seat:
             table = pd.DataFrame(seat)
             if "shares_with" in table or not balanced:
