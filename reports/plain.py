@@ -94,3 +94,18 @@ def tune_lines(result: dict, field: list[str], players: int, v2: bool) -> list[s
         lines.append(f"No clear improvement over the defaults (the interval includes 0); the "
                      f"best found was '{f['best']['spec']}'")
     return lines
+
+
+def seat_twins(row: dict, players: int, k: int) -> list:
+    """A tournament's seat row: the seats holding its strategy in every game (recorded as
+    ``shares_with``; for a compare.json saved before, from the design)."""
+    from sim.studies.design import seat_companions
+
+    twins = row.get("shares_with")
+    return seat_companions(k, players)[row["seat"]] if twins is None else twins
+
+
+def shared_text(row: dict, players: int, k: int) -> str:
+    """:func:`seat_twins` in words: "seat 0 (every game)", or "no other seat"."""
+    twins = seat_twins(row, players, k)
+    return ", ".join(f"seat {t}" for t in twins) + " (every game)" if twins else "no other seat"

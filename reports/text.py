@@ -7,8 +7,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from reports.plain import rules_words
+from reports.plain import rules_words, shared_text
 from sim.runs.tally import neighbours
+from sim.studies.design import seat_design_of
 
 
 def _pct(x):
@@ -45,7 +46,11 @@ def print_summary(tally, seconds: float, console: Console | None = None,
                   + (f" played, {tally.loaded:,} games loaded" if tally.loaded else "") + ")")
     console.print(f"Stopping endless games: {ov['cycle_stop']}.")
     v2 = cfg.options["last_player_loses"]
-    for title, rows, key in (("By seat", tally.seat_rows(), "seat"),
+    same = len(set(zip(cfg.strategies[:cfg.players], cfg.swaps[:cfg.players]))) == 1
+    for title, rows, key in (("By seat" + (" (seat effect: the same strategy at every seat)"
+                                           if same else " and the strategy there (not a "
+                                           "seat effect: the seats hold different "
+                                           "strategies)"), tally.seat_rows(), "seat"),
                              ("By strategy (over the seats it holds)", tally.strategy_rows(),
                               "seats")):
         t = Table(title=title + (" - win = first out (V2)" if v2 else ""), title_justify="left")
@@ -150,13 +155,19 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
                           f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}",
                           *([f"{open_[i][j]:,}"] if open_ is not None else []))
     console.print(h)
-    s = Table(title="Seat effect (all strategies pooled; intervals over deals)",
-              title_justify="left")
-    for c in ("seat", "games", "wins", "win rate", level, "unfinished"):
+    seats = seat_design_of(d)
+    s = Table(title=("Seat effect (all strategies pooled; every seat beside every company "
+                     "equally often; intervals over deals)" if seats["balanced"] else
+                     "Win rate by seat, all strategies pooled (intervals over deals): "
+                     + seats["note"]), title_justify="left")
+    for c in ("seat", "games", "wins", "win rate", level, "unfinished") + (
+            () if seats["balanced"] else ("same strategy as",)):
         s.add_column(c, justify="right")
     for r in d["seat_effect"]:
         s.add_row(str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]),
-                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}")
+                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}",
+                  *(() if seats["balanced"] else (shared_text(r, d["players"],
+                                                              len(d["strategies"])),)))
     console.print(s)
     st = d["starter_effect"]
     console.print(f"The starting player (R6) won {_pct(st['win_rate'])} of games "

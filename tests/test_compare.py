@@ -108,8 +108,9 @@ def test_compare_cli_tables_and_out(cli, tmp_path):
     r = cli("compare", "lowest", "random", "--players", "3", "--games", "3000",
             "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
-    for word in ("Per strategy", "Head to head", "Seat effect", "starting player", "rating"):
-        assert word in r.output
+    for word in ("Per strategy", "Head to head", "Win rate by seat", "starting player",
+                 "rating", "seat 2 holds seat 0's strategy"):        # 2 strategies, 3 seats
+        assert word in " ".join(r.output.split())
     saved = json.loads((tmp_path / "c" / "compare.json").read_text())
     assert saved["strategies"] == ["lowest", "random"]
     assert (tmp_path / "c" / "summary.json").exists()
@@ -573,3 +574,75 @@ def test_compare_refuses_more_strategies_than_one_core_call_seats():
 
     with pytest.raises(RunError, match=f"at most {POOL} strategies"):
         compare(["lowest"] + [f"x{i}" for i in range(POOL)], players=4, games=100)
+
+
+# -- the win rate by seat: a seat effect only where the design makes it one -----------------
+
+
+def _companies(games, players):
+    """Per seat, how often it held each strategy beside each company (the others' multiset),
+    from a saved tournament's per-game strategy columns."""
+    from collections import Counter
+
+    cols = games[[f"strategy_{s}" for s in range(players)]].astype(str).to_numpy()
+    return [Counter((row[s], tuple(sorted(np.delete(row, s)))) for row in cols)
+            for s in range(players)]
+
+
+def test_three_strategies_at_four_seats_is_not_shown_as_a_seat_effect(cli, tmp_path):
+    """3 strategies at 4 seats: seat 3 holds seat 0's strategy in every game, so the win rate
+    by seat mixes position with company; the terminal, the JSON and the page say which seats
+    share and do not call it a seat effect. 2 strategies at 4 seats: a seat effect."""
+    import sim
+    from reports.html import write_report
+
+    out = tmp_path / "c3"
+    r = cli("compare", "lowest", "counting", "random", "--players", "4", "--games", "300",
+            "--out", out)
+    assert r.exit_code == 0, r.output
+    games = sim.load(out).games
+    assert (games["strategy_3"] == games["strategy_0"]).all()          # the design, measured
+    for s in (1, 2):
+        assert (games[f"strategy_{s}"] != games["strategy_0"]).all()
+    per_seat = _companies(games, 4)
+    assert per_seat[0] != per_seat[1]                                 # not the same company
+    text = " ".join(r.output.split())
+    assert "Seat effect" not in text and "not a seat effect" in text
+    assert "seat 3 holds seat 0's strategy" in text and "seat 3 (every game)" in text
+    saved = json.loads((out / "compare.json").read_text())
+    assert saved["seat_design"]["balanced"] is False
+    assert [row["shares_with"] for row in saved["seat_effect"]] == [[3], [], [], [0]]
+    html = write_report(out)[0].read_text()
+    assert "Seat effect in the tournament" not in html
+    assert "Win rate by seat in the tournament (not a seat effect)" in html
+    assert "seat 3 holds seat 0&#39;s strategy" in html or "seat 3 holds seat 0's" in html
+    assert "same strategy as" in html
+
+    two = tmp_path / "c2"
+    r = cli("compare", "lowest", "random", "--players", "4", "--games", "200", "--out", two)
+    assert r.exit_code == 0, r.output
+    per_seat = _companies(sim.load(two).games, 4)
+    assert all(c == per_seat[0] for c in per_seat)                    # every seat alike
+    assert "Seat effect (all strategies pooled" in " ".join(r.output.split())
+    assert json.loads((two / "compare.json").read_text())["seat_design"]["balanced"] is True
+    assert "Seat effect in the tournament" in write_report(two)[0].read_text()
+
+
+def test_the_seat_design_rule_matches_the_companies_of_every_design():
+    """companies_balanced is what the seatings give: over a whole cycle of the design every
+    seat's (strategy, company) counts are alike exactly when it says so (up to six
+    strategies, where the balanced design lists every cyclic order)."""
+    import itertools
+    from collections import Counter
+
+    from sim.studies.design import companies_balanced, rotations, seat_orders, seat_design_of
+
+    for k, n, seating in itertools.product(range(2, 7), range(2, 7), ("fixed", "balanced")):
+        seating = seating if k > 2 else "fixed"
+        st = rotations(seat_orders(k, seating, 0, np.arange(math.factorial(k - 1))),
+                       n).reshape(-1, n)
+        per = [Counter((g[s], tuple(sorted(np.delete(g, s)))) for g in st) for s in range(n)]
+        assert all(p == per[0] for p in per) == companies_balanced(k, n, seating), (k, n)
+    old = {"strategies": ["a", "b", "c"], "players": 4, "info": {"seating": "balanced"}}
+    assert not seat_design_of(old)["balanced"]                   # a compare.json from before
+    assert "seat 3 holds seat 0's strategy" in seat_design_of(old)["note"]

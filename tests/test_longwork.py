@@ -305,6 +305,8 @@ def test_duration_text():
     ["study", "swap", "--players", "3", "--games", "300", "--h2h-games", "50"],
     ["tune", "counting", "--against", "lowest", "--players", "3", "--trials", "2",
      "--games-per-trial", "60"],
+    ["study", "rules", "--only", "hand_size", "--games", "300", "--skill-deals", "20",
+     "--mc-deals", "0"],
 ])
 def test_every_long_command_states_its_time_first_and_keeps_json_clean(cli, speeds,
                                                                        tmp_path, monkeypatch,

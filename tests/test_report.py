@@ -594,3 +594,21 @@ def test_the_simulator_does_not_import_the_reports(saved):
     from reports.summary import Tally, wilson          # old imports still work
     from sim.runs.tally import Tally as T2, wilson as w2
     assert Tally is T2 and wilson is w2
+
+
+def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved, tmp_path,
+                                                                          cli):
+    """-s lowest -s random -s lowest: each seat's row is its strategy in that seat, not a
+    seat effect (page and terminal); one strategy at every seat: a seat effect."""
+    html = write_report(saved[0], tmp_path / "mixed.html")[0].read_text()
+    assert "Win rate by seat (seat effect)" not in html
+    assert "Win rate by seat and the strategy there (not a seat effect)" in html
+    r = cli("run", "--games", "300", "--players", "3", "-s", "lowest", "-s", "random",
+            "-s", "lowest")
+    assert "By seat and the strategy there (not a seat effect" in " ".join(r.output.split())
+    out = tmp_path / "same"
+    run(RunConfig(games=300, players=3, seed=1, strategies=["lowest"], threads=1), out=out)
+    assert "Win rate by seat (seat effect)" in write_report(out)[0].read_text()
+    r = cli("run", "--games", "300", "--players", "3")
+    assert "By seat (seat effect: the same strategy at every seat)" in " ".join(
+        r.output.split())

@@ -38,6 +38,51 @@ def test_a_change_that_changes_nothing_is_reported_as_no_effect(planted):
                    for top in planted["top"].values() for t in top)
 
 
+def test_a_change_that_plays_the_same_games_is_listed_once_as_no_effect(planted, tmp_path):
+    """skip_per_card and jokers=never play every game as the base: found from the games,
+    listed once as no effect (terminal and page), left out of the per-ruleset lines, the
+    charts and the tables; a change with an effect is not so marked."""
+    from reports.html import write_report
+    from reports.lab_text import ruleslab_lines
+
+    same = ["skip_per_card=true", "jokers=never"]
+    assert planted["no_effect"] == same
+    assert [_row(planted, i)["identical"] for i in same + ["hand_size=4"]] == [True, True,
+                                                                                False]
+    lines = ruleslab_lines(planted)
+    assert ("No effect under this base (identical games): skip_per_card=true, jokers=never."
+            in "\n".join(lines))
+    table = lines[lines.index(next(x for x in lines if x.startswith("ruleset"))):]
+    assert not any(x.startswith(tuple(same)) for x in table)
+    assert any(x.startswith("hand_size=4") for x in table)
+    out = tmp_path / "lab"
+    rules_lab(out=out, only=["skip_per_card", "hand_size"], **dict(SMALL, games=300,
+                                                                   skill_deals=20))
+    files = write_report(out)
+    html = files[0].read_text()
+    assert "No effect under this base (identical games): skip_per_card=true." in html
+    assert "lowest, counting, random, montecarlo<" in html        # each strategy once
+    for name in ("ruleslab_length", "ruleslab_skill", "ruleslab_seats"):
+        csv = next(f for f in files if f.name == f"{name}.csv").read_text()
+        assert "hand_size=4" in csv and not any(i in csv for i in same), name
+
+
+def test_every_measure_carries_its_meaning_and_scale(planted):
+    """The terminal says, for each column, what it is and what 1, 0 and negative mean; the
+    study's strategies are listed once each."""
+    from reports.lab_text import ruleslab_lines
+    from sim.studies.ruleslab.study import _config
+
+    text = "\n".join(ruleslab_lines(planted))
+    for line in ("skill C = skill (counting): one counting seat against random "
+                 "seats", "1 = the strong seat always wins, 0 = no better than chance, "
+                 "negative = worse than chance", "luck = luck:",
+                 "1 = the deal alone decides the winning seat", "1st mover = first mover's edge"):
+        assert line in text, line
+    cfg = _config(dict(planted["plan"], ruleset="seed"))
+    assert cfg["strategies"] == ["lowest", "counting", "random", "montecarlo"]
+
+
 def test_a_change_that_shortens_the_game_is_found_with_its_sign(planted):
     for ident in ("hand_size=4", "count_rule=false"):          # H12, H1
         d = _row(planted, ident)["turns"]["diff"]
@@ -113,6 +158,29 @@ def test_json_page_and_bad_input(cli, tmp_path):
         assert r.exit_code == 2 and "error:" in r.output and "Traceback" not in r.output, bad
     r = cli("study", "rules", "--only", "hand_size", "--games", "300", "--out", out)
     assert r.exit_code == 2 and "--resume" in r.output          # a used folder is not mixed
+
+
+def test_quiet_still_states_the_time_of_a_long_study(cli, tmp_path, monkeypatch):
+    """--quiet: no bar, but a study of a minute or more says its estimate first (stderr),
+    as sim run and sim compare do; every table is timed (the montecarlo one at its most
+    deals)."""
+    from sim.runs import estimate
+
+    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
+    timed = []
+
+    def measure(cfg, threads):
+        timed.append(tuple(cfg.strategies))
+        return 0.5
+    monkeypatch.setattr(estimate, "_measure", measure)
+    r = cli("study", "rules", "--only", "hand_size", "--games", "300", "--skill-deals", "20",
+            "--mc-deals", "2", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "min (estimate)" in r.stderr and "games at about" in r.stderr
+    games = 2 * (300 + 4 * 20 + 4 * 2)                 # two rulesets: base and hand_size=4
+    assert f"{games:,} games" in r.stderr
+    assert sorted(timed) == sorted([("lowest",) * 4, ("counting",) + ("random",) * 3,
+                                    ("montecarlo",) + ("lowest",) * 3])
 
 
 def test_the_page_renders_in_a_headless_browser(tmp_path):

@@ -210,11 +210,22 @@ def _compare_section(page: Page, run: Loaded) -> None:
     seat = cmp.get("seat_effect") or []
     start = cmp.get("starter_effect")
     if seat or start:
-        blocks.append({"kind": "heading", "text": "Seat effect in the tournament"})
+        from reports.plain import seat_twins, shared_text
+        from sim.studies.design import seat_design_of
+
+        design = seat_design_of(cmp)
+        balanced = design["balanced"]
+        blocks.append({"kind": "heading", "text": "Seat effect in the tournament" if balanced
+                       else "Win rate by seat in the tournament (not a seat effect)"})
         rows = list(seat) + ([dict(start, seat="starter")] if start else [])
         labels = [f"seat {r['seat']}" if r["seat"] != "starter" else "starting\nplayer (R6)"
                   for r in rows]
         p = cmp.get("players") or len(seat)
+        k = len(cmp.get("strategies") or [])
+        if not balanced:               # the seats holding the same strategy, under each
+            labels = [lab if r["seat"] == "starter" or not seat_twins(r, p, k) else
+                      lab + "\n= " + ", ".join(f"seat {t}" for t in seat_twins(r, p, k))
+                      for lab, r in zip(labels, rows)]
         fig = new_figure(8, 4.2)
         ax = fig.add_subplot()
         rate_bars(ax, labels, [r.get("win_rate") for r in rows], [r.get("ci_low") for r in rows],
@@ -222,15 +233,25 @@ def _compare_section(page: Page, run: Loaded) -> None:
                    ["#72b7b2"] * len(seat) + ["#f58518"] * (len(rows) - len(seat)),
                    fair=1 / p if p else None, fair_label=f"fair share 1/{p}",
                    n=[r.get("games") for r in rows],
-                   names_label="seat (strategies rotated through every seat)",
+                   names_label=("seat (strategies rotated through every seat)" if balanced
+                                else "seat (= the seats holding its strategy in every game)"),
                    rate_label="win rate (% of games)")
-        fig_title(fig, f"Tournament: win rate by seat and of the starting player, 95% interval "
-                    f"over deals (n = {int_text(games)} games)")
-        blocks.append(page.figure("tournament_seats", fig, "Over the rotations every "
-                                  "strategy holds every seat equally often."))
+        fig_title(fig, "Tournament: win rate by seat " + ("" if balanced else "(not a seat "
+                                                           "effect) ")
+                  + f"and of the starting player, 95% interval over deals (n = "
+                    f"{int_text(games)} games)")
+        blocks.append(page.figure("tournament_seats", fig, (
+            "Over the rotations every strategy holds every seat equally often, beside every "
+            "company of the others equally often: the differences are the seats'."
+            if balanced else design["note"][0].upper() + design["note"][1:] + ".")))
         if seat:
-            blocks.append(page.table("tournament_seats", pd.DataFrame(seat),
-                                     "Win rate by seat:"))
+            table = pd.DataFrame(seat)
+            if "shares_with" in table or not balanced:
+                table["shares_with"] = [shared_text(r, p, k) for r in seat]
+                table = table.rename(columns={"shares_with": "same strategy as"})
+            blocks.append(page.table("tournament_seats", table,
+                                     "Seat effect:" if balanced else
+                                     "Win rate by seat (not a seat effect: see above):"))
         if start:
             blocks.append({"kind": "text", "text": (
                 f"The starting player won {pct_text(start.get('win_rate'))} of the tournament's "

@@ -1,7 +1,8 @@
 """The page of a saved rules lab (``sim study rules --out``): first the answer in words
 (the changes that most move each measure, with their intervals), then a chart of every
 ruleset's paired difference from the base on each measure with its 95% interval, and a
-table a player can read; the definitions close it (docs/rules-lab.md)."""
+table a player can read, each measure with its meaning and scale (docs/rules-lab.md). The
+changes that play every game as the base does are listed once, not charted."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,8 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, fig_title, new_figure
+from reports.html.common import Page, fig_title, html_table, new_figure, write_csv
+from reports.lab_text import no_effect, no_effect_line
 from sim.runs.saved import Loaded
 
 TITLE = "rules lab"
@@ -29,6 +31,7 @@ def load_result(run: Loaded) -> dict:
 
 def answer(page: Page, run: Loaded) -> None:
     """The answer first: per measure, the changes that move it most, or that none does."""
+    from sim.studies.ruleslab.measures import MEASURES, SCALES
     from sim.studies.ruleslab.study import headline
 
     res = load_result(run)
@@ -38,6 +41,16 @@ def answer(page: Page, run: Loaded) -> None:
         blocks.append({"kind": "text", "text": f"PARTIAL: {res['partial']}."})
     for line in headline(res):
         blocks.append({"kind": "text", "text": line})
+    same = no_effect_line(res)
+    if same:
+        blocks.append({"kind": "text", "text": same})
+    meaning = pd.DataFrame([{"measure": name, "what it is": what,
+                             "scale (what 1, 0 and negative mean)": SCALES[key]}
+                            for key, (name, what, _) in MEASURES.items()
+                            if any(key in r for r in res["rulesets"])])
+    blocks.append({"kind": "table", "html": html_table(meaning, tuple(meaning.columns)),
+                   "caption": "What each measure means, and its scale:",
+                   "href": page.href(write_csv(page, "ruleslab_measures", meaning))})
     blocks.append({"kind": "text", "text": (
         f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, every "
         f"single option change §11.3 allows with it, and the other presets. An effect is "
@@ -48,32 +61,44 @@ def answer(page: Page, run: Loaded) -> None:
 
 def build(page: Page, run: Loaded) -> list[str]:
     res = load_result(run)
-    rows = [r for r in res["rulesets"] if r["ident"] != "base"]
+    same = set(no_effect(res))
+    shown = [r for r in res["rulesets"] if r["ident"] not in same]
+    rows = [r for r in shown if r["ident"] != "base"]
     blocks = page.section("effects", "Every change against the base")
     panels = [p for p in PANELS if any(p[0] in r for r in rows)]
+    if same:
+        blocks.append({"kind": "text", "text": f"Left out of the charts and tables: the "
+                       f"{len(same)} changes with no effect under this base (identical "
+                       f"games), listed above."})
     for part, chosen in (("length", panels[:3]), ("skill", panels[3:])):
         if chosen:
             blocks.append(page.figure(f"ruleslab_{part}", _chart(rows, chosen, res),
                                       "Each change's paired difference from the base with "
                                       "its 95% interval; dark: the interval excludes 0."))
-    length, skill = _tables(res)
+    length, skill = _tables(shown)
     blocks.append(page.table("ruleslab_length", length, "Length and the first mover (first "
                              "row: the base's values; the others: their differences from it "
-                             "with the 95% interval, * where it excludes 0):"))
-    blocks.append(page.table("ruleslab_skill", skill, "Skill and luck (indices: 0 = as by "
-                             "chance; the same layout):"))
+                             "with the 95% interval, * where it excludes 0; turns in turns, "
+                             "endless games and the first mover's edge in points, 0 = no "
+                             "edge, + = starting helps):"))
+    blocks.append(page.table("ruleslab_skill", skill, "Skill and luck, the same layout "
+                             "(indices: skill 1 = the strong seat always wins, 0 = as by "
+                             "chance, negative = worse than chance; luck 1 = the deal alone "
+                             "decides the winning seat, 0 = as by chance, negative = the "
+                             "winner follows the strong strategy from seat to seat):"))
+    strategy = (res.get("plan") or {}).get("strategy", "one strategy")
     seats = pd.DataFrame([{"ruleset": r["ident"], **{
         f"seat {x['position']}": f"{100 * x['estimate']:.1f}%" for x in r.get("seats", [])}}
-        for r in res["rulesets"]])
+        for r in shown])
     blocks.append(page.table("ruleslab_seats", seats, "The seats, from the dealer's left "
                              "(1) to the dealer: each one's share of the good outcome (a "
-                             "win; under V2 not being the Shithead), reference table:"))
+                             "win; under V2 not being the Shithead), reference table ("
+                             f"{strategy} at every seat, so a seat effect; the fair share is "
+                             "1/N, under V2 (N − 1)/N):"))
     if res["refused"]:
         blocks.append({"kind": "text", "text": "Not allowed with this base (§11.3): " + "; ".join(
             f"{x['ident']} ({x['reason']})" for x in res["refused"]) + "."})
-    blocks.append({"kind": "text", "text": "Definitions. " + " ".join(
-        f"{v}." for v in res["definitions"].values())
-        + " Docs: docs/rules-lab.md."})
+    blocks.append({"kind": "text", "text": "More on each measure: docs/rules-lab.md."})
     return []
 
 
@@ -118,9 +143,9 @@ def _cell(m, scale, digits, diff):
     return text + f" ({scale * d['ci_low']:.{digits}f} to {scale * d['ci_high']:.{digits}f})"
 
 
-def _tables(res) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _tables(rulesets) -> tuple[pd.DataFrame, pd.DataFrame]:
     length, skill = [], []
-    for r in res["rulesets"]:
+    for r in rulesets:
         diff = r["ident"] != "base"
         length.append({"ruleset": r["ident"], "turns": _cell(r.get("turns"), 1, 1, diff),
                        "endless, pts": _cell(r.get("endless"), 100, 2, diff),

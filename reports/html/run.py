@@ -137,7 +137,16 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
     bs, p = run.by_seat, run.players
     if (bs.empty or "strategy" not in bs) and not stats["games"]:
         return                             # a tournament's seat effect is in its section
-    blocks = page.section("seats", "Win rate by seat (seat effect)")
+    same = (not bs.empty and "strategy" in bs and bs["strategy"].nunique() == 1
+            and ("swap" not in bs or bs["swap"].nunique() == 1))
+    blocks = page.section("seats", "Win rate by seat (seat effect)" if same or bs.empty else
+                          "Win rate by seat and the strategy there (not a seat effect)")
+    if not same and not bs.empty and "strategy" in bs:
+        blocks.append({"kind": "text", "text": (
+            "The seats hold different strategies, so each seat's row is that strategy in "
+            "that seat, beside these neighbours: a seat and its strategy together, not a "
+            "seat effect (which needs the same strategy at every seat, or a tournament, "
+            "sim compare, whose seat table says when it is one).")})
     if not bs.empty and "strategy" in bs:
         labels = [f"seat {s}\n{st}\nn={int_text(g)}" for s, st, g in
                   zip(bs["seat"], bs["strategy"], bs["games"])]

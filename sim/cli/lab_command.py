@@ -11,7 +11,7 @@ import typer
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, SCHEDULER, SEED, THREADS, WORKERS, fail,
     json_option, make_backend, maybe_progress, out_option, parse_count, phase_of,
-    resume_option,
+    resume_option, say_estimate,
 )
 
 
@@ -48,7 +48,7 @@ def study_rules(players: int = PLAYERS,
                 as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """What each house rule does to the game, on the same deals."""
     from sim.runs.runner import Interrupted, RunError
-    from sim.studies.ruleslab.study import rules_lab
+    from sim.studies.ruleslab.study import estimate_plan, rules_lab
 
     engine, partial = None, None
     try:
@@ -59,6 +59,12 @@ def study_rules(players: int = PLAYERS,
         engine = make_backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()
         try:
+            if not resume:                  # resumed: most games may be read back, not played
+                say_estimate(estimate_plan(players=players, base=base, rule=rule or (),
+                                           only=only or (), strategy=strategy, seed=seed,
+                                           max_turns=max_turns, threads=threads,
+                                           cycle_stop=cycle_stop, **counts),
+                             threads, quiet or as_json)
             with maybe_progress(not (as_json or quiet), None, "rules lab") as progress:
                 result = rules_lab(players=players, base=base, rule=rule or (), only=only or (),
                                    seed=seed,

@@ -80,3 +80,56 @@ def seat_rows(orders, players):
     seats = rotations(orders, players)
     seats = np.concatenate([seats] + [seats[:, :, :1]] * (MAXP - players), axis=2)
     return seats.transpose(1, 0, 2).reshape(-1, MAXP).astype(np.int8)
+
+
+def seat_companions(k: int, players: int) -> list[list[int]]:
+    """Per seat, the other seats that hold the same strategy as it in every game: under every
+    rotation of every cyclic order of ``k`` strategies, seats ``s`` and ``t`` hold the same
+    one exactly when ``s - t`` is a multiple of ``k`` (so only with fewer strategies than
+    seats)."""
+    return [[t for t in range(players) if t != s and (t - s) % k == 0] for s in range(players)]
+
+
+def companies_balanced(k: int, players: int, seating: str) -> bool:
+    """Does every seat hold every strategy beside every company of the others equally often,
+    so that the seats' pooled win rates differ by the seat alone (a seat effect)? With fewer
+    strategies than seats, when ``k`` divides the seats (every table holds each strategy
+    ``players / k`` times, whichever seat one looks from); with as many, always; with more,
+    only under the ``"balanced"`` design (``"fixed"`` seats each strategy beside a window of
+    the order that depends on the seat)."""
+    if k < players:
+        return players % k == 0
+    return k == players or seating == "balanced"
+
+
+def seat_note(k: int, players: int, seating: str) -> str:
+    """In words: is a tournament's win rate by seat a seat effect, and if not, why not (which
+    seats share a strategy)."""
+    if companies_balanced(k, players, seating):
+        return ("a seat effect: every seat holds every strategy beside every company of the "
+                "others equally often")
+    groups = [[s] + t for s, t in enumerate(seat_companions(k, players)) if t and t[0] > s]
+    fits = [d for d in range(2, players) if players % d == 0]
+    remedy = ("a seat effect needs " + "".join(f"{d} or " for d in fits)
+              + f"{players} strategies, or more with balanced seating")
+    if groups:
+        shared = "; ".join(f"seat {g[-1]} holds seat {g[0]}'s strategy" if len(g) == 2 else
+                           f"seats {', '.join(map(str, g))} hold one strategy" for g in groups)
+        return (f"not a seat effect: {k} strategies at {players} seats, so in every game "
+                f"{shared}; a seat's win rate mixes its position with whom it shares its "
+                f"strategy ({remedy})")
+    return (f"not a seat effect: fixed seating of {k} strategies at {players} seats puts "
+            f"beside each seat's strategy a set of the others that depends on the seat "
+            f"({remedy})")
+
+
+def seat_design_of(result: dict) -> dict:
+    """A tournament's ``seat_design`` (``balanced``, ``note``), from its result (compare.json
+    or ``sim compare --json``); for one saved before it was recorded, from its strategies,
+    players and the seating of its ``info``."""
+    if result.get("seat_design"):
+        return result["seat_design"]
+    k, players = len(result.get("strategies") or []), result.get("players") or 0
+    seating = (result.get("info") or {}).get("seating", "balanced") if k > 2 else "fixed"
+    return {"balanced": companies_balanced(k, players, seating),
+            "note": seat_note(k, players, seating)}

@@ -30,7 +30,7 @@ import numpy as np
 from sim.kernel.cycle import END_CYCLE
 from sim.runs.tally import UNFINISHED_POLICY
 from sim.studies import rankings, stats
-from sim.studies.design import rotations
+from sim.studies.design import companies_balanced, rotations, seat_companions, seat_note
 from sim.studies.match import places, seat_values, stack_rotations, strategy_results
 from sim.studies.stats import ALPHA
 
@@ -164,16 +164,29 @@ class Tournament:
     def seat_effect(self):
         """Per seat: win rate over every game (all strategies pooled) with its interval over
         deals: every rotation of a deal gives the seat the same cards, so the deal is the
-        unit, and the per-deal value is the share of the deal's rotations the seat won."""
+        unit, and the per-deal value is the share of the deal's rotations the seat won; and
+        ``shares_with``, the seats holding its strategy in every game. A seat effect only
+        where :meth:`seat_design` says so."""
         _, done, _, place = self._all()
         won = ((place == 0) & done[:, :, None]).sum(axis=1)        # (deals, n)
         rows = []
-        for s in range(self.players):
+        for s, twins in zip(range(self.players), seat_companions(self.k, self.players)):
             ci = self._interval(won[:, s] / self.k)
             rows.append({"seat": s, "games": self.games, "wins": int(won[:, s].sum()),
                          "win_rate": ci["estimate"], "ci_low": ci["ci_low"],
-                         "ci_high": ci["ci_high"], "unfinished": self.unfinished})
+                         "ci_high": ci["ci_high"], "unfinished": self.unfinished,
+                         "shares_with": twins})
         return rows
+
+    def seat_design(self):
+        """Is the win rate by seat a seat effect (:func:`sim.studies.design.companies_balanced`)?
+        ``balanced`` and ``note`` (the words: which seats share a strategy). The design is
+        read from the cyclic orders played: ``"fixed"`` when every deal was played under the
+        order given."""
+        fixed = all((np.asarray(o) == np.arange(self.k)).all() for o in self.seatings)
+        seating = "fixed" if fixed else "balanced"
+        return {"balanced": companies_balanced(self.k, self.players, seating),
+                "note": seat_note(self.k, self.players, seating)}
 
     def starter_effect(self):
         """How often the starting player (R6) won, with an interval over deals."""
@@ -224,4 +237,5 @@ class Tournament:
                                                "(the unfinished-games policy)"},
                 "head_to_head": self.head_to_head(),
                 "seat_effect": self.seat_effect(),
+                "seat_design": self.seat_design(),
                 "starter_effect": self.starter_effect()}

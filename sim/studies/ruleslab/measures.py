@@ -14,9 +14,57 @@ import numpy as np
 
 from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED
 from sim.runs.tally import wilson
+from sim.studies.ruleslab.tables import FIELDS
 from sim.studies.stats import ALPHA, confidence_sequence, mean_interval
 
 Z = 1.959963984540054          # the normal quantile of a 95% interval
+
+MEASURES = {          # key -> (name, what it is, unit)
+    "turns": ("game length", "mean turns of the reference table's games that finished",
+              "turns"),
+    "endless": ("endless games", "share of the reference games stopped as a proven cycle or "
+                "at the turn cap (R25)", "share"),
+    "first_mover": ("first mover's edge", "the starting player's win rate minus 1/N (under "
+                    "V2: 1/N minus its Shithead rate), reference table", "share"),
+    "skill_counting": ("skill (counting)", "one counting seat against random seats: its "
+                       "gain over the fair share as a share of the most it could gain",
+                       "index"),
+    "skill_montecarlo": ("skill (montecarlo)", "one montecarlo seat against lowest seats, "
+                         "the same index", "index"),
+    "luck": ("luck", "how often the same seat wins a deal (under V2: is the Shithead) "
+             "whoever holds which seat, counting table", "index"),
+}
+SCALES = {            # key -> what its values mean: 1, 0 and negative, or its unit
+    "turns": "in turns; a difference: + longer games, - shorter",
+    "endless": "0 = none, 1 = all; a difference in points: + more endless games",
+    "first_mover": "in points: 0 = no edge, + starting helps, - starting hurts",
+    "skill_counting": "1 = the strong seat always wins, 0 = no better than chance, negative = "
+                      "worse than chance; a difference: + more skill",
+    "skill_montecarlo": "1 = the strong seat always wins, 0 = no better than chance, "
+                        "negative = worse than chance; a difference: + more skill",
+    "luck": "1 = the deal alone decides the winning seat, 0 = that seat no more predictable "
+            "than by chance, negative = the winner follows the strong strategy from seat to "
+            "seat (skill beats the cards); a difference: + more luck",
+}
+
+
+def definitions() -> dict:
+    """Per measure, one line: its name, what it is and its scale (:data:`SCALES`)."""
+    return {k: f"{n}: {d} ({SCALES[k]})" for k, (n, d, _) in MEASURES.items()}
+
+
+def identical(pairs) -> bool:
+    """Did a ruleset play every game as the base did? ``pairs``: (its records, the base's)
+    per table, on the same deals (the ruleset's may be the base's first deals only): true
+    when every field of every game's record (:data:`.tables.FIELDS`: turns, how it ended,
+    starter, dealer, winner, Shithead) is the same; then every difference from the base is
+    exactly 0 and the change has no effect under this base."""
+    for rec, base in pairs:
+        n = rec["turns"].shape[1]
+        if base["turns"].shape[1] < n or any(
+                not np.array_equal(rec[k], base[k][:, :n]) for k in FIELDS):
+            return False
+    return True
 
 
 def effect(low, high) -> int:

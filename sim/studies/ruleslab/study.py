@@ -29,20 +29,7 @@ from sim.studies.stats import confidence_sequence
 KIND = "rules-lab"
 COUNTING = Table("counting", weak="random", strong="counting")
 MONTECARLO = Table("montecarlo", weak="lowest", strong="montecarlo")
-MEASURES = {          # key -> (name, what it is, unit)
-    "turns": ("game length", "mean turns of the games that finished", "turns"),
-    "endless": ("endless games", "share of games stopped as a proven cycle or at the turn "
-                "cap (R25)", "share"),
-    "first_mover": ("first mover's edge", "the starting player's win rate minus 1/N",
-                    "share"),
-    "skill_counting": ("skill (counting)", "one counting seat against random seats: its "
-                       "gain over the fair share as a share of the most it could gain "
-                       "(0 = chance, 1 = always wins)", "index"),
-    "skill_montecarlo": ("skill (montecarlo)", "one montecarlo seat against lowest seats, "
-                         "the same index", "index"),
-    "luck": ("luck", "how often the same seat wins a deal whoever holds which seat: 0 = as "
-             "by chance, 1 = always", "index"),
-}
+MEASURES = m.MEASURES          # key -> (name, what it is, unit)
 
 
 def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, skill_deals=10_000,
@@ -171,6 +158,9 @@ def summarize(state, partial=False) -> dict:
                "key": v.key, "ruleset": v.ruleset.to_json()}
         row.update(m.length(ref[i], b_ref))
         row["first_mover"] = m.first_mover(ref[i], players, b_ref)
+        row["identical"] = i != 0 and m.identical(
+            [(ref[i], ref[0]), (cnt[i], cnt[0])] + ([(mc[i], mc[0])] if i in mc and 0 in mc
+                                                    else []))
         row["seats"] = m.seats(ref[i], players)
         row["seat_spread"] = m.seat_spread(row["seats"])
         row["skill_counting"] = m.skill(cnt[i], players, b_cnt)
@@ -186,7 +176,8 @@ def summarize(state, partial=False) -> dict:
            "plan": {k: v for k, v in plan.items() if k not in ("variants", "code", "ruleset")},
            "rulesets": rows, "refused": state["refused"],
            "measured": len(rows), "of": len(vs), "games_played": state["played"],
-           "top": top_effects(rows), "definitions": {k: f"{n}: {d}" for k, (n, d, _) in MEASURES.items()}}
+           "top": top_effects(rows), "definitions": m.definitions(),
+           "no_effect": [r["ident"] for r in rows if r.get("identical")]}
     if partial:
         out["partial"] = (f"interrupted: {len(rows)} of {len(vs)} rulesets measured"
                           + ("" if all(i in state["stopped"] for i in range(len(vs)))
@@ -267,8 +258,12 @@ def _config(plan) -> dict:
 
     return {"players": plan["players"], "seed": plan["seed"], "rules": plan["ruleset"],
             "options": Ruleset.parse(plan["ruleset"]).to_dict(),
-            "strategies": [plan["strategy"], COUNTING.strong, COUNTING.weak,
-                           MONTECARLO.strong, MONTECARLO.weak],
+            "strategies": list(dict.fromkeys([plan["strategy"], COUNTING.strong,
+                                              COUNTING.weak, MONTECARLO.strong,
+                                              MONTECARLO.weak])),
+            "tables": (f"reference: {plan['strategy']} at every seat; {COUNTING.strong} "
+                       f"against {COUNTING.weak}; {MONTECARLO.strong} against "
+                       f"{MONTECARLO.weak}"),
             "games": plan["games"], "skill_deals": plan["skill_deals"],
             "mc_deals": plan["mc_deals"], "max_turns": plan["max_turns"]}
 
@@ -290,3 +285,26 @@ def _json(x):
     if isinstance(x, np.generic):
         return x.item()
     raise TypeError(type(x).__name__)
+
+
+def estimate_plan(*, players, base, rule, only, strategy, games, skill_deals, mc_deals, seed,
+                  max_turns, threads, cycle_stop) -> list:
+    """The study's games as ``(RunConfig, games)`` per table, for :mod:`sim.runs.estimate`
+    (which times each table once, on other games than the study's): every ruleset's timed
+    as the base's, the montecarlo table at its most deals (it may stop earlier). Empty when
+    the options are wrong (:func:`rules_lab` then says why)."""
+    from sim.runs.config import RunConfig
+
+    try:
+        vs, _ = variants(base, players, rule, only)
+    except ValueError:
+        return []
+
+    def table(t):
+        return RunConfig(games=1, players=players, seed=seed, strategies=t.seatings(players)[0],
+                         rules=vs[0].ruleset, max_turns=max_turns, threads=threads,
+                         cycle_stop=cycle_stop)
+    n = len(vs)
+    return ([(table(Table("reference", weak=strategy)), n * games),
+             (table(COUNTING), n * players * skill_deals)]
+            + ([(table(MONTECARLO), n * players * mc_deals)] if mc_deals else []))
