@@ -12,11 +12,24 @@ import typer
 
 from sim.cli import (lab_command, review_command, run_commands, study_commands,
                      swap_command, tool_commands)
+from sim.kernel.version import VERSION
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Simulate the card game Shithead (rules: RULES.md R1-R26, V1, V2, "
                        "house rules H1-H17: see `sim rules`).")
 study_app = typer.Typer(no_args_is_help=True, help="Studies that answer one question.")
+
+
+def _print_version(wanted: bool):
+    if wanted:
+        typer.echo(f"sim (shithead-sim) {VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _top(version: bool = typer.Option(False, "--version", callback=_print_version,
+                                      is_eager=True, help="Print the version and exit.")):
+    """The options before any command: ``--version``."""
 
 app.command()(run_commands.run)
 app.command()(study_commands.compare)
