@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sim.kernel.compiler import borrow, jit
 
@@ -33,6 +34,7 @@ def test_every_patch_applies_on_this_numba():
     assert on == (set(ALL_PATCHES) if PATCHED else set())
 
 
+@pytest.mark.slow
 def test_a_run_warns_nothing_without_a_global_warnings_filter():
     """First-class functions are "experimental" to Numba, which warns when it types a tuple of
     them; the seam silences it where FnTuple types one, not with a process-wide filter (a run
@@ -88,6 +90,7 @@ def test_a_table_of_basic_builtins_imports_basic_alone_and_others_load_all():
                                 ("basic", "swaps", "heuristics", "montecarlo", "peers", "value"))
 
 
+@pytest.mark.slow
 def test_a_jitted_caller_makes_its_lazy_callee_ready_first(tmp_path):
     """montecarlo calls counting: compiling the caller must leave the callee with its one
     signature (or it could no longer be seated as a first-class function); so must a call
@@ -149,6 +152,7 @@ def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
     assert got == {"counting": [1, 0], "with simple": [1, 1]}
 
 
+@pytest.mark.slow
 def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
     """'compiling (first run only)' (issue 21) asks the compile cache about the referee the
     command's tables play through: a user of lowest alone, whose run_lowest is cached, is
@@ -192,6 +196,7 @@ def test_borrow_is_a_view_of_the_same_memory():
     assert a.tolist() == [0, 7, 9, 0]
 
 
+@pytest.mark.slow
 def test_a_run_spares_scipy_linalg_and_injects_nothing():
     """Loading the cached core without Numba's refresh (the ``load`` patch) never runs
     Numba's BLAS check, which imports all of scipy.linalg (0.2 s of ``sim run``); the seam no
@@ -270,6 +275,7 @@ def test_a_seated_strategy_carries_its_wrapper_address():
     assert fn.__wrapper_address__() == want > 0
 
 
+@pytest.mark.slow
 def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
     """sim.kernel.compiler's ``address`` patch answers Numba's lookup of a first-class
     function's native entry (at every core call from Python) from the number ``ready`` kept:
@@ -334,6 +340,7 @@ _LOAD_AND_PLAY = (
     "                  'patched': caching.Cache.load_overload is not numbas}))\n")
 
 
+@pytest.mark.slow
 def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     """sim.kernel.compiler's ``load`` patch skips Numba's refresh of its whole compiler context
     when it loads cached code (0.1 s of every command's start-up): fresh processes with and

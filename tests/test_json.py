@@ -86,6 +86,7 @@ def test_every_json_output_has_the_head(cli, kind):
         assert out["ruleset"]["base"] == "seed" and "count_rule" in out["ruleset"]   # H1
 
 
+@pytest.mark.slow
 def test_study_and_tune_json_have_the_head(cli, tmp_path, tuned):
     study = _printed(cli, "study", "swap", "-p", "3", "--games", "1500", "--h2h-games", "150",
                      "--out", tmp_path / "s", "--json", "-q", "--threads", "1")

@@ -153,6 +153,7 @@ def study_reference(tmp_path_factory):
     return _study_result(_study(tmp_path_factory.mktemp("ref")))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop_at", [700, 1500])    # in the values stage; in the head-to-head
 def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
         tmp_path, stop_at, study_reference):
@@ -181,6 +182,7 @@ def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
     assert _study_result(_study(out, resume=True)) == reference
 
 
+@pytest.mark.slow
 def test_swap_study_resume_refuses_other_options(tmp_path):
     from sim.runs.config import RunError
 
@@ -202,6 +204,7 @@ def _tune_result(d):
     return d
 
 
+@pytest.mark.slow
 def test_tune_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
     from sim.studies.tune import tune
 
@@ -438,6 +441,7 @@ def dask_client():
     cluster.close()
 
 
+@pytest.mark.slow
 def test_dask_plays_a_batch_as_tasks_with_progress_and_the_local_result(dask_client):
     from sim.runs.backends import DaskBackend
 
@@ -448,6 +452,7 @@ def test_dask_plays_a_batch_as_tasks_with_progress_and_the_local_result(dask_cli
     assert len(ticks) > 3 and ticks[-1] == 6000        # more ticks than the 3 batches
 
 
+@pytest.mark.slow
 def test_dask_ctrl_c_passes_on_the_games_played(dask_client, tmp_path):
     from sim.runs.backends import DaskBackend
 

@@ -217,6 +217,7 @@ def test_the_package_reads_docs_rules_md_itself():
     assert any(fnmatch.fnmatch("rules.md", p) for p in re.findall(r'"([^"]+)"', data[1]))
 
 
+@pytest.mark.slow
 def test_a_built_wheel_holds_the_rulebook(tmp_path):
     """What `pip install .` installs: the wheel carries docs/rules.md's text as
     reports/rules.md (setuptools follows the link). Needs setuptools from the index or cache."""

@@ -59,6 +59,7 @@ def test_the_variants_are_those_11_3_allows():
     assert "seven_lower=true" not in [v.ident for v in variants("masters-of-shithead", 4)[0]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["reference", "montecarlo"])
 def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
                                                                      stage):
@@ -115,6 +116,7 @@ def test_json_page_and_bad_input(cli, tmp_path):
     assert r.exit_code == 2 and "--resume" in r.output          # a used folder is not mixed
 
 
+@pytest.mark.slow
 def test_the_page_renders_in_a_headless_browser(tmp_path):
     browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
                     if shutil.which(n)), None)
@@ -134,6 +136,7 @@ def test_the_page_renders_in_a_headless_browser(tmp_path):
     assert 'data-images="2/2"' in dom.stdout
 
 
+@pytest.mark.slow
 def test_the_same_study_on_dask():
     pytest.importorskip("distributed")
     from sim.runs.backends import DaskBackend
