@@ -1,11 +1,12 @@
-# shithead-sim: `make run` installs and runs the main job; `make test` installs and tests.
+# shithead-sim: `make run` installs and runs the main job; `make test` installs and tests;
+# `make test-fast` (while working) skips the slow tests: cold compiles, Dask, Chromium, studies.
 PYTHON ?= python3
 GAMES ?= 1e6
 PLAYERS ?= 4
 SEED ?= 7
 BENCH_ARGS ?=
 
-.PHONY: install run test bench clean
+.PHONY: install run test test-fast bench clean
 
 install:
 	$(PYTHON) -m pip install -q -e '.[all,test]'
@@ -19,6 +20,10 @@ run: install
 test: install
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m pytest -q
+
+test-fast:
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m pytest -q -m "not slow"
 
 bench: install
 	$(PYTHON) benchmarks/bench.py --cold $(BENCH_ARGS)

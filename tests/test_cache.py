@@ -4,6 +4,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from sim.kernel.compiler import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,7 @@ def test_cache_folder_changes_with_any_project_source(tmp_path, monkeypatch):
     assert cache_dir(tmp_path) != first                       # a helper changed: fresh cache
 
 
+@pytest.mark.slow
 def test_cache_folder_survives_numba_rereading_its_environment():
     """Numba re-reads its configuration when a NUMBA_* variable changes after import; the
     project's functions must stay cached in the hashed folder, never fall back beside the
@@ -51,6 +54,7 @@ def test_cache_folder_survives_numba_rereading_its_environment():
                                                         "env": False, "config": True}
 
 
+@pytest.mark.slow
 def test_importing_the_kernel_changes_nothing_process_wide():
     """Issue 20: importing sim and every kernel module leaves the environment, Numba's
     configuration, the warnings filters, sys.modules (beyond the modules imported) and
@@ -88,6 +92,7 @@ def test_importing_the_kernel_changes_nothing_process_wide():
                    "numba": True, "installed": patched}
 
 
+@pytest.mark.slow
 def test_without_the_cache_patch_nothing_is_cached_beside_the_sources(tmp_path):
     """The ``cache`` patch's fallback (Numba's public caching): only into a NUMBA_CACHE_DIR
     the user set, else no disk cache at all; never Numba's default beside the sources,
@@ -127,6 +132,7 @@ def test_a_function_without_a_source_file_compiles_uncached():
     assert type(f._cache).__name__ == "NullCache"
 
 
+@pytest.mark.slow
 def test_bounds_checked_code_has_a_cache_folder_of_its_own():
     """NUMBA_BOUNDSCHECK=1 compiles other code (issue 20 item 6's guard): it never shares the
     normal build's folder."""

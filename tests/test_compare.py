@@ -156,6 +156,7 @@ def _null_block(t, rng, deals):
     _fake_block(t, rng.integers(t.players, size=(deals, t.k)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [2, 3])
 def test_until_clear_false_leader_rate_is_at_most_5_percent_on_identical_strategies(k):
     """Issue 10, item 1: identical strategies, looked at after every block up to 24k deals
@@ -379,6 +380,7 @@ def test_head_to_head_gives_meetings_and_an_interval_over_deals():
                 assert h["ci_low"][i][j] == pytest.approx(1 - h["ci_high"][j][i])
 
 
+@pytest.mark.slow
 def test_compare_out_saves_per_game_records(cli, tmp_path):
     """Issue 10, item 8: sim.load(DIR).games holds every game of the comparison, with its
     deal and rotation; the deal's dealer and starter are the same in every rotation."""
@@ -497,6 +499,7 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
         assert (list(seats[4 * d]) == list(seats[4 * ((d + 6) % 600)]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("names", [
     ["lowest", "random", "highest"],
     # seven: the pool of 16 (sim.kernel.fastpath.POOLS), the core's second compile

@@ -374,6 +374,7 @@ def test_compare_counts_the_reasons():
     assert d2["per_strategy"] == d["per_strategy"]
 
 
+@pytest.mark.slow
 def test_study_swap_and_tune_take_no_cycle_stop(cli, tmp_path):
     """--no-cycle-stop reaches the swap study's and sim tune's games (recorded in their
     options); an old tuning saved without the option resumes as cycle_stop=True."""

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from test_user_strategies import readme_example
 
@@ -53,6 +54,7 @@ def _bots(tmp_path, debug: bool) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_uncompiled_games_are_the_same_as_compiled(tmp_path):
     namespace: dict = {}
     exec(_GAMES, namespace)
@@ -115,6 +117,7 @@ def test_the_bit_counts_have_the_same_python_meaning():
 
 
 
+@pytest.mark.slow
 def test_counting_counts_the_unseen_cards_alike_in_python():
     """counting's blocking rule packs the unseen cards per rank 3 bits apart (R26): in plain
     Python each count was an np.int32 (a Python int less an int32 element of the state), so

@@ -368,6 +368,7 @@ def run_game(seed, ruleset=None):
 
 # --------------------------------------------------------------------------- tests
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
@@ -375,6 +376,7 @@ def test_differential_random_games(seed):
     run_game(seed)
 
 
+@pytest.mark.slow
 def test_differential_200_seeded_games():
     outcomes = Counter()
     for seed in range(200):
@@ -383,6 +385,7 @@ def test_differential_200_seeded_games():
     assert outcomes["over"] > 0  # the games do reach their end, so the end rules are compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_differential_every_preset(preset):
     """Each §11.4 preset as named, over its player range (§11.4)."""
@@ -390,6 +393,7 @@ def test_differential_every_preset(preset):
         run_game(seed, preset)
 
 
+@pytest.mark.slow
 def test_differential_seed_family():
     """R1-R26, V1, V2 only (no house rule): the rulesets of RULES.md §1-§10."""
     for seed in range(100):

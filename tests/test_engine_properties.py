@@ -8,6 +8,7 @@ import copy
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -102,6 +103,7 @@ def drawn_ruleset(rseed, players_seed):
     return rs, 2 + players_seed % (rs.max_players() - 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=hs.integers(0, 2**32), rseed=hs.integers(0, 2**32), pseed=hs.integers(0, 99))
 def test_random_games_conserve_cards_and_stay_valid(seed, rseed, pseed):
@@ -110,6 +112,7 @@ def test_random_games_conserve_cards_and_stay_valid(seed, rseed, pseed):
     random_game(seed, players, rs, check=state_checker(rs))
 
 
+@pytest.mark.slow
 def test_every_preset_plays_valid_random_games():
     """Each preset at each player count it allows, a few random games, checked every step."""
     for name in PRESET_NAMES:

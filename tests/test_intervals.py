@@ -39,6 +39,7 @@ def test_binary_values_give_wilson_intervals_for_each_part():
     assert (float(lo), float(hi)) == pytest.approx(wilson(7, 100), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_coverage_of_rare_one_sided_deviations():
     """Deals that rarely leave 0 (0.8%, sizes spanning (0, 1]), 5,000 deals: the normal
     interval and its floor covered 94.2% (benchmarks/results/paired_coverage.md); now >= 95%.

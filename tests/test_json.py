@@ -11,11 +11,12 @@ import pytest
 import sim
 from reports.html import write_report
 from sim.cli.jsonout import VERSION, envelope
+from sim.kernel.ruleset import PRESETS
 from sim.runs.runner import RunConfig, run
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITION = ROOT / "docs" / "examples" / "midgame-seed-4p.json"
-HEAD = ["kind", "version", "ruleset", "options"]
+HEAD = ["kind", "version", "ruleset", "options", "sim_version"]
 FAIR = "sim compare lowest random --players 3"
 
 
@@ -54,28 +55,46 @@ COMMANDS = {
 }
 
 
+# what each command of COMMANDS was asked, as its ``options`` must echo it (a part of them)
+ASKED = {
+    "run": {"games": 300, "players": 3, "threads": 1},
+    "compare": {"strategies": ["lowest", "random"], "players": 3, "games": 300, "threads": 1},
+    "analysis": {"rollouts": 10},
+    "swap-advice": {"deals": 100},
+    "rules": {"presets": list(PRESETS)},
+    "rules-explain": {"ids": ["H14"]},
+    "strategies": {},
+    "study-rules": {"only": ["hand_size"], "threads": 1},
+}
+
+
 @pytest.mark.parametrize("kind", list(COMMANDS))
 def test_every_json_output_has_the_head(cli, kind):
-    """kind, version, ruleset (in full, or null where no rules apply), options: first and in
-    this order, then the results."""
+    """kind, version, ruleset (in full, or null where no rules apply), options, sim_version:
+    first and in this order, then the results."""
     out = _printed(cli, *COMMANDS[kind])
-    assert list(out)[:4] == HEAD
+    assert list(out)[:5] == HEAD
     assert out["kind"] == kind and out["version"] == VERSION
-    assert isinstance(out["options"], dict)
+    assert out["sim_version"] == sim.__version__
+    asked = ASKED[kind]
+    assert {k: out["options"].get(k) for k in asked} == asked
+    if not asked:
+        assert out["options"] == {}
     if kind in ("rules", "rules-explain", "strategies"):
         assert out["ruleset"] is None
     else:
         assert out["ruleset"]["base"] == "seed" and "count_rule" in out["ruleset"]   # H1
 
 
+@pytest.mark.slow
 def test_study_and_tune_json_have_the_head(cli, tmp_path, tuned):
     study = _printed(cli, "study", "swap", "-p", "3", "--games", "1500", "--h2h-games", "150",
                      "--out", tmp_path / "s", "--json", "-q", "--threads", "1")
-    assert list(study)[:4] == HEAD and study["kind"] == "study-swap"
+    assert list(study)[:5] == HEAD and study["kind"] == "study-swap"
     assert study["ruleset"]["base"] == "seed" and study["options"]["games"] == 1500
     assert study["verdict"]
     result = tuned[1]
-    assert list(result)[:4] == HEAD and result["kind"] == "tune"
+    assert list(result)[:5] == HEAD and result["kind"] == "tune"
     assert result["options"]["strategy"] == "counting" and "fresh" in result
     assert result["ruleset"]["last_player_loses"] is False                     # V2 off
 
@@ -83,6 +102,21 @@ def test_study_and_tune_json_have_the_head(cli, tmp_path, tuned):
 def test_the_head_cannot_be_hidden_by_a_result():
     with pytest.raises(ValueError, match="options"):
         envelope("run", None, {}, {"options": 1})
+    with pytest.raises(ValueError, match="sim_version"):
+        envelope("run", None, {}, {"sim_version": "x"})
+
+
+def test_one_version_number_everywhere(cli):
+    """``sim --version``, ``sim.__version__``, every --json head and every saved manifest
+    give the one number of sim.kernel.version, which pyproject.toml reads."""
+    from sim.runs.folder import manifest
+
+    r = cli("--version")
+    assert r.exit_code == 0 and r.output.split() == ["sim", "(shithead-sim)", sim.__version__]
+    assert envelope("run", None, {}, {})["sim_version"] == sim.__version__
+    assert manifest("run", {})["versions"]["shithead-sim"] == sim.__version__
+    assert 'version = {attr = "sim.kernel.version.VERSION"}' in (
+        ROOT / "pyproject.toml").read_text()
 
 
 def test_docs_json_names_every_kind_and_readme_links_it():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from sim.kernel.engine import apply_move
-from sim.kernel.fastpath import POOLS, SeatEntry, make_pool
+from sim.kernel.fastpath import POOLS, make_pool
 from sim.kernel.layout import (
     BURNS, DEALER, FIRST, HTRIPLES, MAXP, OUTORDER, PICKUPS, TRIPLES, TURN,
 )
@@ -173,7 +173,12 @@ def test_make_pool_places_each_entry_by_name(cfg):
     assert pool.params.shape == (2 * n, 3)
     assert pool.params[:2].tolist() == [[1, 2, 0], [4, 0, 0]]
     assert pool.params[n:n + 2].tolist() == [[3, 0, 0], [5, 6, 7]]
-    assert isinstance(cfg.seat_entry(2), SeatEntry)
+    third, past = cfg.seat_entry(2), cfg.seat_entry(3)      # lowest, random swaps; no seat
+    assert (third.move, third.swap) == (cfg.move_objs[2].fn, cfg.swap_objs[2].fn)
+    assert third.pure is True
+    assert third.move_params.tolist() == cfg.rows[2].tolist()
+    assert (past.move, past.swap) == (cfg.move_objs[0].fn, cfg.swap_objs[0].fn)
+    assert past.move_params.size == past.swap_params.size == 0
 
 
 def test_a_config_is_set_once_and_declares_what_it_holds(cfg, batch):

@@ -181,6 +181,7 @@ def _folder_of(tmp_path, kind, options, summary, name, data):
     return path
 
 
+@pytest.mark.slow
 def test_report_of_a_tournament_folder(tmp_path):
     options = {"strategies": _NAMES, "players": 3, "games": 9000, "seed": 0, "rules": "seed"}
     path = _folder_of(tmp_path, "compare", options,
@@ -259,6 +260,7 @@ def _wide_compare(k=7, sparse=False):
                                        for j, b in enumerate(names) if j]}}
 
 
+@pytest.mark.slow
 def test_the_tournament_page_leads_with_the_leaders_differences(tmp_path):
     """Issue 21: the leader against each other strategy (forest plot and table: the
     difference, its interval at level 1 - 0.05/(k-1), Bonferroni, and p raw and adjusted)
@@ -331,6 +333,7 @@ def _hatched(ax):
     return [p for p in ax.patches if p.get_hatch()]
 
 
+@pytest.mark.slow
 def test_sparse_cells_are_marked_in_every_plot(tmp_path, figures):
     """A rate from fewer than 30 games is hatched grey and named in the legend, never
     coloured like the best: the swap study's heat map, the tournament's head-to-head and
@@ -401,6 +404,7 @@ def test_report_of_a_swap_study_folder(tmp_path):
     assert answer in html and html.index(answer) < html.index("A swap divides six cards")
 
 
+@pytest.mark.slow
 def test_report_of_a_real_swap_study(tmp_path):
     """End to end: sim study swap's folder, with per-game records, reported."""
     from sim.studies.swapstudy import swap_study
@@ -457,6 +461,7 @@ def _review_folder(tmp_path):
     return tmp_path / "review"
 
 
+@pytest.mark.slow
 def test_every_page_leads_with_its_answer_and_every_plot_passes_the_layout_check(tmp_path):
     """Issue 21: the answer first (the tournament's leader, the swap study's best split, the
     tuning's check on fresh deals), then the options; every plot's layout check (data-layout,
@@ -485,6 +490,7 @@ def page_shots(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["run", "compare", "compare-wide", "swap-study", "tune",
                                   "review"])
 def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots):

@@ -63,6 +63,7 @@ def test_a_planted_blunder_is_found(cli, tmp_path):
     assert out["summary"]["decisions"] == out["summary"]["of"] == len(out["decisions"])
 
 
+@pytest.mark.slow
 def test_the_analysis_own_best_moves_are_not_called_mistakes():
     """A seat that plays analyze_state's best move at every turn (its own seeds) is reviewed
     with other seeds: at most the error rate's share of its decisions is marked a mistake
@@ -326,6 +327,7 @@ def test_start_state_replays_the_humans_saved_swap():
     assert (st[KNOWN + NR:KNOWN + 3 * NR] <= t.start[KNOWN + NR:KNOWN + 3 * NR]).all()
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_partial_review(tmp_path):
     """Ctrl-C after the first decisions: the decisions reviewed so far and a PARTIAL summary
     are printed, exit 130."""

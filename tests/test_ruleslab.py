@@ -104,6 +104,7 @@ def test_the_variants_are_those_11_3_allows():
     assert "seven_lower=true" not in [v.ident for v in variants("masters-of-shithead", 4)[0]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["reference", "montecarlo"])
 def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
                                                                      stage):
@@ -183,6 +184,7 @@ def test_quiet_still_states_the_time_of_a_long_study(cli, tmp_path, monkeypatch)
                                     ("montecarlo",) + ("lowest",) * 3])
 
 
+@pytest.mark.slow
 def test_the_page_renders_in_a_headless_browser(tmp_path):
     browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
                     if shutil.which(n)), None)
@@ -202,6 +204,7 @@ def test_the_page_renders_in_a_headless_browser(tmp_path):
     assert 'data-images="2/2"' in dom.stdout
 
 
+@pytest.mark.slow
 def test_the_same_study_on_dask():
     pytest.importorskip("distributed")
     from sim.runs.backends import DaskBackend

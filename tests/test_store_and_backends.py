@@ -61,6 +61,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_result(tmp_path, refe
     assert run(cfg(), out=out, resume=True).to_dict() == reference
 
 
+@pytest.mark.slow
 def test_resume_after_a_kill(tmp_path, reference):
     """SIGKILL in the middle of a run: only whole batches remain, and --resume completes it."""
     out = tmp_path / "run"
@@ -127,6 +128,7 @@ def test_unreachable_scheduler_is_a_clear_error(cli):
     assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.output
 
 
+@pytest.mark.slow
 def test_same_summary_whatever_threads_batches_and_backend(tmp_path, reference):
     """Bit-identical: 1 or 2 threads, any batch size, local or Dask (a LocalCluster of two
     worker processes, with a user's strategy file resolved on the workers)."""

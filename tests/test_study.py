@@ -47,6 +47,7 @@ def test_face_up_triples_are_recorded_after_the_swap():
         assert ranks == sorted(ranks)
 
 
+@pytest.mark.slow
 def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     out = tmp_path / "study"
     r = cli("study", "swap", "--players", "3", "--games", "6000", "--out", out, "--json")
@@ -114,6 +115,7 @@ def synthetic_stage(players=4, seat_games=200_000, seed=1):
             "deck": [4] * 13 + [0]}                           # R1, H13: no jokers
 
 
+@pytest.mark.slow
 def test_the_split_model_values_the_split_and_not_owning_the_cards(tmp_path):
     """Owning a 2 wins (wherever it lies); a 10 wins more face up. The raw triple rates put
     the 2s first; the split model sees that a 2's place does not matter and a 10's does, so
@@ -178,6 +180,7 @@ def test_study_where_no_game_finishes_does_not_crash(tmp_path):
 
 
 # -- item 6: unfinished games are games not won -------------------------------------------------
+@pytest.mark.slow
 def test_unfinished_games_count_as_not_won_everywhere(tmp_path, capsys):
     study = swap_study(tmp_path / "s", players=3, games=900, h2h_games=300, max_turns=110,
                        threads=1)
@@ -197,6 +200,7 @@ def test_unfinished_games_count_as_not_won_everywhere(tmp_path, capsys):
 
 
 # -- item 8: per-game records -----------------------------------------------------------------
+@pytest.mark.slow
 def test_study_saves_per_game_records(tmp_path):
     out = tmp_path / "s"
     study = swap_study(out, players=3, games=500, h2h_games=200, threads=1, batch=200)
@@ -257,6 +261,7 @@ def test_triple_codes_are_the_sorted_face_up_and_hand_ranks():
     assert seen == {True, False}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules, expect", [("seed", True), ("masters-of-shithead", False),
                                            ({"base": "seed", "starter": "hand"}, False)])
 def test_the_position_term_is_left_out_where_the_swap_decides_who_starts(rules, expect):

@@ -161,6 +161,7 @@ def test_the_model_path_gives_the_models_values(tmp_path):
     assert "no split_cov.npz" in a["interval_note"]
 
 
+@pytest.mark.slow
 def test_the_model_of_a_real_fit_gives_intervals(tmp_path):
     """split_cov.npz (what the study saves beside split.csv): the difference of two splits
     gets an interval around it; the best's margin over itself is 0."""

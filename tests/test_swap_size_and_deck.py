@@ -116,6 +116,7 @@ def test_h13_ruleset_deck_is_the_dealt_deck(preset, jokers):
     assert rules.deck_counts(3)[CODE["JK"]] == (2 if jokers == "always" else 0)
 
 
+@pytest.mark.slow
 def test_h13_swap_study_models_the_jokers_of_jokers_always(tmp_path):
     """H13: under ``jokers=always`` the study's deck has two jokers at 3 players, so its split
     policy values joker triples and its policy lists six-card sets with jokers (it modelled

@@ -65,6 +65,7 @@ def test_importable_module_strategy(cli):
     assert r.exit_code == 2 and "could not import" in r.output
 
 
+@pytest.mark.slow
 def test_readme_example_strategy_runs_from_outside_the_repo(tmp_path):
     """Issue 20: a user's file and a working folder outside the checkout, the package found as
     installed; the README's import paths (sim.strategy, sim.moves, sim.layout, sim.cards)

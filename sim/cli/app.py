@@ -14,6 +14,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from sim.cli import (lab_command, review_command, run_commands, study_commands,
                      swap_command, tool_commands)
+from sim.kernel.version import VERSION
 
 
 # click's UsageError as typer raises it (newer typers carry a click of their own)
@@ -58,6 +59,20 @@ app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=Fal
                        "intervals (the rules: docs/rules.md, `sim rules`).")
 study_app = typer.Typer(cls=_Group, no_args_is_help=True,
                         help="Studies: swap (which cards face up), rules (house rules).")
+
+
+
+def _print_version(wanted: bool):
+    if wanted:
+        typer.echo(f"sim (shithead-sim) {VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _top(version: bool = typer.Option(False, "--version", callback=_print_version,
+                                      is_eager=True, help="Print the version and exit.")):
+    """The options before any command: ``--version``."""
+
 
 PLAY, ASK, ONE, REFERENCE = "Play games", "Answer questions", "Look at one game", "Reference"
 

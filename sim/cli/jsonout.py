@@ -1,22 +1,25 @@
 """The one JSON grammar of every ``--json`` output (docs/json.md): ``kind``, ``version``,
-``ruleset`` (every option as used, or null), ``options`` (what was asked), then the results
-under the kind's own keys. One function writes it, so the commands cannot drift apart."""
+``ruleset`` (every option as used, or null), ``options`` (what was asked), ``sim_version``
+(the package's, as ``sim --version`` prints it), then the results under the kind's own keys.
+One function writes it, so the commands cannot drift apart."""
 from __future__ import annotations
 
 import json
 
 import typer
 
+from sim.kernel.version import VERSION as SIM_VERSION
+
 VERSION = 1         # raise when a key documented in docs/json.md changes meaning or goes
 
 
 def envelope(kind: str, ruleset, options: dict, results: dict) -> dict:
-    """The printed document: the four head keys first, then ``results`` (which must not
+    """The printed document: the five head keys first, then ``results`` (which must not
     reuse them). ``ruleset``: a :class:`~sim.kernel.ruleset.Ruleset`, its ``to_dict()``, or
     ``None`` where no rules apply."""
     head = {"kind": kind, "version": VERSION,
             "ruleset": ruleset.to_dict() if hasattr(ruleset, "to_dict") else ruleset,
-            "options": options}
+            "options": options, "sim_version": SIM_VERSION}
     clash = head.keys() & results.keys()
     if clash:
         raise ValueError(f"result keys {sorted(clash)} would hide the JSON head")
