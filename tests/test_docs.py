@@ -70,6 +70,7 @@ PYTHON = [(p.relative_to(ROOT).as_posix(),
           for p in PAGES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page,blocks", [(p, b) for p, b in PYTHON if b])
 def test_each_python_block_runs(page, blocks, tmp_path):
     script = tmp_path / "page.py"
