@@ -89,13 +89,13 @@ def test_resume_after_a_kill(tmp_path, reference):
 def test_out_refuses_an_existing_run_and_a_changed_resume(tmp_path):
     out = tmp_path / "run"
     run(cfg(games=2000), out=out)
-    with pytest.raises(StoreError, match="already holds a run"):
+    with pytest.raises(StoreError, match=r"already holds a saved folder \(run\); add --resume"):
         run(cfg(games=2000), out=out)
-    with pytest.raises(StoreError, match=r"options\.seed: saved 21, now 22"):
+    with pytest.raises(StoreError, match=r"^cannot resume .*run: options\.seed was 21, now 22$"):
         run(cfg(games=2000, seed=22), out=out, resume=True)
     with pytest.raises(StoreError, match=r"batch"):
         run(cfg(games=2000, batch=500), out=out, resume=True)
-    with pytest.raises(StoreError, match=r"options\.options\.ten_anywhere: saved false, now true"):
+    with pytest.raises(StoreError, match=r"options\.options\.ten_anywhere was false, now true"):
         run(cfg(games=2000, rules={"base": "seed", "ten_anywhere": True}), out=out, resume=True)
     with pytest.raises(RunError, match="--resume needs --out"):
         run(cfg(games=2000), resume=True)

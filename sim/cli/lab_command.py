@@ -50,7 +50,8 @@ def study_rules(players: int = PLAYERS,
     §11.3 allows with it (V1 and V2 too) and every other preset, on the same deals: game
     length and endless games, the first mover's edge and the seats, skill and luck, each
     with a 95% interval and its paired difference from the base."""
-    from sim.runs.runner import Interrupted, RunError
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError
     from sim.studies.ruleslab.study import rules_lab
 
     engine, partial = None, None
@@ -71,7 +72,7 @@ def study_rules(players: int = PLAYERS,
                                    backend=engine, progress=progress,
                                    phase=phase_of(progress), **counts)
         except Interrupted as e:
-            result = e.partial
+            result = e.partial.result
             partial = result["partial"] + (f"; continue with --resume (--out {out})"
                                            if out else "")
         result["seconds"] = time.perf_counter() - t0
