@@ -66,6 +66,30 @@ def test_an_interrupted_run_passes_on_its_partial_tally():
     assert 1500 <= tally.games < 3000 and tally.loaded == 0
 
 
+def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
+    """Ctrl-C at the first games or mid-run: a run's partial is its Tally; a backend's a Batch
+    (also for a batch played ahead, or an empty one); set once."""
+    from sim.runs.backends import LocalBackend
+    from sim.runs.batch import Batch
+    from sim.runs.tally import Tally
+
+    for stop_at in (1, 1500):
+        with pytest.raises(Interrupted) as e:
+            run(_cfg(), progress=_stop_at(stop_at))
+        p = e.value.partial
+        assert isinstance(p.result, Tally) and p.done == p.result.games and p.of == 3000
+        assert stop_at <= p.done < 3000 and "after" in p.describe()
+    for todo in ([(0, 0, 1000)], [(0, 0, 1000), (1, 1000, 1000)]):     # alone; played ahead
+        with pytest.raises(Interrupted) as e:
+            for _ in LocalBackend(2).play(_cfg(), todo, tick=_stop_at(1)):
+                pass
+        assert isinstance(e.value.partial.result, Batch) and e.value.partial.done > 0
+    with pytest.raises(AttributeError):
+        e.value.partial = None
+    with pytest.raises(TypeError):
+        Interrupted((0, None))
+
+
 def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(Interrupted):

@@ -101,6 +101,26 @@ def test_out_refuses_an_existing_run_and_a_changed_resume(tmp_path):
         run(cfg(games=2000), resume=True)
 
 
+def test_one_wording_for_a_folder_that_cannot_be_resumed(tmp_path):
+    """Another kind's folder, a folder saved before the manifest said what must match, a
+    folder without a manifest: one line each, from the one owner of saved folders."""
+    from sim.studies.compare import compare
+
+    out = tmp_path / "run"
+    run(cfg(games=1000), out=out)
+    with pytest.raises(StoreError, match=r"^cannot resume .*: it holds a run folder, not a "
+                                         r"compare one$"):
+        compare(["lowest", "random"], players=2, games=100, out=out, resume=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["state"] == "finished" and manifest["match"]["batch"] == 1000
+    manifest.pop("match")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=r"^cannot resume .*older version"):
+        run(cfg(games=1000), out=out, resume=True)
+    with pytest.raises(StoreError, match=r"^cannot resume .*no manifest\.json"):
+        run(cfg(games=1000), out=tmp_path / "new", resume=True)
+
+
 def test_unwritable_out_is_a_clear_error(cli, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
