@@ -1,5 +1,6 @@
-"""Kept for old imports: ``sim.load`` lives in :mod:`sim.runs.saved` (``sim`` never imports
+"""Kept for old imports: ``sim.load`` lives in :mod:`sim.studies.saved` (``sim`` never imports
 ``reports``)."""
-from sim.runs.saved import Loaded, load  # noqa: F401
+from sim.runs.saved import Loaded  # noqa: F401
+from sim.studies.saved import load  # noqa: F401
 
 __all__ = ["Loaded", "load"]

@@ -20,9 +20,9 @@ from sim.kernel.version import VERSION as __version__  # noqa: F401 (re-exported
 
 
 def load(path):
-    """Open a folder saved by ``sim run``, ``sim compare``, ``sim study`` or ``sim tune``
-    (``--out DIR``): see :func:`sim.runs.saved.load`."""
-    from sim.runs.saved import load as _load
+    """Open a folder saved by ``sim run``, ``sim compare``, ``sim study``, ``sim tune`` or
+    ``sim review`` (``--out DIR``): see :func:`sim.studies.saved.load`."""
+    from sim.studies.saved import load as _load
     return _load(path)
 
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import sim
 from sim.studies import stats
 from sim.studies.compare import compare
 from sim.studies.rankings import beats as meetings
@@ -113,7 +114,8 @@ def test_compare_cli_tables_and_out(cli, tmp_path):
         assert word in " ".join(r.output.split())
     saved = json.loads((tmp_path / "c" / "compare.json").read_text())
     assert saved["strategies"] == ["lowest", "random"]
-    assert (tmp_path / "c" / "summary.json").exists()
+    assert not (tmp_path / "c" / "summary.json").exists()     # a run's file: not a tournament's
+    assert sim.load(tmp_path / "c").compare == saved
 
 
 @pytest.mark.parametrize("args,message", [

@@ -10,7 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from sim.runs.batch import Interrupted, play_batch
+from sim.runs.batch import play_batch
+from sim.runs.partial import Interrupted, Partial
 from sim.runs.config import RunConfig
 from sim.runs.runner import games_to_play, run
 from sim.studies.compare import compare, save
@@ -42,8 +43,8 @@ def test_a_stopped_batch_gives_its_first_games_as_played():
             stop.set()
     with pytest.raises(Interrupted) as e:
         play_batch(cfg, 0, 20_000, 2, stop=stop, tick=tick)
-    part = e.value.partial
-    assert 0 < part.status.size < 20_000
+    part = e.value.partial.result
+    assert 0 < part.status.size < 20_000 and e.value.partial.done == part.status.size
     for name in ("status", "order", "turns", "pickups"):
         np.testing.assert_array_equal(getattr(part, name), getattr(whole, name)[:part.status.size])
 
@@ -75,8 +76,32 @@ def test_a_stop_from_another_thread_is_answered_at_the_next_chunk():
 def test_an_interrupted_run_passes_on_its_partial_tally():
     with pytest.raises(Interrupted) as e:
         run(_cfg(), progress=_stop_at(1500))
-    tally = e.value.partial
+    tally = e.value.partial.result
     assert 1500 <= tally.games < 3000 and tally.loaded == 0
+
+
+def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
+    """Ctrl-C at the first games or mid-run: a run's partial is its Tally; a backend's a Batch
+    (also for a batch played ahead, or an empty one); set once."""
+    from sim.runs.backends import LocalBackend
+    from sim.runs.batch import Batch
+    from sim.runs.tally import Tally
+
+    for stop_at in (1, 1500):
+        with pytest.raises(Interrupted) as e:
+            run(_cfg(), progress=_stop_at(stop_at))
+        p = e.value.partial
+        assert isinstance(p.result, Tally) and p.done == p.result.games and p.of == 3000
+        assert stop_at <= p.done < 3000 and "after" in p.describe()
+    for todo in ([(0, 0, 1000)], [(0, 0, 1000), (1, 1000, 1000)]):     # alone; played ahead
+        with pytest.raises(Interrupted) as e:
+            for _ in LocalBackend(2).play(_cfg(), todo, tick=_stop_at(1)):
+                pass
+        assert isinstance(e.value.partial.result, Batch) and e.value.partial.done > 0
+    with pytest.raises(AttributeError):
+        e.value.partial = None
+    with pytest.raises(TypeError):
+        Interrupted((0, None))
 
 
 def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
@@ -90,7 +115,20 @@ def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
     assert tally.games == 3000 and 1000 <= tally.loaded < 3000     # games/s count the rest
     assert tally.loaded == 3000 - left
     assert games_to_play(_cfg(), out, resume=True) == 0
-    assert tally.to_dict() == run(_cfg()).to_dict()
+    assert tally.to_dict() == run(_cfg(), out=tmp_path / "whole").to_dict()
+    _same_totals(out, tmp_path / "whole")
+
+
+def _same_totals(resumed, whole):
+    """What sim.load (and so sim report's title and tables) reads of a resumed folder is
+    that of the uninterrupted one: options, totals, seat and strategy tables."""
+    import sim
+
+    a, b = sim.load(resumed), sim.load(whole)
+    assert a.manifest["state"] == b.manifest["state"] == "finished"
+    assert _without_timings(a.summary) == _without_timings(b.summary)
+    assert a.summary["overall"]["games"] == b.summary["overall"]["games"] > 0
+    assert a.by_strategy.equals(b.by_strategy) and a.by_seat.equals(b.by_seat)
 
 
 def _compare(**kw):
@@ -103,20 +141,25 @@ def _without_timings(d):
 
 
 def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
-    t, info = _compare()
+    t, info = _compare(out=tmp_path / "whole")
+    save(tmp_path / "whole", t, info)
     reference = _without_timings(dict(t.to_dict(), info=info))
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted) as e:
         _compare(out=out, progress=_stop_at(700))
-    part, part_info = e.value.partial
+    part, part_info = e.value.partial.result
     assert 700 <= part.games < 1800 and part_info["stopped"] == "interrupted"
     saved = sorted((out / "games").glob("part-*.parquet"))
     assert 0 < len(saved) < 6 and (out / "manifest.json").exists()
-    save(out, part, part_info, {"strategies": ["lowest", "random", "counting"]})
-    assert "partial" in json.loads((out / "summary.json").read_text())
+    save(out, part, part_info)
+    assert "partial" in json.loads((out / "compare.json").read_text())
+    assert json.loads((out / "manifest.json").read_text())["state"] == "partial"
     t2, info2 = _compare(out=out, resume=True)
     assert _without_timings(dict(t2.to_dict(), info=info2)) == reference
-    assert not (out / "summary.json").exists()          # the partial one, until saved again
+    assert not (out / "compare.json").exists()          # the partial one, until saved again
+    save(out, t2, info2)
+    assert _without_timings(json.loads((out / "compare.json").read_text())) == reference
+    _same_totals(out, tmp_path / "whole")
 
 
 def test_compare_resume_refuses_other_options(tmp_path):
@@ -125,7 +168,7 @@ def test_compare_resume_refuses_other_options(tmp_path):
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted):
         _compare(out=out, progress=_stop_at(700))
-    with pytest.raises(StoreError, match="seed"):
+    with pytest.raises(StoreError, match=r"cannot resume .*plan\.seed was 3, now 4"):
         compare(["lowest", "random", "counting"], players=4, games=1800, seed=4, threads=2,
                 block=100, out=out, resume=True)
     with pytest.raises(StoreError, match="already holds"):
@@ -150,14 +193,15 @@ def _study_result(study):
 
 @pytest.fixture(scope="module")
 def study_reference(tmp_path_factory):
-    return _study_result(_study(tmp_path_factory.mktemp("ref")))
+    out = tmp_path_factory.mktemp("ref")
+    return _study_result(_study(out)), out
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stop_at", [700, 1500])    # in the values stage; in the head-to-head
 def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
         tmp_path, stop_at, study_reference):
-    reference = study_reference
+    reference, whole = study_reference
     out = tmp_path / "s"
     seen = []
 
@@ -175,11 +219,15 @@ def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
     with pytest.raises(Interrupted) as e:
         _study(out, progress=progress)
     stage = "values" if stop_at < 1200 else "head-to-head"
-    assert e.value.partial["stage"] == stage
-    summary = json.loads((out / "summary.json").read_text())
-    assert stage in summary["partial"] and (out / "manifest.json").exists()
+    assert e.value.partial.stage == stage
+    values = json.loads((out / "values.json").read_text())
+    assert stage in values["partial"] and not (out / "summary.json").exists()
+    assert json.loads((out / "manifest.json").read_text())["state"] == "partial"
     assert not (out / "study.json").exists()
     assert _study_result(_study(out, resume=True)) == reference
+    _same_totals(out, whole)
+    for name in ("values.json", "swap_values.csv", "policy.csv"):
+        assert (out / name).read_text() == (whole / name).read_text()
 
 
 @pytest.mark.slow
@@ -209,13 +257,15 @@ def test_tune_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
     from sim.studies.tune import tune
 
     args = dict(players=3, trials=14, games_per_trial=300, seed=2)   # 10 random, then TPE
-    reference = _tune_result(tune("counting", ["lowest"], **args))
+    reference = _tune_result(tune("counting", ["lowest"], out=tmp_path / "whole", **args))
     out = tmp_path / "t"
     with pytest.raises(Interrupted) as e:
         tune("counting", ["lowest"], out=out, progress=_stop_at(12 * 300 + 150), **args)
-    assert 11 < len(e.value.partial["trials"]) < 14 and e.value.partial["stage"] == "trials"
+    assert 11 < len(e.value.partial.result["trials"]) < 14 and e.value.partial.stage == "trials"
     resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
     assert _tune_result(resumed) == reference
+    assert _tune_result(json.loads((out / "tune.json").read_text())) == reference
+    _same_totals(out, tmp_path / "whole")
 
 
 def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
@@ -357,7 +407,7 @@ def test_ctrl_c_while_measuring_the_speed_is_not_swallowed(tmp_path, monkeypatch
     def interrupted(cfg, first, n, threads, stop=None, tick=None, **kw):
         if stop is not None:                   # the timed play: Ctrl-C in its first chunk
             stop.set()
-            raise Interrupted(None)
+            raise Interrupted(Partial(None, 0))
         return real(cfg, first, n, threads, **kw)
     monkeypatch.setattr(batch, "play_batch", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -390,11 +440,10 @@ def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_p
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted) as e:
         _compare(out=out, progress=_stop_at(700))
-    _killed(out, "summary.json", "compare.json")       # killed: the blocks and the manifest
+    _killed(out, "compare.json")                        # killed: the blocks and the manifest
     with pytest.raises(ValueError, match=r"compare.*did not finish.*sim compare.*--resume"):
         _report(out, tmp_path)
-    save(out, *e.value.partial, {"strategies": ["lowest", "random", "counting"],
-                                 "players": 4, "games": 1800})
+    save(out, *e.value.partial.result)
     page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
     assert "PARTIAL" in page and "--resume" in page
     _compare(out=out, resume=True)                      # and --resume reads it still
@@ -406,7 +455,7 @@ def test_an_interrupted_swap_study_folder_is_reported_partial_or_names_resume(tm
         _study(out, progress=_stop_at(700))
     page = _report(out, tmp_path)
     assert "PARTIAL" in page and "--resume" in page
-    _killed(out, "summary.json")
+    _killed(out, "values.json")
     with pytest.raises(ValueError, match=r"swap-study.*did not finish.*sim study swap.*"
                                          r"--resume"):
         _report(out, tmp_path)
@@ -422,7 +471,7 @@ def test_an_interrupted_tuning_folder_is_reported_partial_or_names_resume(tmp_pa
         tune("counting", ["lowest"], out=out, progress=_stop_at(3 * 300 + 150), **args)
     page = _report(out, tmp_path)
     assert "PARTIAL" in page and "Best so far: trial" in page and "--resume" in page
-    _killed(out, "summary.json", "tune.json")
+    _killed(out, "tune.json")
     with pytest.raises(ValueError, match=r"tune.*did not finish.*[1-5] of 6 trials.*sim tune.*"
                                          r"--resume"):
         _report(out, tmp_path)
@@ -462,7 +511,7 @@ def test_dask_ctrl_c_passes_on_the_games_played(dask_client, tmp_path):
     out = tmp_path / "d"
     with pytest.raises(Interrupted) as e:
         run(cfg, out=out, progress=_stop_at(1000), backend=DaskBackend(client=dask_client))
-    tally = e.value.partial
+    tally = e.value.partial.result
     assert 1000 <= tally.games < 6000
     tally = run(cfg, out=out, resume=True, backend=DaskBackend(client=dask_client))
     assert tally.to_dict() == run(cfg).to_dict()

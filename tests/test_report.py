@@ -68,12 +68,23 @@ def test_load_gives_the_records_and_the_summary(saved):
     assert "3,000 games" in repr(r)
 
 
-def test_load_reads_compare_and_study_when_present(saved, tmp_path):
+def test_load_opens_each_kind_with_its_own_reader(saved, tmp_path):
+    """A run folder is a run whatever other files lie in it; a tournament's folder gives its
+    compare.json, a swap study's its study.json; a kind this version does not know is
+    refused in one line."""
     path = _copy(saved, tmp_path)
     (path / "compare.json").write_text(json.dumps(COMPARE))
     (path / "study.json").write_text(json.dumps(STUDY))
     r = sim.load(path)
-    assert r.compare == COMPARE and r.study == STUDY
+    assert r.compare is None and r.study is None and len(r.parts) == 3
+    manifest = json.loads((path / "manifest.json").read_text())
+    for kind, name, attr in (("compare", "compare.json", "compare"),
+                             ("swap-study", "study.json", "study")):
+        (path / "manifest.json").write_text(json.dumps(dict(manifest, kind=kind)))
+        assert getattr(sim.load(path), attr) == json.loads((path / name).read_text())
+    (path / "manifest.json").write_text(json.dumps(dict(manifest, kind="mystery")))
+    with pytest.raises(ValueError, match=r"kind 'mystery', which this version .* cannot open"):
+        sim.load(path)
 
 
 def test_load_refuses_what_is_not_a_finished_run(saved, tmp_path):

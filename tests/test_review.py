@@ -131,8 +131,8 @@ def test_review_text_and_report_page(cli, tmp_path):
     assert "Budget: 40 worlds per decision" in r.stdout and "MISTAKE" in r.stdout
     assert r.stdout.splitlines()[-2].startswith("Summary: ")
     assert "95% normal interval of the total, ± 1.96 √(Σ se²)" in r.stdout.splitlines()[-2]
-    assert {"manifest.json", "summary.json", "review.json", "game.json"} <= {
-        p.name for p in out.iterdir()}
+    assert {"manifest.json", "review.json", "game.json"} <= {p.name for p in out.iterdir()}
+    assert not (out / "summary.json").exists()             # a run's file, not a review's
     r = cli("report", out)
     assert r.exit_code == 0, r.output
     html = (out / "report.html").read_text()

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from sim.runs.batch import Interrupted
+from sim.runs.partial import Interrupted
 from sim.studies.ruleslab.study import rules_lab
 from sim.studies.ruleslab.variants import variants
 
@@ -110,12 +110,14 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
                                                                      stage):
     """Ctrl-C in the cheap stage (past the base's tables) or in the montecarlo stage (whose
     stopping decisions are made again from the saved blocks): what ``--resume`` gives is
-    the uninterrupted study."""
+    the uninterrupted study, every field (the games played counted too) and the saved file."""
     from sim.studies.ruleslab import study
 
     kw = dict(SMALL, only=["count_rule", "classic"], skill_deals=30, mc_deals=4, mc_block=2)
-    whole = rules_lab(**kw)
     calls, play = [], study.play_block
+    monkeypatch.setattr(study, "play_block", lambda *a, **k: calls.append(1) or play(*a, **k))
+    whole = rules_lab(out=tmp_path / "whole", **kw)
+    blocks, calls = len(calls), []
 
     def interrupted(table, *args, **kwargs):     # Ctrl-C in a later block of `stage`
         calls.append(table.name)
@@ -127,13 +129,19 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
     monkeypatch.setattr(study, "play_block", interrupted)
     with pytest.raises(Interrupted) as e:
         rules_lab(out=tmp_path / "lab", **kw)
-    assert "partial" in e.value.partial
+    assert "partial" in e.value.partial.result
     monkeypatch.setattr(study, "play_block", play)
+    played = []
+    monkeypatch.setattr(study, "play_block", lambda *a, **k: played.append(1) or play(*a, **k))
     resumed = rules_lab(out=tmp_path / "lab", resume=True, **kw)
-    assert resumed["games_played"] < whole["games_played"]        # some came from the folder
-    for r in (whole, resumed):
-        r.pop("games_played")
+    assert 0 < len(played) < blocks                               # some came from the folder
     assert json.dumps(resumed, sort_keys=True) == json.dumps(whole, sort_keys=True)
+    assert resumed["games_played"] == whole["games_played"] > 0
+    assert ((tmp_path / "lab" / "ruleslab.json").read_text()
+            == (tmp_path / "whole" / "ruleslab.json").read_text())
+    import sim                  # what sim report draws: the title's games, the seat table
+    a, b = sim.load(tmp_path / "lab"), sim.load(tmp_path / "whole")
+    assert a.summary == b.summary and a.summary["overall"]["games"] == whole["games_played"]
     mc = _row(whole, "count_rule=false")["skill_montecarlo"]
     assert mc["deals"] <= 4 and mc["stopped"] in ("clear", "precise", "most deals")
 

@@ -90,16 +90,36 @@ def test_resume_after_a_kill(tmp_path, reference):
 def test_out_refuses_an_existing_run_and_a_changed_resume(tmp_path):
     out = tmp_path / "run"
     run(cfg(games=2000), out=out)
-    with pytest.raises(StoreError, match="already holds a run"):
+    with pytest.raises(StoreError, match=r"already holds a saved folder \(run\); add --resume"):
         run(cfg(games=2000), out=out)
-    with pytest.raises(StoreError, match=r"options\.seed: saved 21, now 22"):
+    with pytest.raises(StoreError, match=r"^cannot resume .*run: options\.seed was 21, now 22$"):
         run(cfg(games=2000, seed=22), out=out, resume=True)
     with pytest.raises(StoreError, match=r"batch"):
         run(cfg(games=2000, batch=500), out=out, resume=True)
-    with pytest.raises(StoreError, match=r"options\.options\.ten_anywhere: saved false, now true"):
+    with pytest.raises(StoreError, match=r"options\.options\.ten_anywhere was false, now true"):
         run(cfg(games=2000, rules={"base": "seed", "ten_anywhere": True}), out=out, resume=True)
     with pytest.raises(RunError, match="--resume needs --out"):
         run(cfg(games=2000), resume=True)
+
+
+def test_one_wording_for_a_folder_that_cannot_be_resumed(tmp_path):
+    """Another kind's folder, a folder saved before the manifest said what must match, a
+    folder without a manifest: one line each, from the one owner of saved folders."""
+    from sim.studies.compare import compare
+
+    out = tmp_path / "run"
+    run(cfg(games=1000), out=out)
+    with pytest.raises(StoreError, match=r"^cannot resume .*: it holds a run folder, not a "
+                                         r"compare one$"):
+        compare(["lowest", "random"], players=2, games=100, out=out, resume=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["state"] == "finished" and manifest["match"]["batch"] == 1000
+    manifest.pop("match")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=r"^cannot resume .*older version"):
+        run(cfg(games=1000), out=out, resume=True)
+    with pytest.raises(StoreError, match=r"^cannot resume .*no manifest\.json"):
+        run(cfg(games=1000), out=tmp_path / "new", resume=True)
 
 
 def test_unwritable_out_is_a_clear_error(cli, tmp_path):

@@ -75,6 +75,9 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     assert read_split(out / "split.csv")[0] == 3      # the split policy's fitted model
     assert json.loads((out / "study.json").read_text())["players"] == 3
     r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
+    assert r.exit_code == 2 and "already holds a saved folder (swap-study)" in r.output
+    out = tmp_path / "study2"
+    r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
     assert r.exit_code == 0, r.output
     # issue 22: the answer in plain words first, under the ruleset it ran under
     assert "highest-up" in study["answer"] and "Worth most face up" in study["answer"]

@@ -90,7 +90,7 @@ def test_tune_keeps_every_trial_resumes_and_checks_on_fresh_deals(tmp_path):
     # common random numbers: the same values on the same deals give the same result
     same = tune("counting", ["lowest"], trials=1, **args)
     assert same["trials"][0]["value"] == trials[0]["value"]
-    with pytest.raises(RunError, match="other options"):
+    with pytest.raises(RunError, match=r"cannot resume .*: against\.0 was \"lowest\", now \"highest\""):
         tune("counting", ["highest"], trials=6, out=out, resume=True, **args)
     with pytest.raises(RunError, match="already holds"):
         tune("counting", ["lowest"], trials=2, out=out, **args)

@@ -23,7 +23,7 @@ import datetime as _dt
 from pathlib import Path
 
 from reports.html import common
-from sim.runs.saved import load
+from sim.studies.saved import load
 
 PAGES = {"run": "reports.html.run", "compare": "reports.html.compare",
          "swap-study": "reports.html.study", "tune": "reports.html.tune",
@@ -47,7 +47,7 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     ``run_dir/report.html``) and its PNG and CSV files to ``<name>_files/`` beside it.
 
     Returns the paths written, the page first. ``ValueError`` if ``run_dir`` is not a
-    finished saved folder (see :func:`sim.runs.saved.load`), or of an unknown kind."""
+    finished saved folder (see :func:`sim.studies.saved.load`), or of an unknown kind."""
     import matplotlib
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     from markupsafe import Markup

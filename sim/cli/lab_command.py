@@ -47,7 +47,8 @@ def study_rules(players: int = PLAYERS,
                 resume: bool = resume_option("study", " (same options)"),
                 as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """What each house rule does to the game, on the same deals."""
-    from sim.runs.runner import Interrupted, RunError
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError
     from sim.studies.ruleslab.study import estimate_plan, rules_lab
 
     engine, partial = None, None
@@ -74,7 +75,7 @@ def study_rules(players: int = PLAYERS,
                                    backend=engine, progress=progress,
                                    phase=phase_of(progress), **counts)
         except Interrupted as e:
-            result = e.partial
+            result = e.partial.result
             partial = result["partial"] + (f"; continue with --resume (--out {out})"
                                            if out else "")
         result["seconds"] = time.perf_counter() - t0

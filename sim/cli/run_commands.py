@@ -50,7 +50,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     if debug:
         _debug_mode()
         threads = 1
-    from sim.runs.runner import Interrupted, RunError, games_to_play, run as run_games
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError, games_to_play, run as run_games
 
     engine = None
     try:
@@ -71,7 +72,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
                 tally = run_games(cfg, progress=progress, out=out, resume=resume,
                                   backend=engine)
         except Interrupted as e:
-            tally = e.partial
+            tally = e.partial.result
             partial = "interrupted" + (f"; the finished batches are in {out}, continue with "
                                        f"--resume" if out else "")
         seconds = time.perf_counter() - t0

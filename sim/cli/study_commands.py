@@ -42,7 +42,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
     from sim.studies.compare import compare as play, save
-    from sim.runs.runner import Interrupted, RunError
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError
 
     partial = None
     try:
@@ -71,7 +72,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                                max_games=cap, progress=progress, out=out,
                                cycle_stop=cycle_stop, seating=seating, resume=resume)
         except Interrupted as e:
-            t, info = e.partial
+            t, info = e.partial.result
             partial = "interrupted" + (f"; the finished blocks are in {out}, continue with "
                                        f"--resume" if out else "")
             if not t.games:
@@ -81,11 +82,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         result = t.to_dict()
         result["info"] = info
         if out is not None:
-            save(out, t, info, {"strategies": list(strategies), "players": players,
-                                "games": total, "seed": seed, "rules": cfg.rules,
-                                "until_clear": until_clear, "max_games": cap,
-                                "independent": independent, "max_turns": max_turns,
-                                "cycle_stop": cycle_stop, "seating": seating}, result)
+            save(out, t, info, result)
     except (RunError, ValueError) as e:
         fail(str(e))
     except KeyboardInterrupt:
@@ -127,7 +124,8 @@ def study_swap(players: int = PLAYERS,
                resume: bool = resume_option("study", " (same options)"),
                as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """Which face-up cards to keep, measured over many games."""
-    from sim.runs.runner import Interrupted, RunError
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError
     from sim.studies.swapstudy import planned_games, swap_study
 
     try:
@@ -163,20 +161,20 @@ def study_swap(players: int = PLAYERS,
 def _study_partial(partial, out, as_json, seconds, ruleset):
     """Ctrl-C in the swap study: the values stage's games so far (a run's summary, labelled
     PARTIAL) and the head-to-heads finished; exit 130."""
-    tally = partial["tally"]
-    what = (f"interrupted in the {partial['stage']} stage; the games so far are in {out}, "
+    tally, h2h = partial.result["tally"], partial.result["head_to_head"]
+    what = (f"interrupted in the {partial.stage} stage; the games so far are in {out}, "
             f"continue with --resume")
     if as_json:
         result = tally.to_dict()
         result["partial"] = what
-        result["head_to_head"] = partial.get("head_to_head", [])
+        result["head_to_head"] = h2h
         from sim.cli import jsonout
         jsonout.echo("study-swap", ruleset, {"out": str(out)},
                      {**result, "seconds": seconds}, default=float)
     else:
         from reports.text import print_summary
         print_summary(tally, seconds, partial=what + " (the values stage, random swaps)")
-        for r in partial.get("head_to_head", []):
+        for r in h2h:
             typer.echo(f"head-to-head, split against {r['policy']}: {100 * r['diff']:+.2f} "
                        f"points per seat (95% CI {100 * r['ci_low']:+.2f} to "
                        f"{100 * r['ci_high']:+.2f}), {r['games']:,} games")
@@ -207,7 +205,8 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
          resume: bool = resume_option("tuning"), as_json: bool = json_option(),
          quiet: bool = QUIET):
     """Tune a strategy's parameters against a field (optuna)."""
-    from sim.runs.runner import Interrupted, RunError
+    from sim.runs.partial import Interrupted
+    from sim.runs.runner import RunError
     from sim.runs.extras import require
     from sim.studies.tune import lineup, tune as run_tune
 
@@ -252,9 +251,8 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
 def _tune_partial(partial, out, as_json, ruleset):
     """Ctrl-C in sim tune: the trials finished and the best so far, labelled PARTIAL (not
     checked on fresh deals); exit 130."""
-    done, best = partial["trials"], partial["best"]
-    what = (f"interrupted during {partial['stage']}, after {len(done)} of "
-            f"{partial['trials_wanted']} trials"
+    done, best = partial.result["trials"], partial.result["best"]
+    what = (f"interrupted during {partial.stage}, after {len(done)} of {partial.of} trials"
             + (f"; they are in {out}, continue with --resume" if out else ""))
     if as_json:
         from sim.cli import jsonout

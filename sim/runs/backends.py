@@ -2,9 +2,9 @@
 
 A backend's ``play(cfg, todo, tick)`` yields ``(index, Batch)`` for each ``(index, first, n)``
 of ``todo``, in any order, calling ``tick(games)`` as games are played; on Ctrl-C it raises
-:class:`~sim.runs.batch.Interrupted` whose ``partial``, when set, is ``(index, Batch)``: games
-played of batches not yet whole (the local backend: the first games of a batch). Games depend only on (seed, game index), so every backend gives the
-same records.
+:class:`~sim.runs.partial.Interrupted` whose ``partial.result`` is a Batch: the games played
+of batches not yet whole (the local backend: the first games of a batch; none, an empty
+Batch). Games depend only on (seed, game index), so every backend gives the same records.
 """
 from __future__ import annotations
 
@@ -16,8 +16,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-from sim.runs.batch import Batch, Interrupted, play_batch
+from sim.kernel.records import allocate
+from sim.runs.batch import Batch, play_batch
 from sim.runs.config import RunConfig, RunError
+from sim.runs.partial import Interrupted, Partial
+
+
+def _nothing() -> Interrupted:
+    """Ctrl-C before a game of a batch not yet whole was played: an empty Batch."""
+    return Interrupted(Partial(Batch(0, allocate(0)), 0))
 
 
 class LocalBackend:
@@ -32,9 +39,13 @@ class LocalBackend:
     def play(self, cfg, todo, tick=None):
         stop = threading.Event()
         if len(todo) < 2:
-            for index, first, n in todo:
-                yield index, _played(index, play_batch, cfg, first, n, self.threads,
-                                     stop=stop, tick=tick)
+            try:
+                for index, first, n in todo:
+                    yield index, play_batch(cfg, first, n, self.threads, stop=stop, tick=tick)
+            except KeyboardInterrupt as e:
+                if isinstance(e, Interrupted):     # the batch's first games, played
+                    raise
+                raise _nothing() from None
             return
         ahead = ThreadPoolExecutor(1, thread_name_prefix="shithead-batch")
         pending = None
@@ -48,24 +59,17 @@ class LocalBackend:
             yield pending[0], pending[1].result()
         except KeyboardInterrupt as e:
             # Ctrl-C: stop the batch under way (its chunks end within a second) and pass on
-            # its first games, played, with the batch's index
+            # its first games, played (its own Interrupted), or the whole batch if it ended
             stop.set()
-            if isinstance(e, Interrupted) or pending is None:
+            if isinstance(e, Interrupted):
                 raise
-            played = _played(pending[0], pending[1].result)
-            raise Interrupted((pending[0], played)) from None
+            if pending is None:
+                raise _nothing() from None
+            played = pending[1].result()
+            raise Interrupted(Partial(played, played.status.size)) from None
         finally:   # stopped early (an error, Ctrl-C): drop the batch not yet started
             stop.set()
             ahead.shutdown(wait=False, cancel_futures=True)
-
-
-def _played(index, play, *args, **kwargs):
-    """``play(*args, **kwargs)``; an :class:`Interrupted` from it with ``(index, partial)``."""
-    try:
-        return play(*args, **kwargs)
-    except Interrupted as e:
-        e.partial = (index, e.partial)
-        raise
 
 
 @functools.lru_cache(maxsize=8)
@@ -90,7 +94,7 @@ class DaskBackend:
     worker (from the speed of the tasks done so far, starting at ``FIRST`` games), so the
     progress moves task by task and Ctrl-C is answered at once: the tasks under way are
     cancelled and the games of the tasks finished, in batches not yet whole, are passed on
-    (:class:`~sim.runs.batch.Interrupted`). At most two tasks per worker are in flight, so
+    (:class:`~sim.runs.partial.Interrupted`). At most two tasks per worker are in flight, so
     memory stays flat; a batch is yielded once all its tasks are back, its games in order."""
 
     SECONDS = 1.0
@@ -154,7 +158,8 @@ class DaskBackend:
                     yield index, whole
         except KeyboardInterrupt:
             self.client.cancel([f for _, _, f in keys.values()])
-            raise Interrupted(tasks.partial()) from None
+            played = tasks.partial()
+            raise Interrupted(Partial(played, played.status.size)) from None
 
 
 class _Tasks:
@@ -194,10 +199,8 @@ class _Tasks:
         return Batch.join([parts[k] for k in sorted(parts)])
 
     def partial(self):
-        """``(index, Batch)``: the games of every finished task of the batches not yet
-        whole (one batch, under the first one's index), or None."""
-        done = [(index, parts[k]) for index in sorted(self.parts)
+        """The games of every finished task of the batches not yet whole, as one Batch
+        (empty if none)."""
+        done = [parts[k] for index in sorted(self.parts)
                 for parts in [self.parts[index]] for k in sorted(parts)]
-        if not done:
-            return None
-        return done[0][0], Batch.join([b for _, b in done])
+        return Batch.join(done) if done else Batch(0, allocate(0))

@@ -18,6 +18,7 @@ from sim.kernel.records import Records
 from sim.runs.chunks import Chunks
 from sim.runs.config import SEATED, RunConfig, RunError
 from sim.runs.onegame import strategy_error
+from sim.runs.partial import Interrupted, Partial
 
 
 @dataclass
@@ -133,18 +134,11 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
         table = cfg if seating is None else seating.config(tuple(seat_rows[i, :cfg.players]))
         raise strategy_error(table, int(games[i]), b.status[i], b.errors[i])
     if chunks.done < n:          # stopped: the games played so far, in order from the first
-        raise Interrupted(b.take(np.arange(chunks.done)))   # copies: chunks may still run
+        # (copies: chunks may still run)
+        raise Interrupted(Partial(b.take(np.arange(chunks.done)), chunks.done, n))
     return b
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C (or a ``stop`` event) ended the play early. ``partial`` holds what was played
-    before it: a :class:`Batch` of the first games of a batch, or a caller's partial result
-    (a run's Tally, a tournament), set as the exception travels up."""
-
-    def __init__(self, partial=None, message="interrupted"):
-        super().__init__(message)
-        self.partial = partial
 
 
 def entry(cfg: RunConfig):

@@ -61,7 +61,8 @@ def _measure(cfg, threads) -> float:
     :data:`SECONDS` of play after a warm-up game per thread (loading or compiling); when one
     game takes a quarter of that (the chunks of a slow strategy would take seconds), from
     games played one at a time for about :data:`SLOW_SECONDS`."""
-    from sim.runs.batch import Interrupted, play_batch
+    from sim.runs.batch import play_batch
+    from sim.runs.partial import Interrupted
 
     play_batch(cfg, OFFSET, threads, threads)               # load (or compile) the code
     t0 = time.perf_counter()

@@ -1,22 +1,45 @@
-"""The saved folder's files, written in one place for every command that saves one (``sim
-run``, ``sim compare``, ``sim study swap``, ``sim tune``): the folder itself, ``manifest.json``
-(what was run, with the versions of the code and libraries), result JSON (``summary.json``
-and a study's own) and per-game records as Parquet parts under ``games/``.
+"""The saved folder (``--out DIR``): one protocol for every command that saves one (``sim run``,
+``sim compare``, ``sim study swap``, ``sim study rules``, ``sim tune``, ``sim review``).
 
-Every file is written under a temporary name and renamed, so a process killed mid-write
-leaves whole files only (what ``--resume`` and ``sim.load`` rely on).
+A command declares what it saves and :func:`open_for_write` does the rest:
+
+- ``kind`` (``run``, ``compare``, ...) and ``format`` (the version of its files);
+- ``options``: what was asked, shown by ``sim report``;
+- ``match``: what must be the same to continue the folder with ``--resume`` (everything
+  that decides its games); the format and the code's hash (:func:`versions`) are added;
+- ``results``: the files of its result, written at the end (removed when it resumes).
+
+:func:`open_for_write` makes the folder, or checks it for ``--resume`` (the same kind, and
+every key of ``match`` as saved, said in one wording: ``cannot resume DIR: KEY was X, now
+Y``), writes ``manifest.json`` and returns a :class:`Folder`. Its ``write_*`` write each part
+atomically (a temporary name, then a rename: a process killed mid-write leaves whole files
+only, what ``--resume`` and ``sim.load`` rely on); :meth:`Folder.finish` writes the result
+and marks the folder finished, :meth:`Folder.mark_partial` writes what an interrupted command
+finished and marks it partial.
+
+``manifest.json``: ``kind``, ``format``, ``options``, ``match``, ``versions``, ``state``
+(``running``, ``partial`` or ``finished``; :func:`state`), ``partial`` (why, when partial),
+``created``, ``finished`` and a kind's own fields. ``sim.load`` (:mod:`sim.studies.saved`)
+reads it and opens each kind with that kind's reader.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
 import platform
+import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from sim.runs.config import RunError
 
-class StoreError(ValueError):
+MANIFEST = "manifest.json"
+RUNNING, PARTIAL, FINISHED = "running", "partial", "finished"
+
+
+class StoreError(RunError):
     """The output folder cannot be used as asked."""
 
 
@@ -30,11 +53,6 @@ def versions() -> dict:
     from sim.kernel.compiler import cache_dir
     return {"shithead-sim": project, "code": cache_dir().name, "python": platform.python_version(),
             "numba": numba.__version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__}
-
-
-def manifest(kind: str, options: dict, **extra) -> dict:
-    """A study's ``manifest.json``: its kind, its options and the versions (then ``extra``)."""
-    return {"kind": kind, "options": options, "versions": versions(), **extra}
 
 
 def make_dir(path, sub: str = "") -> Path:
@@ -52,8 +70,8 @@ def new_dir(path) -> Path:
     """``--out`` for a new saved folder: :func:`make_dir`, refusing a folder that holds a
     saved folder already (its manifest): its results must not be overwritten."""
     path = Path(path).expanduser()
-    if (path / "manifest.json").exists():
-        raise StoreError(f"--out: {path} already holds a saved folder; choose another")
+    if (path / MANIFEST).exists():
+        raise StoreError(_held(path, read_manifest(path, quiet=True), resumable=False))
     return make_dir(path)
 
 
@@ -77,3 +95,159 @@ def write_parquet(path: Path, df) -> None:
     tmp = path.with_suffix(".tmp")
     pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
     os.replace(tmp, path)
+
+
+def read_manifest(path, quiet: bool = False) -> dict | None:
+    """``path/manifest.json`` as a dict, None if there is none; :class:`StoreError` if it
+    cannot be read (``quiet``: then ``{}``)."""
+    file = Path(path).expanduser() / MANIFEST
+    if not file.exists():
+        return None
+    try:
+        data = json.loads(file.read_text())
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        return data
+    except (OSError, ValueError) as e:
+        if quiet:
+            return {}
+        raise StoreError(f"{file} is not a readable manifest: {e}") from None
+
+
+def state(manifest: dict) -> str | None:
+    """``running``, ``partial`` or ``finished``; None for a folder saved before the manifest
+    said so (its kind's reader decides from its files)."""
+    return manifest.get("state")
+
+
+def _now() -> str:
+    return _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _held(path: Path, manifest: dict, resumable: bool) -> str:
+    kind = manifest.get("kind", "run") if manifest else "saved folder"
+    return (f"--out: {path} already holds a saved folder ({kind}); "
+            + ("add --resume to continue it (the same options), or " if resumable else "")
+            + "choose another folder")
+
+
+def open_for_write(path, kind: str, *, format: int, options: dict, match: dict,
+                   resume: bool = False, results=(), extra: dict | None = None,
+                   default=None) -> "Folder":
+    """The folder ``path`` for a command of ``kind`` (module doc): made and its manifest
+    written; with ``resume``, the saved one if its kind and ``match`` (with the format and
+    the code) are those given, its ``results`` removed (written again at the end).
+    :class:`StoreError` in one line otherwise. ``default`` serialises ``options``/``match``
+    values JSON does not know (as for ``json.dumps``)."""
+    path = make_dir(path)
+    try:
+        tempfile.NamedTemporaryFile(dir=path, delete=True).close()
+    except OSError as e:
+        raise StoreError(f"--out: cannot write to {path}: {e.strerror or e}") from None
+    match = json.loads(json.dumps({"format": format, "code": versions()["code"], **match},
+                                  default=default))
+    old = read_manifest(path)
+    if old is not None and not resume:
+        raise StoreError(_held(path, old, resumable=True))
+    if resume:
+        if old is None:
+            raise StoreError(f"cannot resume {path}: it holds no saved folder (no "
+                             f"{MANIFEST}); start without --resume")
+        _check(path, old, kind, match)
+        for name in results:
+            (path / name).unlink(missing_ok=True)
+    manifest = {"kind": kind, "format": format, "options": options, "match": match,
+                "versions": versions(), "state": RUNNING,
+                "created": (old or {}).get("created") or _now(), **(extra or {})}
+    f = Folder(path, manifest, default)
+    f._write_manifest()
+    return f
+
+
+def open_saved(path, kind: str) -> "Folder":
+    """The folder ``path`` a command of ``kind`` opened (:func:`open_for_write`), to write
+    its result; :class:`StoreError` if it holds none."""
+    path = Path(path).expanduser()
+    old = read_manifest(path)
+    if old is None or old.get("kind", "run") != kind:
+        raise StoreError(f"{path} holds no {kind} folder to write to (no {MANIFEST} of "
+                         f"kind {kind})")
+    return Folder(path, old)
+
+
+def _check(path: Path, old: dict, kind: str, match: dict) -> None:
+    """``--resume``: the saved folder must be of ``kind`` with the same ``match``."""
+    if old.get("kind", "run") != kind:
+        raise StoreError(f"cannot resume {path}: it holds a {old.get('kind', 'run')} folder, "
+                         f"not a {kind} one")
+    if "match" not in old:
+        raise StoreError(f"cannot resume {path}: it was saved by an older version of "
+                         f"shithead-sim ({MANIFEST} says nothing of what must match); start "
+                         f"again in another folder")
+    saved, now = _flat(old["match"]), _flat(match)
+    diff = [k for k in sorted(set(saved) | set(now)) if saved.get(k) != now.get(k)]
+    if diff:
+        said = "; ".join(f"{k} was {json.dumps(saved.get(k))}, now {json.dumps(now.get(k))}"
+                         for k in diff)
+        hint = (" (the project's code changed since it began: results of two versions are "
+                "not mixed)" if "code" in diff else "")
+        raise StoreError(f"cannot resume {path}: {said}{hint}")
+
+
+class Folder:
+    """A saved folder open for writing (:func:`open_for_write`): ``path``, ``manifest``."""
+
+    def __init__(self, path: Path, manifest: dict, default=None):
+        self.path, self.manifest, self.default = Path(path), manifest, default
+
+    @property
+    def kind(self) -> str:
+        return self.manifest.get("kind", "run")
+
+    def sub(self, name: str) -> Path:
+        """The subfolder ``name`` (``games``, ``units``), made if missing."""
+        return make_dir(self.path, name) / name
+
+    def write_json(self, name: str, data, default=None) -> None:
+        write_json(self.path / name, data, default=default or self.default)
+
+    def write_parquet(self, name: str, df) -> None:
+        write_parquet(self.path / name, df)
+
+    def write_bytes(self, name: str, data: bytes) -> None:
+        write_bytes(self.path / name, data)
+
+    def _write_manifest(self) -> None:
+        self.write_json(MANIFEST, self.manifest)
+
+    def _mark(self, files, default, **fields) -> None:
+        for name, data in (files or {}).items():       # the results first, then the state
+            self.write_json(name, data, default=default)
+        for key in (PARTIAL, FINISHED):
+            self.manifest.pop(key, None)
+        self.manifest.update(fields)
+        self._write_manifest()
+
+    def finish(self, files: dict | None = None, default=None) -> None:
+        """Write ``files`` (name: JSON data) and mark the folder finished."""
+        self._mark(files, default, state=FINISHED, finished=_now())
+
+    def mark_partial(self, reason: str, files: dict | None = None, default=None) -> None:
+        """Write ``files`` (what an interrupted command finished) and mark the folder
+        partial, ``reason`` saying why (``sim report`` shows it; ``--resume`` goes on)."""
+        self._mark(files, default, state=PARTIAL, partial=reason)
+
+
+def _flat(data, prefix=""):
+    """{"options": {"seed": 1}} -> {"options.seed": 1}, to name what differs."""
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            out.update(_flat(v, f"{prefix}{k}."))
+        return out
+    if isinstance(data, list):
+        out = {}
+        for i, v in enumerate(data):
+            out.update(_flat(v, f"{prefix}{i}."))
+        return out
+    return {prefix[:-1]: data}

@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.runs.backends import LocalBackend
-from sim.runs.batch import Batch, Interrupted, batches, play_batch  # noqa: F401  (re-exported)
+from sim.runs.batch import Batch, batches, play_batch  # noqa: F401  (re-exported)
 from sim.runs.chunks import Played
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
 from sim.runs.onegame import GameRecord, record_game, strategy_error  # noqa: F401  (re-exported)
+from sim.runs.partial import Interrupted, Partial
 from sim.runs.store import Store, part_path
 from sim.runs.tally import Tally
 
@@ -33,8 +34,8 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     """Play all games of ``cfg`` and return their :class:`~sim.runs.tally.Tally`.
 
     ``progress(done)`` is called as games finish (chunks of a batch, so from the first
-    second). Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
-    ``partial`` the tally of the games played so far (the saved folder keeps whole batches:
+    second). Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
+    ``partial.result`` the tally of the games played so far (the saved folder keeps whole batches:
     ``--resume`` plays the rest). With ``out`` (a folder) every batch's
     per-game records are saved (:mod:`sim.runs.store`), and ``resume`` continues a saved run.
     ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.runs.backends`.
@@ -63,10 +64,9 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
             tally.add(b)
     except KeyboardInterrupt as e:
         # the whole batches are tallied (and saved); a batch's first games count too
-        part = getattr(e, "partial", None)
-        if isinstance(part, tuple) and part[1] is not None and part[1].status.size:
-            tally.add(part[1])
-        raise Interrupted(tally) from None
+        if isinstance(e, Interrupted) and e.partial.result.status.size:
+            tally.add(e.partial.result)
+        raise Interrupted(Partial(tally, tally.games, cfg.games)) from None
     if store is not None:
         store.finish(tally.to_dict())
     return tally

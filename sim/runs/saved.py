@@ -1,4 +1,6 @@
-"""Open a saved run (``sim run --out DIR``) for analysis: ``sim.load(DIR)``.
+"""What ``sim.load(DIR)`` returns (:class:`Loaded`), and the reader of a saved run (``sim run
+--out DIR``, kind ``run``); the other kinds' readers live beside the studies that write them,
+and :mod:`sim.studies.saved` opens each kind with its own.
 
 >>> run = sim.load("runs/big")            # doctest: +SKIP
 >>> run.by_seat                           # the summary's seat table, as a DataFrame
@@ -20,10 +22,12 @@ import pandas as pd
 
 @dataclass(repr=False, eq=False)
 class Loaded:
-    """A saved run: ``summary``/``manifest`` (dicts, as saved), ``by_seat`` (the summary's
-    seat table), ``by_strategy`` (the per-strategy table of every kind of folder: see
-    :func:`strategy_table`), ``compare``/``study``/``tune`` (the tournament's, swap study's
-    and tuning's results, or ``None``), and ``games``: every per-game record, sorted by game."""
+    """A saved folder: ``manifest`` (as saved), ``summary`` (a run's summary.json; another
+    kind's reader gives its options as ``config``, its totals as ``overall``, its seat table
+    as ``by_seat`` and ``partial`` when an interrupted command saved it), ``by_seat`` (the
+    summary's seat table), ``by_strategy`` (the kind's per-strategy table),
+    ``compare``/``study``/``tune`` (the tournament's, swap study's and tuning's results, or
+    ``None``), and ``games``: every per-game record, sorted by game."""
 
     path: Path
     manifest: dict
@@ -80,7 +84,8 @@ class Loaded:
                 + (f", with {' and '.join(extra)}" if extra else "") + ">")
 
 
-def _read_json(path: Path, what: str) -> dict:
+def read_json(path: Path, what: str) -> dict:
+    """The JSON object in ``path``; ``ValueError`` naming ``what`` if it cannot be read."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as e:
@@ -90,80 +95,39 @@ def _read_json(path: Path, what: str) -> dict:
     return data
 
 
-def load(path) -> Loaded:
-    """Open the run saved in ``path`` by ``sim run --out``.
+def parts_of(root: Path) -> list[Path]:
+    """The Parquet files of a folder's per-game records, in order."""
+    return sorted((root / "games").glob("part-*.parquet"))
 
-    ``ValueError`` if ``path`` is not a saved run (no ``manifest.json``), or if the run did
-    not finish (no ``summary.json``: continue it with ``--resume``)."""
-    root = Path(path).expanduser()
-    if not root.exists():
-        raise ValueError(f"{root}: no such folder (expected the --out folder of `sim run`)")
-    if not root.is_dir():
-        raise ValueError(f"{root} is a file, not a saved run (expected the --out folder of "
-                         f"`sim run`)")
-    if not (root / "manifest.json").exists():
-        raise ValueError(f"{root} is not a saved run: it has no manifest.json (expected the "
-                         f"--out folder of `sim run`)")
-    manifest = _read_json(root / "manifest.json", "manifest")
-    parts = sorted((root / "games").glob("part-*.parquet"))
+
+def read(root: Path, manifest: dict) -> Loaded:
+    """The run saved in ``root`` (kind ``run``): finished when its summary.json is written
+    (:meth:`sim.runs.store.Store.finish`); else ``ValueError`` saying how far it got and
+    how to continue it."""
+    parts = parts_of(root)
     if not (root / "summary.json").exists():
-        raise ValueError(unfinished(root, manifest, parts))
-    summary = _read_json(root / "summary.json", "summary")
-    optional = {}
-    for name in ("compare", "study", "tune"):
-        f = root / f"{name}.json"
-        optional[name] = _read_json(f, f"{name} file") if f.exists() else None
+        options = manifest.get("options", {})
+        games, batch = options.get("games"), manifest.get("batch")
+        progress = (f" ({len(parts)} of {-(-games // batch)} batches saved)"
+                    if isinstance(games, int) and isinstance(batch, int) and batch > 0 else "")
+        raise ValueError(unfinished(root, manifest, "summary.json", progress))
+    summary = read_json(root / "summary.json", "summary")
     return Loaded(path=root, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(strategy_table(summary, optional["compare"],
-                                                          optional["tune"])),
-                  compare=optional["compare"], study=optional["study"], tune=optional["tune"],
-                  parts=parts)
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), parts=parts)
 
 
 # the command that saves each kind of folder
 COMMANDS = {"run": "sim run", "compare": "sim compare", "swap-study": "sim study swap",
-            "tune": "sim tune"}
+            "tune": "sim tune", "rules-lab": "sim study rules", "review": "sim review"}
 
 
-def unfinished(root: Path, manifest: dict, parts: list) -> str:
-    """What to say of a saved folder without its summary.json: the command that saved it
-    stopped (killed, or interrupted before it saved a partial result), and ``--resume``
-    continues it; how far it got."""
+def unfinished(root: Path, manifest: dict, result: str, progress: str = "") -> str:
+    """What to say of a saved folder without its result (the file ``result``): the command
+    that saved it stopped (killed, or interrupted before it saved a partial result), and
+    ``--resume`` continues it; ``progress``: how far it got."""
     kind = manifest.get("kind", "run")
-    options = manifest.get("options", {})
-    progress = ""
-    if kind == "run":
-        games, batch = options.get("games"), manifest.get("batch")
-        if isinstance(games, int) and isinstance(batch, int) and batch > 0:
-            progress = f" ({len(parts)} of {-(-games // batch)} batches saved)"
-    elif kind == "tune":
-        trials = root / "trials.jsonl"
-        done = (sum(1 for line in trials.read_text().splitlines() if line.strip())
-                if trials.exists() else 0)
-        progress = f" ({done} of {options.get('trials', '?')} trials saved)"
-    elif parts:
-        progress = f" ({len(parts)} files of games saved)"
     command = COMMANDS.get(kind, f"the command that saved it ({kind})")
     return (f"the {'run' if kind == 'run' else kind} in {root} did not finish: it has no "
-            f"summary.json{progress}. Continue it with the same `{command}` options plus "
+            f"{result}{progress}. Continue it with the same `{command}` options plus "
             f"`--out {root} --resume`, then report it")
-
-
-def strategy_table(summary: dict, compare: dict | None, tune: dict | None) -> list[dict]:
-    """The per-strategy rows of a saved folder, whatever command saved it: a run's and a swap
-    study's (its values stage) are the summary's ``by_strategy`` (one row per strategy and
-    swap, with the seats it held); a tournament's are ``compare.json``'s ``per_strategy``
-    (every strategy held every seat, so no seats column); a tuning's are the best and the
-    default parameters as measured again on fresh deals (``role``, ``strategy``: the spec,
-    ``games``, ``estimate`` and its interval), from ``tune.json``."""
-    if summary.get("by_strategy"):
-        return summary["by_strategy"]
-    if compare is not None:
-        return compare.get("per_strategy", [])
-    if tune is not None and "fresh" in tune:
-        fresh = tune["fresh"]
-        return [{"role": role, "strategy": fresh[role]["spec"], "games": fresh["games"],
-                 **{k: v for k, v in fresh[role].items() if k != "spec"}}
-                for role in ("best", "default") if role in fresh]
-    return []

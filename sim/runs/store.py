@@ -1,5 +1,5 @@
-"""A run's output folder: manifest, per-game records in Parquet batches, summary (written
-through :mod:`sim.runs.folder`, as every saved folder is).
+"""A run's output folder: manifest, per-game records in Parquet batches, summary (a saved
+folder of kind ``run``, :mod:`sim.runs.folder`).
 
 Layout of ``--out DIR``::
 
@@ -13,8 +13,6 @@ exactly the result of an uninterrupted run (the games depend only on seed and in
 """
 from __future__ import annotations
 
-import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,72 +20,35 @@ import numpy as np
 from sim.kernel.cycle import END_FINISHED, END_NAMES
 from sim.kernel.records import FIELDS, Records
 from sim.kernel.referee import UNFINISHED
+from sim.runs import folder
 from sim.runs.batch import Batch
-from sim.runs.folder import StoreError, make_dir, versions, write_json, write_parquet
+from sim.runs.folder import StoreError  # noqa: F401  (re-exported)
 
+KIND = "run"
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
 FORMAT = 2
-# What must match for --resume to continue a run (everything that changes a game's result).
-_SAME = ("format", "options", "batch", "code", "strategies")
 
 
 class Store:
-    """The output folder of one run."""
+    """The output folder of one run. What must match for ``--resume`` to continue it:
+    everything that changes a game's result (the options, the batch size, each seat's
+    strategy identity; the code, :mod:`sim.runs.folder`)."""
 
     def __init__(self, path, cfg, resume: bool = False):
-        self.path = Path(path).expanduser()
         self.cfg = cfg
-        self.games_dir = self.path / "games"
-        v = versions()
-        self.manifest = {"format": FORMAT, "options": cfg.describe(), "batch": cfg.batch,
-                         "code": v["code"], "strategies": cfg.identities(), "versions": v}
-        make_dir(self.path, "games")
-        try:
-            probe = tempfile.NamedTemporaryFile(dir=self.games_dir, delete=True)
-            probe.close()
-        except OSError as e:
-            raise StoreError(f"--out: cannot write to {self.path}: {e.strerror or e}") from None
-        old = self._read_manifest()
-        if old is None:
-            if resume and any(self.games_dir.iterdir()):
-                raise StoreError(f"--resume: {self.path} has game files but no manifest.json")
-            self._write_json("manifest.json", self.manifest)
-        elif not resume:
-            raise StoreError(f"--out: {self.path} already holds a run; add --resume to "
-                             f"continue it, or choose another folder")
-        else:
-            saved, now = _flat({k: old.get(k) for k in _SAME}), _flat(
-                {k: self.manifest[k] for k in _SAME})
-            diff = [k for k in sorted(set(saved) | set(now)) if saved.get(k) != now.get(k)]
-            if diff:
-                details = "; ".join(f"{k}: saved {json.dumps(saved.get(k))}, now "
-                                    f"{json.dumps(now.get(k))}" for k in diff)
-                hint = (" The project's code changed since the run began: results of two "
-                        "versions are not mixed." if "code" in diff else "")
-                raise StoreError(f"--resume: the options differ from the saved run in "
-                                 f"{self.path}/manifest.json ({details}).{hint}")
-
-    def _read_manifest(self):
-        path = self.path / "manifest.json"
-        if not path.exists():
-            return None
-        try:
-            return json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise StoreError(f"--out: {path} is not a readable manifest: {e}") from None
-
-    def _write_json(self, name, data):
-        write_json(self.path / name, data)
+        options, strategies = cfg.describe(), cfg.identities()
+        self.folder = folder.open_for_write(
+            path, KIND, format=FORMAT, options=options, resume=resume,
+            match={"options": options, "batch": cfg.batch, "strategies": strategies},
+            results=("summary.json",), extra={"batch": cfg.batch, "strategies": strategies})
+        self.path = self.folder.path
+        self.games_dir = self.folder.sub("games")
 
     def part(self, index: int) -> Path:
         return part_path(self.games_dir, index)
 
     def done(self, index: int) -> bool:
         return self.part(index).exists()
-
-    def write(self, index: int, batch) -> None:
-        """Write one batch of per-game records as Parquet, atomically."""
-        write_parquet(self.part(index), records(self.cfg, batch))
 
     def read(self, index: int):
         """The batch stored under ``index`` (to re-count it on --resume): every saved record
@@ -97,8 +58,12 @@ class Store:
         df = pd.read_parquet(self.part(index))
         return Batch(int(df["game"].iloc[0]), read_records(df))
 
+    def write(self, index: int, batch) -> None:
+        """Write one batch of per-game records as Parquet, atomically."""
+        folder.write_parquet(self.part(index), records(self.cfg, batch))
+
     def finish(self, summary: dict) -> None:
-        self._write_json("summary.json", summary)
+        self.folder.finish({"summary.json": summary})
 
 
 def part_path(games_dir: Path, index: int) -> Path:
@@ -162,19 +127,3 @@ def _end_codes(unfinished_by) -> np.ndarray:
     for code, name in enumerate(END_NAMES):
         end[by == name] = code
     return end
-
-
-def _flat(data, prefix=""):
-    """{"options": {"seed": 1}} -> {"options.seed": 1}, to name what differs."""
-    if isinstance(data, dict):
-        out = {}
-        for k, v in data.items():
-            out.update(_flat(v, f"{prefix}{k}."))
-        return out
-    if isinstance(data, list):
-        out = {}
-        for i, v in enumerate(data):
-            out.update(_flat(v, f"{prefix}{i}."))
-        return out
-    return {prefix[:-1]: data}
-

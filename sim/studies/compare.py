@@ -19,15 +19,14 @@ interval reported is anytime-valid too (the tournament's ``sequential`` flag).
 """
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
-from sim.runs.batch import Interrupted
 from sim.runs.chunks import Played
 from sim.runs.config import RunError
+from sim.runs.partial import Interrupted, Partial
+from sim.runs.saved import Loaded, parts_of, read_json, unfinished
 from sim.runs.tally import cycle_note
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
@@ -52,41 +51,23 @@ def blocks(deals, block, until_clear):
         first += n
 
 
+KIND = "compare"
+FORMAT = 1
+RESULT = "compare.json"
+
+
 class Records:
     """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.runs.store's
-    columns, plus deal and rotation), written as the blocks finish; ``DIR/manifest.json``
-    from the start, holding the ``plan`` (what decides the games and the blocks) that
-    ``resume`` must find unchanged."""
+    columns, plus deal and rotation), written as the blocks finish, in a saved folder of kind
+    ``compare`` (:mod:`sim.runs.folder`) whose ``plan`` (what decides the games and the
+    blocks) ``resume`` must find unchanged; ``options`` are the tournament's, as shown."""
 
-    def __init__(self, path, plan, resume=False):
-        from pathlib import Path
-
-        self.path = Path(path).expanduser()
-        self.games_dir = self.path / "games"
-        manifest = self.path / "manifest.json"
-        if resume:
-            try:
-                saved = json.loads(manifest.read_text()).get("plan")
-            except (OSError, ValueError):
-                saved = None
-            if saved is None:
-                raise folder.StoreError(f"--resume: {self.path} holds no comparison to "
-                                        f"continue (no readable manifest.json with its plan)")
-            if saved != json.loads(json.dumps(plan, default=float)):
-                diff = sorted(key for key in set(saved) | set(plan)
-                              if saved.get(key) != json.loads(json.dumps(plan.get(key),
-                                                                         default=float)))
-                raise folder.StoreError(f"--resume: the options differ from the comparison "
-                                        f"saved in {manifest} ({', '.join(diff)})")
-            for stale in ("compare.json", "summary.json"):     # written again at the end
-                (self.path / stale).unlink(missing_ok=True)
-        elif manifest.exists() or any(self.games_dir.glob("part-*")):
-            raise folder.StoreError(f"--out: {self.path} already holds a run or a comparison; "
-                                    f"add --resume to continue it, or choose another folder")
-        folder.make_dir(self.path, "games")
-        if not resume:
-            folder.write_json(manifest, folder.manifest("compare", plan, plan=plan),
-                              default=float)
+    def __init__(self, path, plan, options, resume=False):
+        self.folder = folder.open_for_write(path, KIND, format=FORMAT, options=options,
+                                            match={"plan": plan}, resume=resume,
+                                            results=(RESULT, "summary.json"), default=float)
+        self.path = self.folder.path
+        self.games_dir = self.folder.sub("games")
 
     def part(self, index):
         return self.games_dir / f"part-{index:05d}.parquet"
@@ -145,9 +126,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     ``resume`` continues the tournament saved in ``out``: its blocks are read back, the
     missing ones played, which gives exactly the uninterrupted result.
 
-    Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
-    ``partial`` the ``(Tournament, info)`` of the deals played so far (whole blocks are saved:
-    ``resume`` plays the rest).
+    Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
+    ``partial.result`` the ``(Tournament, info)`` of the deals played so far (whole blocks
+    are saved: ``resume`` plays the rest).
     """
     import numba
 
@@ -171,8 +152,13 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     plan = {"strategies": list(strategies), "players": players, "deals": deals, "seed": seed,
             "options": opts, "max_turns": max_turns, "cycle_stop": bool(cycle_stop),
             "independent": independent, "until_clear": until_clear, "block": block,
-            "seating": seating, "swaps": match.swaps, "code": folder.versions()["code"]}
-    store = Records(out, plan, resume) if out is not None else None
+            "seating": seating, "swaps": match.swaps}
+    options = {"strategies": list(strategies), "players": players, "games": games,
+               "seed": seed, "rules": rules, "until_clear": until_clear,
+               "max_games": max_games if max_games is not None else games,
+               "independent": independent, "max_turns": max_turns, "cycle_stop": cycle_stop,
+               "seating": seating}
+    store = Records(out, plan, options, resume) if out is not None else None
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
@@ -203,9 +189,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                 try:
                     b, rows = match.play(orders, numbers, tick=played.tick)
                 except Interrupted as e:
-                    if e.partial is not None:      # the block's first deals, not saved
-                        part, _, m = e.partial
-                        t.add_block(split_rotations(part, k), orders[:m])
+                    if e.partial.done:             # the block's first deals, not saved
+                        t.add_block(split_rotations(e.partial.result, k),
+                                    orders[:e.partial.done])
                     raise
             t.add_block(split_rotations(b, k), orders)
             if store is not None and rows is not None:
@@ -219,34 +205,48 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                     stopped = "clear"
                     break
     except KeyboardInterrupt:
-        raise Interrupted((t, describe("interrupted"))) from None
+        raise Interrupted(Partial((t, describe("interrupted")), t.games, deals * k)) from None
     return t, describe(stopped)
 
 
-def save(path, t: Tournament, info: dict, config: dict, result: dict | None = None) -> None:
-    """Write compare.json, and a summary.json and manifest.json that sim.load and sim report
-    read like a run's (the seat effect as by_seat; the per-strategy rows are in
-    compare.json only, where sim.load's by_strategy finds them: a run's by_strategy rows
-    name the seats a strategy holds, and in a tournament every strategy holds every seat).
-    ``result``: ``t.to_dict()`` if computed."""
-    path = folder.make_dir(path)
+def save(path, t: Tournament, info: dict, result: dict | None = None) -> None:
+    """Write compare.json (``result``: ``t.to_dict()`` if computed, with ``info``) into the
+    folder :func:`compare` saved its blocks in, and mark it finished, or partial when
+    ``info`` says the tournament was interrupted (``--resume`` goes on)."""
+    f = folder.open_saved(path, KIND)
     d = dict(result or t.to_dict())
     d["info"] = info
-    summary = {"config": config, "overall": {"games": t.games, "finished": t.games - t.unfinished,
-                                             "unfinished": t.unfinished,
-                                             "unfinished_cap": t.unfinished - t.cycles,
-                                             "unfinished_cycle": t.cycles,
-                                             "cycle_stop": info.get("cycle_stop"),
-                                             "mean_turns": d["mean_turns"]},
-               "by_seat": d["seat_effect"], "by_strategy": []}
-    try:
-        plan = json.loads((path / "manifest.json").read_text()).get("plan")
-    except (OSError, ValueError):
-        plan = None
-    extra = {"plan": plan} if plan is not None else {}
     if info.get("stopped") == "interrupted":
-        summary["partial"] = d["partial"] = ("interrupted: the deals played so far; continue "
-                                             "with --resume")
-    for name, data in (("compare.json", d), ("summary.json", summary),
-                       ("manifest.json", folder.manifest("compare", config, **extra))):
-        folder.write_json(path / name, data, default=float)
+        d["partial"] = "interrupted: the deals played so far; continue with --resume"
+        f.mark_partial(d["partial"], {RESULT: d}, default=float)
+    else:
+        f.finish({RESULT: d}, default=float)
+
+
+def read(root, manifest) -> Loaded:
+    """The tournament saved in ``root`` (kind ``compare``; sim.studies.saved): compare.json,
+    its options (the manifest's), the seat effect as ``by_seat`` and the per-strategy rows as
+    ``by_strategy`` (every strategy held every seat, so no seats column)."""
+    import pandas as pd
+
+    parts = parts_of(root)
+    if not (root / RESULT).exists():
+        raise ValueError(unfinished(root, manifest, RESULT,
+                                    f" ({len(parts)} files of games saved)" if parts else ""))
+    d = read_json(root / RESULT, "compare file")
+    info = d.get("info", {})
+    games, unf = d.get("games"), d.get("unfinished")
+    summary = {"config": manifest.get("options", {}),
+               "overall": {"games": games, "unfinished": unf,
+                           "finished": games - unf if games is not None and unf is not None
+                           else None,
+                           "unfinished_cap": d.get("unfinished_cap"),
+                           "unfinished_cycle": d.get("unfinished_cycle"),
+                           "cycle_stop": info.get("cycle_stop"),
+                           "mean_turns": d.get("mean_turns")},
+               "by_seat": d.get("seat_effect", []), "by_strategy": []}
+    if d.get("partial") or manifest.get("partial"):
+        summary["partial"] = d.get("partial") or manifest["partial"]
+    return Loaded(path=root, manifest=manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary["by_seat"]),
+                  by_strategy=pd.DataFrame(d.get("per_strategy", [])), compare=d, parts=parts)

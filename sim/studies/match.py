@@ -13,8 +13,9 @@ import numpy as np
 
 from sim.kernel.fastpath import make_pool
 from sim.kernel.referee import UNFINISHED
-from sim.runs.batch import Interrupted, Seating, play_batch
+from sim.runs.batch import Seating, play_batch
 from sim.runs.config import RunConfig
+from sim.runs.partial import Interrupted, Partial
 from sim.studies.design import rotations, seat_rows
 
 
@@ -120,9 +121,10 @@ class Match:
         the deals) and its seat rows (pool entries per seat).
 
         The core plays the games deal by deal (every rotation of a deal, then the next deal),
-        so that on Ctrl-C (:class:`~sim.runs.batch.Interrupted`, ``stop`` and ``tick`` as for
-        :func:`~sim.runs.batch.play_batch`) the games played are whole deals: the exception's
-        ``partial`` is then ``(Batch, rows, deals)`` of the first ``deals`` deals, or None."""
+        so that on Ctrl-C (:class:`~sim.runs.partial.Interrupted`, ``stop`` and ``tick`` as
+        for :func:`~sim.runs.batch.play_batch`) the games played are whole deals: the
+        exception's ``partial.result`` is the Batch of the first ``partial.done`` deals,
+        rotation by rotation (empty if none)."""
         rows = seat_rows(orders, self.players)
         deals = len(orders)
         k = len(rows) // max(deals, 1)
@@ -132,8 +134,7 @@ class Match:
                            seating=Seating(self.pool, rows[by_deal], self.config),
                            stop=stop, tick=tick)
         except Interrupted as e:
-            m = e.partial.status.size // k if e.partial is not None else 0
+            m = e.partial.result.status.size // k
             back = np.arange(k * m).reshape(m, k).T.ravel()
-            e.partial = (e.partial.take(back), rows[by_deal][:k * m][back], m) if m else None
-            raise
+            raise Interrupted(Partial(e.partial.result.take(back), m, deals, "deals")) from None
         return b.take(np.argsort(by_deal)), rows

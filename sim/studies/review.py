@@ -485,21 +485,38 @@ def default_seed(game: dict) -> int:
 
 
 def save(r: Review, game: dict, out) -> None:
-    """``sim review --out DIR``: the folder ``sim report`` draws (kind ``review``): the
-    manifest, ``summary.json`` (the options, as every folder has), ``review.json`` (the
-    review) and ``game.json`` (the game reviewed)."""
+    """``sim review --out DIR``: the folder ``sim report`` draws (kind ``review``, not
+    resumable, :mod:`sim.runs.folder`): the manifest, ``review.json`` (the review) and
+    ``game.json`` (the game reviewed); marked partial for an interrupted review."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
 
-    out = folder.make_dir(out)
     options = {"players": int(game["players"]), "games": 1, "rules": game["rules"],
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
-    folder.write_json(out / "manifest.json", folder.manifest("review", options))
-    folder.write_json(out / "game.json", game)
-    folder.write_json(out / "review.json", r.to_dict(), default=float)
-    folder.write_json(out / "summary.json", {"config": options, "overall": {}}, default=float)
+    saved = folder.open_for_write(out, "review", format=1, options=options, match={})
+    files = {"game.json": game, "review.json": r.to_dict()}
+    if r.interrupted:
+        saved.mark_partial("interrupted: the decisions reviewed so far", files, default=float)
+    else:
+        saved.finish(files, default=float)
+
+
+def read(root, manifest):
+    """The review saved in ``root`` (kind ``review``; sim.studies.saved): its options as
+    ``config``; ``sim report`` reads review.json itself."""
+    import pandas as pd
+
+    from sim.runs.saved import Loaded, unfinished
+
+    if not (root / "review.json").exists():
+        raise ValueError(unfinished(root, manifest, "review.json"))
+    summary = {"config": manifest.get("options", {}), "overall": {}}
+    if manifest.get("partial"):
+        summary["partial"] = manifest["partial"]
+    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
+                  by_strategy=pd.DataFrame())
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -24,9 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted
 from sim.runs.chunks import Played
 from sim.runs.config import RunConfig, RunError
+from sim.runs.partial import Interrupted, Partial
+from sim.runs.saved import Loaded, read_json, unfinished
 from sim.studies import stats
 from sim.studies.design import rotations
 from sim.studies.match import (
@@ -207,17 +208,16 @@ class TuneError(RunError):
     pass
 
 
-def _check_resume(out: Path, options: dict) -> list[dict]:
-    man = json.loads((out / "manifest.json").read_text())
-    old = man.get("options", {})
-    # more trials, or a larger final check, continue the same search
-    differ = [k for k in options if k not in ("trials", "fresh_games")
-              and old.get(k, True if k == "cycle_stop" else None) != options[k]]
-    if differ:
-        raise TuneError(f"--resume: the tuning saved in {out} was started with other options "
-                        f"({', '.join(differ)}); give the same options, or another --out")
+KIND = "tune"
+FORMAT = 1
+RESULT = "tune.json"
+TRIALS = "trials.jsonl"      # one line per trial, appended as they finish
+
+
+def _trials(out: Path) -> list[dict]:
+    """The trials saved in ``out/trials.jsonl`` (up to a line cut by an interruption)."""
     trials = []
-    path = out / "trials.jsonl"
+    path = out / TRIALS
     if path.exists():
         for line in path.read_text().splitlines():
             if line.strip():
@@ -241,10 +241,12 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     trial. Then the best trial's values and the defaults are measured on ``fresh_games`` (by
     default ``games_per_trial``) games of deals that no trial saw, with their paired
     difference. ``out``: a folder for manifest.json, trials.jsonl (one line per trial, as
-    they finish), tune.json and summary.json; ``resume`` continues it, and gives the result
+    they finish) and tune.json; ``resume`` continues it, and gives the result
     of an uninterrupted search (each trial's sampler is seeded by ``seed`` and its number).
-    Ctrl-C raises :class:`~sim.runs.batch.Interrupted` within about a second, its
-    ``partial`` a dict of the trials finished and the best so far."""
+    Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
+    ``partial.result`` the result so far (the trials finished and the best of them, not
+    checked on fresh deals, marked ``partial``; ``partial.stage`` "trials" or "the fresh-deal
+    check")."""
     import optuna
 
     space = tunable(strategy, params)
@@ -264,20 +266,16 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                "max_turns": max_turns, "cycle_stop": cycle_stop,
                "space": {k: [v[1], v[2], "int" if v[3] else "float"] for k, v in space.items()}}
     done: list[dict] = []
+    saved = None
     if out is not None:
-        out = Path(out).expanduser()
+        # more trials, or a larger final check, continue the same search
+        saved = folder.open_for_write(
+            out, KIND, format=FORMAT, options=options, resume=resume,
+            match={k: v for k, v in options.items() if k not in ("trials", "fresh_games")},
+            results=(RESULT, "summary.json"), default=float)
+        out = saved.path
         if resume:
-            if not (out / "manifest.json").exists():
-                raise TuneError(f"--resume: {out} holds no tuning to continue")
-            done = _check_resume(out, options)
-            for stale in ("tune.json", "summary.json"):     # a partial result, written anew
-                (out / stale).unlink(missing_ok=True)
-        else:
-            if (out / "manifest.json").exists():
-                raise TuneError(f"--out: {out} already holds a saved folder; choose another, "
-                                f"or continue it with --resume")
-            folder.make_dir(out)
-        folder.write_json(out / "manifest.json", folder.manifest("tune", options))
+            done = _trials(out)
     elif resume:
         raise TuneError("--resume needs --out DIR")
 
@@ -302,42 +300,58 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     t_start = time.perf_counter()
     try:
         return _search(study, dists, space, strategy, against, players, deals, seed, rules,
-                       threads, max_turns, cycle_stop, trials, done, played, out, log, tick,
+                       threads, max_turns, cycle_stop, trials, done, played, saved, log, tick,
                        defaults, fresh_deals, cfg, options, t_start)
     except KeyboardInterrupt:
         stage = "trials" if len(done) < trials else "the fresh-deal check"
-        partial = {"stage": stage, "trials": done, "trials_wanted": trials,
-                   "best": max(done, key=lambda t: t["value"]) if done else None}
-        if out is not None:
-            _save(out, _partial_result(partial, strategy, against, players, cfg, options),
-                  options, len(done) * deals * players)
-        raise Interrupted(partial) from None
+        result = _partial_result(done, trials, stage, strategy, against, players, cfg, options)
+        if saved is not None:
+            saved.mark_partial(result["partial"], {RESULT: result}, default=float)
+        raise Interrupted(Partial(result, len(done), trials, "trials", stage)) from None
 
 
-def _partial_result(partial, strategy, against, players, cfg, options) -> dict:
-    """tune.json of an interrupted tuning: the trials so far and the best of them, not
-    checked on fresh deals (no ``fresh``), marked ``partial`` (sim report shows it so)."""
+def _partial_result(done, trials, stage, strategy, against, players, cfg, options) -> dict:
+    """tune.json of an interrupted tuning: the trials ``done`` so far (of ``trials``) and the
+    best of them, not checked on fresh deals (no ``fresh``), marked ``partial`` (sim report
+    shows it so)."""
     return {"strategy": strategy, "against": list(against), "players": players,
-            "v2": bool(cfg.options["last_player_loses"]), "trials": partial["trials"],
-            "best": partial["best"], "options": options,
-            "partial": (f"interrupted during {partial['stage']}, after "
-                        f"{len(partial['trials'])} of {partial['trials_wanted']} trials: the "
-                        f"best so far is not checked on fresh deals; continue with --resume")}
+            "v2": bool(cfg.options["last_player_loses"]), "trials": list(done),
+            "best": max(done, key=lambda t: t["value"]) if done else None, "options": options,
+            "partial": (f"interrupted during {stage}, after {len(done)} of {trials} trials: "
+                        f"the best so far is not checked on fresh deals; continue with "
+                        f"--resume")}
 
 
-def _save(out, result, options, games) -> None:
-    """tune.json and a summary.json (what sim.load and sim report read of any folder)."""
+def read(root, manifest) -> Loaded:
+    """The tuning saved in ``root`` (kind ``tune``; sim.studies.saved): tune.json as ``tune``,
+    its options (the manifest's, with the games played) as ``config``, and as
+    ``by_strategy`` the best and the default parameters measured again on fresh deals
+    (``role``, ``strategy``: the spec, ``games``, ``estimate`` and its interval)."""
+    import pandas as pd
+
+    if not (root / RESULT).exists():
+        n = len(_trials(root))
+        wanted = manifest.get("options", {}).get("trials", "?")
+        raise ValueError(unfinished(root, manifest, RESULT, f" ({n} of {wanted} trials saved)"))
+    d = read_json(root / RESULT, "tune file")
+    options = d.get("options") or manifest.get("options", {})
+    fresh = d.get("fresh") or {}
+    games = (sum(t.get("games", 0) for t in d.get("trials", []))
+             + 2 * fresh.get("games", 0))
     summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
                           "games": games},
                "overall": {"games": games}, "by_seat": [], "by_strategy": []}
-    if "partial" in result:
-        summary["partial"] = result["partial"]
-    for name, data in (("tune.json", result), ("summary.json", summary)):
-        folder.write_json(out / name, data, default=float)
+    if d.get("partial"):
+        summary["partial"] = d["partial"]
+    rows = [{"role": role, "strategy": fresh[role]["spec"], "games": fresh["games"],
+             **{k: v for k, v in fresh[role].items() if k != "spec"}}
+            for role in ("best", "default") if role in fresh]
+    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
+                  by_strategy=pd.DataFrame(rows), tune=d)
 
 
 def _search(study, dists, space, strategy, against, players, deals, seed, rules, threads,
-            max_turns, cycle_stop, trials, done, played, out, log, tick, defaults,
+            max_turns, cycle_stop, trials, done, played, saved, log, tick, defaults,
             fresh_deals, cfg, options, t_start):
     """The trials still to play, then the fresh-deal check: :func:`tune`'s result."""
     import optuna
@@ -360,8 +374,8 @@ def _search(study, dists, space, strategy, against, players, deals, seed, rules,
                "sampled": dict(trial.params)}
         done.append(rec)
         played += deals * players
-        if out is not None:
-            with open(out / "trials.jsonl", "a") as f:
+        if saved is not None:
+            with open(saved.path / TRIALS, "a") as f:
                 f.write(json.dumps(rec) + "\n")
         if log:
             log(rec)
@@ -392,6 +406,6 @@ def _search(study, dists, space, strategy, against, players, deals, seed, rules,
         "seconds": time.perf_counter() - t_start,
         "options": options,
     }
-    if out is not None:
-        _save(out, result, options, (len(done) * deals + 2 * fresh_deals) * players)
+    if saved is not None:
+        saved.finish({RESULT: result}, default=float)
     return result

@@ -13,14 +13,13 @@ decisions and the result are those of an uninterrupted study.
 """
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted
 from sim.runs.chunks import Played
 from sim.runs.config import RunError
+from sim.runs.partial import Interrupted, Partial
+from sim.runs.saved import Loaded, read_json, unfinished
 from sim.studies.ruleslab import measures as m
 from sim.studies.ruleslab.tables import Table, Units, join, play_block
 from sim.studies.ruleslab.variants import variants
@@ -37,10 +36,13 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
               max_turns=10_000, threads=None, cycle_stop=True, batch=50_000, out=None,
               resume=False, backend=None, progress=None, phase=None) -> dict:
     """Run the study (module doc) and return its result; with ``out`` save ruleslab.json,
-    summary.json, manifest.json and the units. ``progress(done)`` counts the games of the
+    manifest.json and the units. ``progress(done)`` counts the games of the
     stage named by ``phase(label, total)``. Ctrl-C raises
-    :class:`~sim.runs.batch.Interrupted` within about a second, its ``partial`` the result
-    of the rulesets measured so far (saved too; ``resume`` goes on)."""
+    :class:`~sim.runs.partial.Interrupted` within about a second, its ``partial.result`` the
+    result of the rulesets measured so far (saved too; ``resume`` goes on).
+
+    ``games_played`` counts every game of the result, those read back from ``out`` on
+    ``resume`` too: a resumed study reports the totals of an uninterrupted one."""
     import numba
 
     for name, value, low in (("--games", games, 1), ("--skill-deals", skill_deals, 1),
@@ -59,19 +61,17 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
             "skill_deals": skill_deals, "mc_deals": mc_deals, "mc_block": mc_block,
             "precision": precision, "strategy": strategy, "max_turns": max_turns,
             "cycle_stop": bool(cycle_stop), "batch": batch,
-            "variants": [v.ident for v in vs], "ruleset": vs[0].ruleset.to_json(),
-            "code": folder.versions()["code"]}
+            "variants": [v.ident for v in vs], "ruleset": vs[0].ruleset.to_json()}
     if resume and out is None:
         raise RunError("--resume needs --out, the folder of the study to continue")
-    if out is not None:
-        _open(out, plan, resume)
+    saved = _open(out, plan, resume) if out is not None else None
     if backend is None:
         from sim.runs.backends import LocalBackend
         backend = LocalBackend(threads)
     spec = {"players": players, "seed": seed, "max_turns": max_turns, "threads": threads,
             "batch": batch, "cycle_stop": bool(cycle_stop)}
     reference = Table("reference", weak=strategy)
-    units = Units(out)
+    units = Units(saved)
     state = {"vs": vs, "refused": refused, "plan": plan, "ref": {}, "counting": {},
              "mc": {}, "stopped": {}, "played": 0}
     phase = phase or (lambda label, total: None)
@@ -81,11 +81,12 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
         if rec is None:
             rec = play_block(table, vs[i].ruleset, first, deals, spec, backend, played.tick)
             units.save(table.name, i, first, rec)
-            state["played"] += rec["turns"].size
         else:
             played.seen(played.done + rec["turns"].size)
+        state["played"] += rec["turns"].size           # played now or read back: every game
         return rec
 
+    stage = ["reference and counting"]
     try:
         phase("rules lab: reference and counting games", len(vs) * (games + players * skill_deals))
         played = Played(progress)
@@ -93,18 +94,19 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
             state["ref"][i] = block(reference, i, 0, games, played)
             state["counting"][i] = block(COUNTING, i, 0, skill_deals, played)
         if mc_deals:
+            stage[0] = "montecarlo"
             phase("rules lab: montecarlo games (at most)", len(vs) * players * mc_deals)
             played = Played(progress)
             _montecarlo(state, vs, mc_deals, mc_block, precision, players,
                         lambda i, first, n: block(MONTECARLO, i, first, n, played))
     except KeyboardInterrupt:
         result = summarize(state, partial=True)
-        if out is not None:
-            save(out, result, plan)
-        raise Interrupted(result) from None
+        if saved is not None:
+            save(saved, result)
+        raise Interrupted(Partial(result, result["games_played"], stage=stage[0])) from None
     result = summarize(state)
-    if out is not None:
-        save(out, result, plan)
+    if saved is not None:
+        save(saved, result)
     return result
 
 
@@ -228,29 +230,17 @@ def fmt(x, unit) -> str:
 
 
 # -- the folder ------------------------------------------------------------------------------
+FORMAT = 1
+RESULT = "ruleslab.json"
+
+
 def _open(out, plan, resume):
-    """Check ``out`` against ``plan`` (resume: the same plan; else an unused folder) and
-    write the manifest."""
-    path = folder.make_dir(out)
-    manifest = path / "manifest.json"
-    if resume:
-        try:
-            saved = json.loads(manifest.read_text())
-        except (OSError, ValueError):
-            saved = {}
-        if saved.get("kind") != KIND:
-            raise RunError(f"--resume: {path} holds no rules lab to continue")
-        old = saved.get("plan", {})
-        diff = sorted(k for k in set(old) | set(plan) if old.get(k) != plan.get(k))
-        if diff:
-            raise RunError(f"--resume: the options differ from the study saved in {path} "
-                           f"({', '.join(diff)})")
-    elif manifest.exists() or (path / "units").exists():
-        raise RunError(f"--out: {path} already holds a study; add --resume to continue it, "
-                       f"or choose another folder")
-    for stale in ("ruleslab.json", "summary.json"):
-        (path / stale).unlink(missing_ok=True)
-    folder.write_json(manifest, folder.manifest(KIND, _config(plan), plan=plan))
+    """The saved folder (kind ``rules-lab``, :mod:`sim.runs.folder`): what must match to
+    resume is the plan (every option that decides the games and the stopping)."""
+    return folder.open_for_write(out, KIND, format=FORMAT, options=_config(plan),
+                                 match={"plan": plan}, resume=resume,
+                                 results=(RESULT, "summary.json"), extra={"plan": plan},
+                                 default=_json)
 
 
 def _config(plan) -> dict:
@@ -268,17 +258,33 @@ def _config(plan) -> dict:
             "mc_deals": plan["mc_deals"], "max_turns": plan["max_turns"]}
 
 
-def save(out, result, plan):
-    """ruleslab.json, and the summary.json that sim.load and sim report read."""
-    path = folder.make_dir(out)
-    config = dict(_config(plan), games=result["games_played"])
-    base = next((r for r in result["rulesets"] if r["ident"] == "base"), None)
-    summary = {"config": config, "overall": {"games": result["games_played"]},
-               "by_seat": [] if base is None else base["seats"], "by_strategy": []}
+def save(saved, result):
+    """ruleslab.json, and the folder marked finished (or partial, for a partial result)."""
     if "partial" in result:
+        saved.mark_partial(result["partial"], {RESULT: result}, default=_json)
+    else:
+        saved.finish({RESULT: result}, default=_json)
+
+
+def read(root, manifest) -> Loaded:
+    """The rules lab saved in ``root`` (kind ``rules-lab``; sim.studies.saved): its options
+    with every game of the result (``config``, ``overall``), the base's seats as ``by_seat``;
+    ``sim report`` reads ruleslab.json itself."""
+    import pandas as pd
+
+    if not (root / RESULT).exists():
+        raise ValueError(unfinished(root, manifest, RESULT))
+    result = read_json(root / RESULT, "rules lab file")
+    plan = manifest.get("plan") or {}
+    config = dict(manifest.get("options") or (_config(plan) if plan else {}),
+                  games=result.get("games_played"))
+    base = next((r for r in result.get("rulesets", []) if r.get("ident") == "base"), None)
+    summary = {"config": config, "overall": {"games": result.get("games_played")},
+               "by_seat": [] if base is None else base.get("seats", []), "by_strategy": []}
+    if result.get("partial"):
         summary["partial"] = result["partial"]
-    folder.write_json(path / "ruleslab.json", result, default=_json)
-    folder.write_json(path / "summary.json", summary, default=_json)
+    return Loaded(path=root, manifest=manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary["by_seat"]), by_strategy=pd.DataFrame())
 
 
 def _json(x):

@@ -66,8 +66,9 @@ class Units:
     """``DIR/units/<table>-<variant>-<first deal>.npz``: the games of one block of one table
     under one ruleset; written whole (atomically) when the block is played."""
 
-    def __init__(self, path):
-        self.path = None if path is None else folder.make_dir(path, "units") / "units"
+    def __init__(self, saved=None):
+        """``saved``: the study's :class:`sim.runs.folder.Folder`, or None (nothing kept)."""
+        self.path = None if saved is None else saved.sub("units")
 
     def file(self, table, vindex, first):
         return self.path / f"{table}-{vindex:03d}-{first:07d}.npz"
@@ -90,7 +91,7 @@ def play_block(table: Table, ruleset, first: int, deals: int, spec: dict, backen
     """Every seating of ``table`` on deals ``first .. first + deals - 1`` under ``ruleset``:
     the fields of :data:`FIELDS`, each (rotations, deals). ``spec``: players, seed,
     max_turns, threads, batch, cycle_stop. Ctrl-C raises
-    :class:`~sim.runs.batch.Interrupted` (the block is dropped: blocks are played whole)."""
+    :class:`~sim.runs.partial.Interrupted` (the block is dropped: blocks are played whole)."""
     players = spec["players"]
 
     def seated(seats):

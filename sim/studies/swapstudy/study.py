@@ -1,6 +1,6 @@
-"""The whole swap study (the package docstring): the stages in order, and the saved
-folder (study.json, split.csv, policy.csv, swap_values.csv, per-game records,
-summary.json, manifest.json)."""
+"""The whole swap study (the package docstring): the stages in order, and the saved folder
+(kind ``swap-study``, :mod:`sim.runs.folder`: study.json, values.json, split.csv,
+policy.csv, swap_values.csv, per-game records, manifest.json) and its reader."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,9 +8,10 @@ import numpy as np
 from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
-from sim.runs.batch import Interrupted
 from sim.runs.chunks import Played
+from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunError
+from sim.runs.saved import Loaded, parts_of, read_json, unfinished
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
 from sim.studies.swapstudy.model import (
@@ -21,6 +22,10 @@ from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
+KIND = "swap-study"
+FORMAT = 1
+STUDY = "study.json"
+VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
 
 def h2h_deals(games: int, h2h_games: int | None = None) -> int:
@@ -49,16 +54,17 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                threads=None, h2h_games=None, progress=None, batch=100_000, max_turns=10_000,
                cycle_stop=True, resume=False, phase=None):
     """Run the study (the package docstring); write study.json, split.csv, policy.csv,
-    swap_values.csv, per-game records, summary.json and manifest.json into ``out``;
+    swap_values.csv, per-game records, values.json and manifest.json into ``out``;
     return the study as a dict.
 
     ``progress(done)`` counts games of the current stage; ``phase(name, total)`` names each
     stage as it starts (``total`` games, or None for a stage without games). ``resume``
     reads back the batches saved in ``out`` by an interrupted study with the same options
     (the manifest) and plays the rest: the same study as an uninterrupted one. Ctrl-C raises
-    :class:`~sim.runs.batch.Interrupted` within about a second, its ``partial`` a dict: the
-    stage interrupted, the values stage's ``tally`` so far and the head-to-heads finished;
-    the folder then holds the manifest and a partial summary.json."""
+    :class:`~sim.runs.partial.Interrupted` within about a second, its ``partial.result``
+    ``{"tally": the values stage's so far, "head_to_head": those finished}`` and its
+    ``stage`` the stage interrupted; the folder is then marked partial, its values.json the
+    values stage's games so far. Without ``resume``, ``out`` must hold no saved folder."""
     import numba
 
     try:
@@ -67,7 +73,6 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
         ruleset = None                           # bad rules: RunConfig names the fault
     if ruleset is not None:
         refuse_hand_size(ruleset)                # before anything is written
-    out = folder.make_dir(out)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     if not isinstance(games, int) or games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
@@ -75,74 +80,82 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     options = {"players": players, "games": games, "seed": seed, "rules": rules,
                "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
                "cycle_stop": cycle_stop}
-    manifest = folder.manifest("swap-study", options, batch=batch)
-    _check_resume(out, manifest, resume)
-    for stale in ("summary.json", "study.json", "split_cov.npz"):   # never a mix of two
-        (out / stale).unlink(missing_ok=True)
-    folder.write_json(out / "manifest.json", manifest, default=_json)
-    records = Records(out, resume=resume)
+    # what must match to resume: the options and the batch size (the saved batches are its
+    # games); the results are written again (never a mix of two)
+    saved = folder.open_for_write(out, KIND, format=FORMAT, options=options, resume=resume,
+                                  match={"options": options, "batch": batch},
+                                  results=(STUDY, VALUES, "summary.json", "split_cov.npz"),
+                                  extra={"batch": batch}, default=_json)
+    out = saved.path
+    records = Records(saved, resume=resume)
     phase = phase or (lambda name, total: None)
     phase("value games", games)
     try:
         stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
                              batch, max_turns, cycle_stop)
     except Interrupted as e:
-        _save_partial(out, e.partial["tally"], options, "values")
+        _save_partial(saved, e.partial.result["tally"], options, e.partial.stage)
         raise
+    state = {"stage": "fitting", "head_to_head": []}       # what _rest has reached
     try:
         study = _rest(out, stage, records, players, games, seed, rules, strategy, threads,
-                      h2h_games, batch, max_turns, cycle_stop, progress, phase)
-    except KeyboardInterrupt as e:
-        done = getattr(e, "partial", None) or {}
-        _save_partial(out, stage["tally"], options, done.get("stage", "fitting"))
-        raise Interrupted(dict(done, tally=stage["tally"],
-                               stage=done.get("stage", "fitting"))) from None
-    summary = stage["tally"].to_dict()
-    summary["config"] = dict(summary["config"], **options)
-    summary["note"] = "the values stage: every seat plays with random swaps"
-    for name, data in (("study.json", study), ("manifest.json", manifest),
-                       ("summary.json", summary)):
-        folder.write_json(out / name, data, default=_json)
+                      h2h_games, batch, max_turns, cycle_stop, progress, phase, state)
+    except KeyboardInterrupt:
+        _save_partial(saved, stage["tally"], options, state["stage"])
+        h2h = state["head_to_head"]
+        raise Interrupted(Partial({"tally": stage["tally"], "head_to_head": h2h},
+                                  games + sum(r["games"] for r in h2h),
+                                  planned_games(games, h2h_games),
+                                  stage=state["stage"])) from None
+    values = _values(stage["tally"], options)
+    values["note"] = "the values stage: every seat plays with random swaps"
+    saved.finish({STUDY: study, VALUES: values}, default=_json)
     return study
 
 
-def _check_resume(out, manifest, resume):
-    """On ``resume``, the options, batch size and code saved in ``out/manifest.json`` must be
-    those of this study (the saved batches are its games); :class:`RunError` naming what
-    differs. Without ``resume`` the study is written anew."""
-    if not resume:
-        return
-    import json
-    try:
-        saved = json.loads((out / "manifest.json").read_text())
-    except (OSError, ValueError):
-        raise RunError(f"--resume: {out} holds no swap study to continue (no readable "
-                       f"manifest.json)") from None
-    now = json.loads(json.dumps(manifest, default=_json))
-    diff = [k for k in set(saved.get("options", {})) | set(now["options"])
-            if saved.get("options", {}).get(k) != now["options"].get(k)]
-    if saved.get("versions", {}).get("code") != now["versions"]["code"]:
-        diff.append("code")
-    if saved.get("kind") != "swap-study" or saved.get("batch") != now["batch"]:
-        diff.append("kind/batch")
-    if diff:
-        raise RunError(f"--resume: the options differ from the study saved in {out} "
-                       f"({', '.join(sorted(diff))})")
+def _values(tally, options) -> dict:
+    """values.json: the values stage's tally (a run's summary), with the study's options."""
+    values = tally.to_dict()
+    values["config"] = dict(values["config"], **options)
+    return values
 
 
-def _save_partial(out, tally, options, stage):
-    """summary.json of the values stage's games so far, marked partial (sim report reads
-    it; --resume continues)."""
-    summary = tally.to_dict()
-    summary["config"] = dict(summary["config"], **options)
-    summary["partial"] = (f"interrupted in the {stage} stage: the values stage's games so "
-                          f"far; continue with --resume")
-    folder.write_json(out / "summary.json", summary, default=_json)
+def _save_partial(saved, tally, options, stage):
+    """values.json of the values stage's games so far, and the folder marked partial
+    (sim report reads it; --resume continues)."""
+    values = _values(tally, options)
+    values["partial"] = (f"interrupted in the {stage} stage: the values stage's games so "
+                         f"far; continue with --resume")
+    saved.mark_partial(values["partial"], {VALUES: values}, default=_json)
+
+
+def read(root, manifest) -> Loaded:
+    """The swap study saved in ``root`` (kind ``swap-study``; sim.studies.saved): study.json
+    as ``study``, the values stage's tally (values.json; summary.json in older folders) as
+    ``summary``, its seat and strategy tables, and the games of every stage. An interrupted
+    study opens with its values stage only (``study`` None, ``summary["partial"]``)."""
+    import pandas as pd
+
+    values = root / VALUES if (root / VALUES).exists() else root / "summary.json"
+    summary = read_json(values, "values file") if values.exists() else None
+    study = read_json(root / STUDY, "study file") if (root / STUDY).exists() else None
+    if summary is not None and study is None and manifest.get("partial"):
+        summary.setdefault("partial", manifest["partial"])
+    if summary is None or (study is None and not summary.get("partial")):
+        parts = parts_of(root)
+        raise ValueError(unfinished(root, manifest, STUDY,
+                                    f" ({len(parts)} files of games saved)" if parts else ""))
+    return Loaded(path=root, manifest=manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary.get("by_seat", [])),
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), study=study,
+                  parts=parts_of(root))
 
 
 def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h2h_games,
-          batch, max_turns, cycle_stop, progress, phase):
-    """The stages after the values stage: tables, model, policy, head-to-head; the study."""
+          batch, max_turns, cycle_stop, progress, phase, state):
+    """The stages after the values stage: tables, model, policy, head-to-head; the study.
+    ``state``: the stage under way and the head-to-heads finished, kept up to date (what an
+    interruption has finished)."""
     from strategies.swaps import read_split, write_table
 
     phase("fitting the split model", None)
@@ -160,15 +173,13 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
                                                                     BUILTIN_SWAPS]
     phase("head-to-head games", 2 * h2h_games * len(rivals))
     played = Played(progress)
-    h2h = []
-    try:
-        for i, (label, spec) in enumerate(rivals):
-            h2h.append(head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules,
-                                    strategy, threads, records, tag=f"{i:02d}", label=label,
-                                    batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
-                                    tick=played.tick))
-    except KeyboardInterrupt:
-        raise Interrupted({"stage": "head-to-head", "head_to_head": h2h}) from None
+    state["stage"] = "head-to-head"
+    h2h = state["head_to_head"]
+    for i, (label, spec) in enumerate(rivals):
+        h2h.append(head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules,
+                                strategy, threads, records, tag=f"{i:02d}", label=label,
+                                batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
+                                tick=played.tick))
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
         r["share"] = float(r["share"])

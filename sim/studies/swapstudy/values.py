@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.batch import Interrupted
 from sim.runs.chunks import Played
+from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunConfig, RunError, batches, play_batch
 from sim.studies.match import batch_results
 from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
@@ -15,15 +15,13 @@ from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
 
 # -- saving per-game records ---------------------------------------------------------------
 class Records:
-    """Writes every batch of per-game records into ``out/games`` (or nothing without out);
-    with ``resume``, the batches already saved are read back instead of played again."""
+    """Writes every batch of per-game records into the saved folder's ``games/`` (``saved``:
+    a :class:`sim.runs.folder.Folder`, or None: nothing is written); with ``resume``, the
+    batches already saved are read back instead of played again."""
 
-    def __init__(self, out, resume=False):
-        self.dir = None if out is None else folder.make_dir(out, "games") / "games"
+    def __init__(self, saved=None, resume=False):
+        self.dir = None if saved is None else saved.sub("games")
         self.resume = resume
-        if self.dir is not None and not resume:
-            for old in self.dir.glob("part-*.parquet"):       # a study is written anew
-                old.unlink()
 
     def play(self, name, cfg, first, n, threads, tick=None, **extra):
         """The batch saved as ``name`` on resume, else played (and saved)."""
@@ -66,7 +64,9 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
                  batch=100_000, max_turns=10_000, cycle_stop=True):
     """Play the values stage; return the cells and counts the model and tables need. The
     cells are kept apart for even and odd games (``cell_n[g % 2]``): one half chooses the
-    model's penalty on the other."""
+    model's penalty on the other. Ctrl-C raises :class:`~sim.runs.partial.Interrupted`, its
+    ``partial`` the swap study's (:func:`~sim.studies.swapstudy.study.swap_study`): the
+    tally of the games played so far, stage ``values``."""
     from sim.runs.tally import Tally
 
     cfg = RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
@@ -89,35 +89,41 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     unfinished = 0
     records = records or Records(None)
     played = Played(progress)
-    for index, first, n in batches(cfg):
-        try:
+    try:
+        for index, first, n in batches(cfg):
             b = records.play(f"part-{index:05d}", cfg, first, n, threads, tick=played.tick,
                              stage="values", seed=seed, opponent="")
-        except Interrupted as e:
-            if e.partial is not None:
-                tally.add(e.partial)
-            e.partial = {"stage": "values", "tally": tally}
-            raise
-        tally.add(b)
-        w, done = batch_results(b, players, v2)
-        unfinished += int((~done).sum())
-        codes = b.triples[:, :players].astype(np.int64)
-        hand = b.hand_triples[:, :players].astype(np.int64)
-        if (codes < 0).any() or (hand < 0).any():
-            raise RunError("swap study: a seat without 3 face-up and 3 hand cards after the "
-                           "swap; the study needs the rules' 3 + 3 (R5)")
-        count += np.bincount(codes.ravel(), minlength=SIZE)
-        score += np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE)
-        unf += np.bincount(codes[~done].ravel(), minlength=SIZE)
-        # the position after the starting player, where the deal fixes the start
-        pos = ((np.arange(players)[None, :] - b.starter[:, None].astype(np.int64)) % players
-               if position else np.zeros((n, players), np.int64))
-        cell = (INDEX[codes] * NTRIPLE + INDEX[hand]) * players + pos
-        half = (np.arange(first, first + n) % 2)[:, None] + np.zeros(players, np.int64)
-        flat = (half * ncell + cell).ravel()
-        cell_n += np.bincount(flat, minlength=2 * ncell).reshape(2, ncell)
-        cell_w += np.bincount(flat, weights=w.ravel(), minlength=2 * ncell).reshape(2, ncell)
+            tally.add(b)
+            unfinished += _add(b, players, v2, position, first, n, ncell, cell_n, cell_w,
+                               count, score, unf)
+    except KeyboardInterrupt as e:
+        if isinstance(e, Interrupted) and e.partial.result.status.size:
+            tally.add(e.partial.result)          # the batch's first games (not saved)
+        raise Interrupted(Partial({"tally": tally, "head_to_head": []}, tally.games, games,
+                                  stage="values")) from None
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
             "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
             "position": position, "deck": cfg.ruleset.deck_counts(players)}
 
+
+def _add(b, players, v2, position, first, n, ncell, cell_n, cell_w, count, score, unf):
+    """Add batch ``b`` (games ``first .. first + n - 1``) to the values stage's cells and
+    counts (in place); its unfinished games."""
+    w, done = batch_results(b, players, v2)
+    codes = b.triples[:, :players].astype(np.int64)
+    hand = b.hand_triples[:, :players].astype(np.int64)
+    if (codes < 0).any() or (hand < 0).any():
+        raise RunError("swap study: a seat without 3 face-up and 3 hand cards after the "
+                       "swap; the study needs the rules' 3 + 3 (R5)")
+    count += np.bincount(codes.ravel(), minlength=SIZE)
+    score += np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE)
+    unf += np.bincount(codes[~done].ravel(), minlength=SIZE)
+    # the position after the starting player, where the deal fixes the start
+    pos = ((np.arange(players)[None, :] - b.starter[:, None].astype(np.int64)) % players
+           if position else np.zeros((n, players), np.int64))
+    cell = (INDEX[codes] * NTRIPLE + INDEX[hand]) * players + pos
+    half = (np.arange(first, first + n) % 2)[:, None] + np.zeros(players, np.int64)
+    flat = (half * ncell + cell).ravel()
+    cell_n += np.bincount(flat, minlength=2 * ncell).reshape(2, ncell)
+    cell_w += np.bincount(flat, weights=w.ravel(), minlength=2 * ncell).reshape(2, ncell)
+    return int((~done).sum())
