@@ -70,7 +70,7 @@ def test_a_stop_from_another_thread_is_answered_at_the_next_chunk():
         play_batch(cfg, 0, cfg.games, 2, stop=stop, tick=tick)
     assert stop.ticks_before >= 1
     assert len(seen) - stop.ticks_before <= 2         # the chunks in play when it came
-    assert 0 < e.value.partial.status.size <= sum(seen) < cfg.games
+    assert 0 < e.value.partial.result.status.size <= sum(seen) < cfg.games
 
 
 def test_an_interrupted_run_passes_on_its_partial_tally():
