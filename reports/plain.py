@@ -6,7 +6,7 @@ from __future__ import annotations
 
 def rules_words(rules) -> str:
     """A ruleset in words, for a header: ``classic rules, changed: H5 skip_rank 8``.
-    ``rules``: a :class:`~sim.kernel.ruleset.Ruleset`, a preset name or a POSITION.md
+    ``rules``: a :class:`~sim.kernel.ruleset.Ruleset`, a preset name or a docs/position.md
     ruleset (a preset with the changed options, as a run's summary saves it)."""
     from sim.kernel.ruleset import BY_KEY, Ruleset, value_text
 
@@ -20,7 +20,7 @@ def rules_words(rules) -> str:
 
 
 def rules_lines(names: list[str]) -> list[str]:
-    """The presets ``names`` (RULES.md §11.4) and every house-rule option (§11.2) with its
+    """The presets ``names`` (docs/rules.md §11.4) and every house-rule option (§11.2) with its
     value under each."""
     from sim.kernel.ruleset import OPTIONS, PRESET_NOTES, PRESETS, value_text
 

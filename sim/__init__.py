@@ -12,7 +12,7 @@ The package is laid out by layer; each imports only the layers below it
 - :mod:`sim.cli`: the ``sim`` command and the terminal game.
 
 The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.moves``,
-``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (POSITION.md), :func:`sim.load`
+``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (docs/position.md), :func:`sim.load`
 and :func:`sim.analyze`. Importing ``sim`` changes nothing process-wide.
 """
 

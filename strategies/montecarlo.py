@@ -9,10 +9,9 @@ at random into the other hands' unknown part, every face-down stack and the stoc
 each sampled world plays every candidate out with the same random stream (common random
 numbers), for at most ``horizon`` turns (40): ``rollouts`` playouts a decision (120), spent by
 sequential halving (``halving=1``, default: rounds after which only the better half of the
-moves plays on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``,
-before issue 24). A playout cut at the horizon is scored by a learned value of the world it
+moves plays on) or ``rollouts // candidates`` worlds for every candidate (``halving=0``). A playout cut at the horizon is scored by a learned value of the world it
 reached (``learned=1``, default: :mod:`strategies.value`, fitted on simulated games of this
-same mixture; ``learned=0`` counts it as lost, as before issue 24): a cut playout costs a
+same mixture; ``learned=0`` counts it as lost): a cut playout costs a
 fraction of a full one, and its score is less noisy than one game's result.
 
 Who plays what in the playouts is the opponent model. By default (``model=4``) it is a
@@ -21,11 +20,8 @@ drawn with the weights ``w_lowest``, ``w_counting``, ``w_save`` (save-specials),
 ``w_highest``, ``w_cheapest`` (2.81, 2.45, 2.40, 0.64, 0, 0: tuned by ``sim tune``), and plays
 it for the whole playout, while the searching seat plays ``own`` (1: ``counting``); every
 candidate meets the same draw. A move is chosen for doing well against the whole family,
-not against one guess: when every other seat was modelled as ``counting`` (``model=1``) the
-bot beat copies of counting (60% of the games against three of them) but lost in a mixed
-table (30% against counting's 34%), since it counted on opponents that would not play as
-modelled. Large weights of random play or of ``highest`` lost in the mixed table (the bot
-then expected gifts). Other models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
+not against one guess: a bot that models every seat as one strategy counts on opponents that
+may not play so (docs/strategies.md has the measurements). Other models: 0 every seat ``lowest``; 1 every seat ``counting``; 2 each seat ``lowest`` or
 ``counting``, per playout; 3 ``counting`` without its blocking rule; 5 the mixture with
 counting's seats (and its own) played without that rule; and ``noise``, a share of random
 moves in any model (0 by default). ``halving=1`` spends the playouts by sequential halving
@@ -35,10 +31,8 @@ The score of a playout is 1 for a win (seed rules) or, under V2, the share of th
 seats finished behind. The best candidate by mean score replaces ``counting``'s move only
 when its mean paired difference with it is ``prior`` standard errors above 0 (about 1);
 otherwise, and whenever the search cannot tell the moves apart (a position it loses in every
-playout, say), the strategy plays ``counting``'s move. Without that prior it played the
-first legal move (a single low card) when it saw no way to win, which fed the next seat:
-two montecarlo seats then lost to two ``counting`` seats (17% against 33% a seat).
-Everything runs inside the Numba core.
+playout, say), the strategy plays ``counting``'s move, never an arbitrary first legal move
+that would feed the next seat. Everything runs inside the Numba core.
 
 The sampler and the playouts are compiled with the project's options (no bounds checks):
 they read only the observation and the strategy's own hand, like any strategy.

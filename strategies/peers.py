@@ -1,4 +1,4 @@
-"""The peers' bots of RULES.md §11.6, so that runs can be set beside those programs' numbers.
+"""The peers' bots of docs/rules.md §11.6, so that runs can be set beside those programs' numbers.
 
 ``cheapest``
     trachwo/masters-of-shithead's CheapShit: never picks up while it can play; plays the legal
@@ -88,7 +88,7 @@ def _prepare_simple(values: dict) -> np.ndarray:
 # The rules of play are the kernel's (sim.kernel.peers), which the batch core inlines.
 cheapest = move_strategy(
     "cheapest",
-    "trachwo's CheapShit (RULES.md §11.6): the legal rank first in `order`, all its cards when "
+    "trachwo's CheapShit (docs/rules.md §11.6): the legal rank first in `order`, all its cards when "
     "the stock is empty or the rank is among the first `hold_back` of the order, else one, and "
     "always one of a rank in `alone`; picks up only when it cannot play",
     swap="none",
@@ -99,7 +99,7 @@ cheapest = move_strategy(
 
 simple = move_strategy(
     "simple",
-    "boothj5's Simple (RULES.md §11.6): the first legal rank of `order`, all copies, but one "
+    "boothj5's Simple (docs/rules.md §11.6): the first legal rank of `order`, all copies, but one "
     "card of the ranks in `single`, which rank equal: one of them drawn at random; from the "
     "face-ups a random legal card (its dealt order); picks up only when it cannot play",
     swap="none",

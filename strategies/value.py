@@ -1,4 +1,4 @@
-"""A learned value of a position, for playouts cut short (issue 24): who is likely to go out first.
+"""A learned value of a position, for playouts cut short: who is likely to go out first.
 
 Each seat still in the game gets a utility, linear in a few counts of the world
 (:func:`seat_features`: its hand, face-up and face-down cards, its specials, whether it is to

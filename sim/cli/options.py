@@ -77,7 +77,7 @@ STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all s
                         "per seat in seat order (see `sim strategies`). Default: lowest.")
 SWAP = typer.Option(None, "--swap", help="Swap policy (R5/V1): once for all seats or once per "
                     "seat. Default: each strategy's own.")
-RULES = typer.Option("seed", "--rules", help="Rules preset: seed (RULES.md §1-9), classic, "
+RULES = typer.Option("seed", "--rules", help="Rules preset: seed (docs/rules.md §1-9), classic, "
                      "masters-of-shithead, boothj5 (see `sim rules`).")
 RULE = typer.Option(None, "--rule", "-r", help="A house-rule option over the preset, "
                     "key=value (repeatable), e.g. --rule ten_anywhere=true (see `sim rules`).")

@@ -123,7 +123,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                                          "seat to move cannot see written \"?\" (R26), a view "
                                          "sim analyze reads."),
            as_json: bool = typer.Option(False, "--json", help="With --at: print the position "
-                                        "as POSITION.md JSON (docs/position.md), ready for "
+                                        "as docs/position.md JSON, ready for "
                                         "sim analyze.")):
     """Show one game turn by turn, or a position of it."""
     from reports.game import replay_lines
@@ -183,5 +183,5 @@ def _position_at(saved: dict, at: int, as_mover: bool, as_json: bool) -> list[st
     from reports.game import table_view
     p = int(st[CURRENT])
     return ([f"Before turn {at}: seat {p} to move."] + table_view(st, p, saved["seats"])
-            + [f"(--json prints it as POSITION.md JSON for sim analyze; --as-mover with the "
+            + [f"(--json prints it as docs/position.md JSON for sim analyze; --as-mover with the "
                f"cards seat {p} cannot see written \"?\")"])

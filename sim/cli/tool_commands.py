@@ -15,7 +15,7 @@ from sim.cli.options import (
 
 def analyze_command(
         ctx: typer.Context,
-        position: str = typer.Argument(..., help="A position (POSITION.md JSON) file, or - for "
+        position: str = typer.Argument(..., help="A position (docs/position.md JSON) file, or - for "
                                        "stdin. Hidden cards may be written \"?\"."),
         rollouts: str = typer.Option("1000", "--rollouts", help="Worlds sampled; every legal "
                                      "move is played out once in each (with --until-clear: "

@@ -31,7 +31,7 @@ Also:
 """
 
 def parse(text: str):
-    """A line typed by the player: ``("move", {...})`` (a POSITION.md move), ``(command,
+    """A line typed by the player: ``("move", {...})`` (a docs/position.md move), ``(command,
     None)`` for hint, help, moves, save, quit, ``("rule", word)``, or ``("garbage", why)``."""
     words = text.replace(",", " ").lower().split()
     if not words:

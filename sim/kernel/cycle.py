@@ -1,4 +1,4 @@
-"""Endless games end when they are proven endless (issue 11): Brent's cycle detection on the
+"""Endless games end when they are proven endless: Brent's cycle detection on the
 positions right after each pick-up.
 
 When every seat's strategy is *pure* (:func:`sim.kernel.strategy.move_strategy`, ``pure=True``: a

@@ -1,4 +1,4 @@
-"""The rules of Shithead (RULES.md R4-R25, V1, V2, house rules H1-H17) as jitted functions on
+"""The rules of Shithead (docs/rules.md R4-R25, V1, V2, house rules H1-H17) as jitted functions on
 the flat state. The ruleset is data in the state's public rules block (:mod:`sim.kernel.ruleset`),
 so one compiled kernel plays every ruleset.
 
@@ -287,7 +287,7 @@ def _draw(st, p, hand_size):
     """R8: draw from the stock up to the hand size (H12), as far as the stock lasts."""
     # The counters in locals, the number of cards known before the loop: each write to the
     # state might be a write to them, so a loop that kept them there read them back after
-    # every card, and its exit waited for those reads (4p lowest: 27.8 -> 26.5 ns a turn).
+    # every card, and its exit waited for those reads.
     k = min(hand_size - st[ix(HANDN + p)], st[STOCKLEN])
     if k > 0:
         top = st[STOCKLEN]
@@ -419,7 +419,7 @@ def _after_special(st, p, n, effect, ev):
         if st[V2] == 0 or st[NOUT] >= st[PLAYERS] - 1:    # R25, V2
             ev |= EV_GAME_OVER
             st[OVER] = 1
-            st[CURRENT] = next_seat(st, p)    # POSITION.md: no skips once over
+            st[CURRENT] = next_seat(st, p)    # docs/position.md: no skips once over
             return ev
         if ev & EV_BURN:
             st[CURRENT] = next_seat(st, p)    # R19: the next seat leads on the empty pile

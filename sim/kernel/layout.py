@@ -44,7 +44,7 @@ KNOWN = FU + MAXP * NR        # cards known to be in each hand: picked up or swa
 PILECNT = KNOWN + MAXP * NR   # cards of each rank in the pile
 BURNED = PILECNT + NR         # cards of each rank burned (R21, R22)
 PILE = BURNED + NR            # the pile, bottom to top (PILELEN cards; every play is public)
-# -- public: the ruleset (RULES.md §11), sim.kernel.ruleset.Ruleset.vector() copied in by the deal ----
+# -- public: the ruleset (docs/rules.md §11), sim.kernel.ruleset.Ruleset.vector() copied in by the deal ----
 RULES = PILE + DECK
 R_COUNT = RULES + 0           # H1 count rule (1 = on, seed)
 R_TEN = RULES + 1             # H2 ten on anything
@@ -124,7 +124,7 @@ L_ADD = ADD + 2
 L_UPLOW = ADD + 3
 RANKS_MASK = (1 << NR) - 1
 
-# -- events of a move (POSITION.md names them) ------------------------------------------------
+# -- events of a move (docs/position.md names them) ------------------------------------------------
 EV_BURN, EV_REVERSE, EV_BLIND_FAIL, EV_PICKUP, EV_OUT, EV_GAME_OVER = 1, 2, 4, 8, 16, 32
 EV_SKIP = 64
 EVENT_NAMES = (

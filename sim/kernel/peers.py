@@ -1,4 +1,4 @@
-"""The peers' bots' rules of play (RULES.md §11.6), as plain functions: ``cheapest`` and
+"""The peers' bots' rules of play (docs/rules.md §11.6), as plain functions: ``cheapest`` and
 ``simple``, with their parameter rows made by :mod:`strategies.peers`.
 
 They live in the kernel's package, like :mod:`sim.kernel.baseline`, because the batch core

@@ -1,4 +1,4 @@
-"""Single positions as JSON-shaped dicts (POSITION.md), on top of the jitted rules kernel.
+"""Single positions as JSON-shaped dicts (docs/position.md), on top of the jitted rules kernel.
 
 ``legal_moves``, ``apply``, ``validate`` and ``first_player`` convert a position into the
 kernel's flat state and call the very functions the batch core uses (:mod:`sim.kernel.engine`): there
@@ -29,7 +29,7 @@ _SEAT_LISTS = ("hands", "face_up", "face_down")
 
 
 def parse_ruleset(ruleset) -> dict:
-    """POSITION.md's ``ruleset`` -> every option with its value (:class:`Ruleset`)."""
+    """docs/position.md's ``ruleset`` -> every option with its value (:class:`Ruleset`)."""
     return Ruleset.parse(ruleset).to_dict()
 
 
@@ -73,7 +73,7 @@ def check_keys(pos, extra=()) -> None:
 
 
 def to_state(pos) -> np.ndarray:
-    """Check ``pos`` (POSITION.md "valid") and build the kernel state; ``ValueError`` if not."""
+    """Check ``pos`` (docs/position.md "valid") and build the kernel state; ``ValueError`` if not."""
     check_keys(pos)
     rules = Ruleset.parse(pos["ruleset"])
     players = pos["players"]
@@ -169,8 +169,8 @@ def _per_rank(st, base):
 
 
 def to_position(st, ruleset, dealer=True) -> dict:
-    """The position of a kernel state, as POSITION.md shapes it; ``ruleset`` as given (a
-    :class:`Ruleset` is written as its POSITION.md value). ``removed`` (H17) is written when
+    """The position of a kernel state, as docs/position.md shapes it; ``ruleset`` as given (a
+    :class:`Ruleset` is written as its docs/position.md value). ``removed`` (H17) is written when
     the ruleset sets cards aside."""
     players = int(st[PLAYERS])
     seats = range(players)
@@ -209,7 +209,7 @@ def move_to_dict(m: int) -> dict:
 
 
 def move_to_id(move) -> int:
-    """The move id of a JSON move; ``ValueError`` when it is malformed (POSITION.md)."""
+    """The move id of a JSON move; ``ValueError`` when it is malformed (docs/position.md)."""
     if not isinstance(move, dict):
         raise ValueError(f"a move must be an object such as {{\"play\": [\"7\"]}}, got {move!r}")
     keys = set(move)
@@ -252,7 +252,7 @@ def legal_ids(st) -> list[int]:
 
 # -- the public answers ----------------------------------------------------------------------
 def validate(position) -> None:
-    """Raise ``ValueError`` saying what is wrong unless ``position`` is valid (POSITION.md)."""
+    """Raise ``ValueError`` saying what is wrong unless ``position`` is valid (docs/position.md)."""
     to_state(position)
 
 
@@ -263,7 +263,7 @@ def legal_moves(position) -> list[dict]:
 
 
 def apply(position, move) -> dict:
-    """The position after ``move``, with ``"events"`` and ``"winner"`` added (POSITION.md)."""
+    """The position after ``move``, with ``"events"`` and ``"winner"`` added (docs/position.md)."""
     st = to_state(position)
     m = move_to_id(move)
     if st[OVER]:

@@ -190,9 +190,8 @@ def play_out(st, rng, cap, move_fns, kinds, params, log, err, seen):
     return _play_any(st, rng, cap, move_fns, kinds, params, log, err, seen)
 
 
-# apply_with inlined (same source): 84 against 125 ns a turn for a table of lowest, measured
-# (before the house rules, 52 against 116: with the rules as runtime data the compiler folds
-# less away); one copy in the batch core, because every inlined copy adds to the compile.
+# apply_with inlined (same source): a cheap strategy's turn is dominated by the call otherwise;
+# one copy in the batch core, because every inlined copy adds to the compile.
 # montecarlo's playouts inline it too (compiled only when a table seats montecarlo).
 inlined_apply = jit(inline="always")(apply_with.py_func)
 

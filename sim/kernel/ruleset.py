@@ -1,4 +1,4 @@
-"""Rulesets as data: a preset of RULES.md §11.4 with ``key=value`` overrides (H1-H17, V1, V2).
+"""Rulesets as data: a preset of docs/rules.md §11.4 with ``key=value`` overrides (H1-H17, V1, V2).
 
 :class:`Ruleset` is the one place a ruleset is built, validated (§11.3) and described. It is
 immutable; the kernel receives it as one compact value, :meth:`Ruleset.vector`, an ``int32``
@@ -81,9 +81,9 @@ BY_KEY = {o.key: o for o in OPTIONS}
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A validated, immutable ruleset: ``seed`` (RULES.md §1-§9) with options changed.
+    """A validated, immutable ruleset: ``seed`` (docs/rules.md §1-§9) with options changed.
 
-    Build one with :meth:`build` (a preset and overrides) or :meth:`parse` (POSITION.md's
+    Build one with :meth:`build` (a preset and overrides) or :meth:`parse` (docs/position.md's
     ``ruleset`` value). Field defaults are the ``seed`` rules.
     """
 
@@ -133,7 +133,7 @@ class Ruleset:
 
     @classmethod
     def parse(cls, ruleset) -> "Ruleset":
-        """POSITION.md's ``ruleset``: a preset name or ``{"base": preset, key: value, ...}``."""
+        """docs/position.md's ``ruleset``: a preset name or ``{"base": preset, key: value, ...}``."""
         if isinstance(ruleset, Ruleset):
             return ruleset
         if isinstance(ruleset, str):
@@ -180,7 +180,7 @@ class Ruleset:
         return {k: v for k, v in self.to_dict().items() if k != "base" and base[k] != v}
 
     def to_json(self):
-        """POSITION.md's ``ruleset`` value: the preset name, or it with the changed options."""
+        """docs/position.md's ``ruleset`` value: the preset name, or it with the changed options."""
         changes = self.changes()
         return {"base": self.base, **changes} if changes else self.base
 
@@ -367,10 +367,10 @@ PRESETS: dict[str, Ruleset] = {
         forced_opening=True, last_player_loses=True),
 }
 PRESET_NOTES = {
-    "seed": "RULES.md §1-§9: the source's rules (2-6 players)",
+    "seed": "docs/rules.md §1-§9: the source's rules (2-6 players)",
     "classic": "pagat/Wikipedia baseline: any number of equal cards, 10 on anything, last "
                "player holding cards loses (2-5 players)",
     "masters-of-shithead": "trachwo/masters-of-shithead (2-5 players; faithful at 2-3, "
-                           "RULES.md §11.5)",
-    "boothj5": "boothj5/shithead (2-5 players, hand_size=4 for 2-4; RULES.md §11.5)",
+                           "docs/rules.md §11.5)",
+    "boothj5": "boothj5/shithead (2-5 players, hand_size=4 for 2-4; docs/rules.md §11.5)",
 }

@@ -90,7 +90,7 @@ class RunConfig:
     seed: int
     strategies: list        # one name per seat
     swaps: list             # one swap policy's name per seat (each strategy's default resolved)
-    rules: object           # the ruleset as POSITION.md's JSON: the preset's name, or it and changes
+    rules: object           # the ruleset as docs/position.md's JSON: the preset's name, or it and changes
     max_turns: int          # R25
     threads: int | None
     batch: int
@@ -112,7 +112,7 @@ class RunConfig:
                  imported_as: dict | None = None):
         """``strategies``/``swaps``: one name for every seat, or one per seat; a swap of
         ``None`` uses each strategy's own default swap policy. ``rules``: a preset name, a
-        POSITION.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
+        docs/position.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
         ``preset_rows``: the parameter rows, instead of reading them from the strategies'
         files; ``imported_as``: user files written elsewhere (a worker's copy), by name."""
         if not isinstance(players, int) or not 2 <= players <= 6:

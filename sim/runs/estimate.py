@@ -1,12 +1,12 @@
-"""How long the games of a command will take, said before they start (issue 21 item 3).
+"""How long the games of a command will take, said before they start.
 
 A game's cost is that of the command's own table (its strategies in their seats): measured
 once per table, player count, rules, turn limit and thread count on this machine, by playing
 games numbered far from any command's (:data:`OFFSET`: they change no result) for about
 :data:`SECONDS`, and kept in ``speeds.json`` in the compile cache's folder (one per version of
 the code, so a faster strategy is measured again). Not the mean of each strategy's own table:
-a table of four ``montecarlo`` seats plays games three times longer than a table where it
-holds one seat, and that estimate said 4 min for a tournament that took 1 (issue 24). The
+a table of four ``montecarlo`` seats plays games several times longer than a table where it
+holds one seat. The
 first measurement compiles the core if it is not cached, which the command's bar says
 meanwhile.
 """

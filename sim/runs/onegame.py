@@ -82,7 +82,7 @@ def strategy_error(cfg: RunConfig, game: int, status: int, err) -> RunError:
         position = _position_before(cfg, rec, turn)
     msg = f"{what} in game {game} of seed {cfg.seed}, turn {turn}."
     if position is not None:
-        msg += "\nThe position (POSITION.md), for sim.kernel.position:\n" + json.dumps(position)
+        msg += "\nThe position (docs/position.md), for sim.kernel.position:\n" + json.dumps(position)
     return RunError(msg)
 
 
@@ -92,6 +92,6 @@ def _position_before(cfg, rec: GameRecord, turn: int) -> dict:
     st = rec.start.copy()
     for m in rec.moves[:turn]:
         apply_move(st, m)
-    from sim.kernel.position import to_position   # only for an error: 4 ms less to start a run
+    from sim.kernel.position import to_position   # only for an error: not at start-up
 
     return to_position(st, ruleset=cfg.rules)

@@ -39,7 +39,7 @@ def wilson(wins: int, games: int, level: float = 0.95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-# The one unfinished-games policy (R25), for every table of every command (issue 23).
+# The one unfinished-games policy (R25), for every table of every command.
 UNFINISHED_POLICY = (
     "an unfinished game (still going at the turn limit, R25, or stopped as proven endless) is "
     "a game nobody won: it counts in the games of every table and adds nothing to any result "

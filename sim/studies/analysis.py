@@ -7,7 +7,7 @@ world with the same random stream (common random numbers), so that the moves are
 the same deals; after the move every seat plays a named strategy (``counting`` by default)
 until the analyst's result is decided (:func:`sim.kernel.sampling.playouts`).
 
-The input is read by :mod:`sim.studies.view`: a POSITION.md position, whose hidden cards are
+The input is read by :mod:`sim.studies.view`: a docs/position.md position, whose hidden cards are
 checked and then not used unless ``omniscient``, or a *view* writing them ``"?"``.
 
 The score of a playout is, under seed rules, 1 when the analyst goes out first (R18, R25) and
@@ -167,8 +167,8 @@ class Analysis:
     def paired(self, z: float = Z95) -> dict | None:
         """Best minus second, world by world (common random numbers): the mean and its interval
         at the two-sided level of ``z``, from :func:`sim.studies.stats.mean_interval`, which
-        keeps its coverage when the two moves differ in few worlds (issue 23: a normal
-        interval declared 4 worlds at +1 in 1,000 clear)."""
+        keeps its coverage when the two moves differ in few worlds (a normal
+        interval would call 4 worlds at +1 in 1,000 clear)."""
         from scipy.stats import norm
 
         if len(self.moves) < 2:
@@ -396,11 +396,11 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
             until_clear=False, max_rollouts: int | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, rules=None,
             tolerance: float = DEFAULT_TOLERANCE):
-    """Every legal move of ``position`` (POSITION.md, or a view with ``"?"`` for hidden
+    """Every legal move of ``position`` (docs/position.md, or a view with ``"?"`` for hidden
     cards and an optional ``"known"``: :func:`read_view`) with its estimated value, best
     first, as a pandas DataFrame.
 
-    Columns: ``move`` (as ``sim play`` reads it), ``json`` (the POSITION.md move),
+    Columns: ``move`` (as ``sim play`` reads it), ``json`` (the docs/position.md move),
     ``estimate`` (win chance; under V2 the expected finishing place, lower is better), ``low``
     and ``high`` (a 95% Wilson score interval; under V2 a 95% normal interval), ``n``
     (playouts per move, one per world), ``unfinished``; seed rules add ``wins``, V2 adds
@@ -412,7 +412,7 @@ def analyze(position: dict, *, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
     is played out once in each (common random numbers); ``opponents`` plays the other seats,
     ``me`` the seat to move after this move (default: ``opponents``). ``omniscient`` starts
     every playout from the position's own hidden cards instead. ``rules`` (a preset name, a
-    POSITION.md ruleset or a :class:`~sim.kernel.ruleset.Ruleset`), when given, must agree with the
+    docs/position.md ruleset or a :class:`~sim.kernel.ruleset.Ruleset`), when given, must agree with the
     position's own ``ruleset``. ``until_clear``, ``max_rollouts`` and ``tolerance``: see
     :func:`analyze_state`. ``ValueError`` for an invalid position or option.
     """

@@ -1,4 +1,4 @@
-"""Intervals for the mean of bounded values that rarely leave one value (issue 23).
+"""Intervals for the mean of bounded values that rarely leave one value.
 
 Paired comparisons on common random numbers (two moves on the same worlds, two strategies on
 the same deals) mostly give the same result: the difference is 0 in most worlds and deviates

@@ -58,7 +58,7 @@ LEVEL = 0.05
 # -- the game's positions ----------------------------------------------------------------------
 def start_state(game: dict) -> np.ndarray:
     """The kernel state after the swaps (R5, V1) of a saved game: its saved position, with
-    what the POSITION.md form leaves out taken from the kernel's own swap phase replayed
+    what the docs/position.md form leaves out taken from the kernel's own swap phase replayed
     (:func:`swap_again`): the dealt face-ups taken into each hand, known to all (R26), and
     the starter and its rank (R6, H14, H15; H16 reads the rank)."""
     st = to_state(game["start"])

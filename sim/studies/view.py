@@ -1,4 +1,4 @@
-"""Analyze's input: a POSITION.md position, or a *view* of one from the seat to move (R26),
+"""Analyze's input: a docs/position.md position, or a *view* of one from the seat to move (R26),
 read into the kernel's state with the cards known to be in each hand.
 
 A view writes ``"?"`` for any card its seat cannot see and may list ``"known"`` cards per
@@ -21,10 +21,10 @@ _HIDDEN_FLAT = ("stock", "removed")
 
 
 def read_view(position: dict) -> tuple[dict, bool]:
-    """Analyze's input as a POSITION.md position (``"known"`` left out, any ``"?"`` filled),
+    """Analyze's input as a docs/position.md position (``"known"`` left out, any ``"?"`` filled),
     and whether it was a *view*.
 
-    Analyze's input is a POSITION.md position with two additions:
+    Analyze's input is a docs/position.md position with two additions:
 
     - ``"?"`` may stand for any hidden card (R26): in another seat's hand, in a face-down
       stack, in the stock, in ``removed``. Such a position is a *view*; the ``"?"`` are filled

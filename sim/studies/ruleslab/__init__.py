@@ -1,4 +1,4 @@
-"""``sim study rules``: what each house rule does to the game (issue 25).
+"""``sim study rules``: what each house rule does to the game.
 
 :mod:`.variants` lists the rulesets measured (the base, every single option change §11.3
 allows with it, V1, V2, the other presets); :mod:`.measures` turns the games of one ruleset

@@ -39,8 +39,8 @@ def planned_games(games: int, h2h_games: int | None = None) -> int:
     table and every built-in policy, each deal with the split policy's seats and then the
     other's)."""
     return games + 2 * h2h_deals(games, h2h_games) * (1 + len(BUILTIN_SWAPS))
-# What the model's standard errors are (issue 23: a replicate SD over the reported SE averaged
-# 0.75, and under V2 a place share's variance is below the binomial's).
+# What the model's standard errors are: indicative (a replicate SD is below the reported SE,
+# and under V2 a place share's variance is below the binomial's).
 SE_NOTE = ("SE: the Laplace posterior SD of the penalised fit, treating the seats of one game "
            "as independent, so indicative, not an interval over games")
 V2_SE_NOTE = ("; under V2 the binomial variance is assumed for the share of seats beaten (no "

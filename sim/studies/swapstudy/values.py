@@ -76,7 +76,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     v2 = bool(cfg.options["last_player_loses"])
     v1 = bool(cfg.options["choose_face_ups"])
     # Who starts is fixed by the deal only under R6 as dealt: under V1 the face-ups are chosen,
-    # under H14 starter=hand the hands after the swap decide (issue 23), so there the seat's
+    # under H14 starter=hand the hands after the swap decide, so there the seat's
     # position after the starter is an outcome of the split, not a covariate, and is left out.
     position = not v1 and cfg.options["starter"] == "dealt"
     tally = Tally(cfg)
