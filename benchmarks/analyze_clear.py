@@ -1,4 +1,4 @@
-"""How long ``sim analyze --until-clear`` takes, per position (issue 24 item 4).
+"""How long ``sim analyze --until-clear`` takes, per position.
 
     python benchmarks/analyze_clear.py [--tree DIR ...] [--reps 3] [--positions N]
 

@@ -1,4 +1,4 @@
-"""What stopping endless games saves (issue 11, item 1; sim.kernel.cycle).
+"""What stopping endless games saves (sim.kernel.cycle).
 
 For one strategy (default ``lowest``) at 2 to 6 players, the same games (seed fixed) are
 played with detection off (every endless game runs to the turn limit, R25) and on (stopped

@@ -1,4 +1,4 @@
-"""Fit the learned value of :mod:`strategies.value` and check it on fresh games (issue 24).
+"""Fit the learned value of :mod:`strategies.value` and check it on fresh games.
 
     python benchmarks/fit_value.py --games 20000 --seed 1 --fresh-seed 2
 

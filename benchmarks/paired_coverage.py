@@ -1,4 +1,4 @@
-"""Coverage of the paired-difference intervals in their corners (issue 23): values that rarely
+"""Coverage of the paired-difference intervals in their corners: values that rarely
 leave 0 (two moves on common worlds, two strategies on duplicate deals), none at all, rare
 deviations spanning the range, and an ordinary case for the width.
 

@@ -1,4 +1,4 @@
-"""Our bot inside another program's own engine: trachwo/masters-of-shithead (issue 24's anchor).
+"""Our bot inside another program's own engine: trachwo/masters-of-shithead.
 
     python benchmarks/peer_engine.py --engine <masters-of-shithead>/src --deals 100 \\
         --opponent DeeperShit --out benchmarks/results/peer_engine_deeper.json

@@ -1,5 +1,5 @@
 """The cost of a turn of montecarlo's playouts against a ``lowest`` turn of the batch core, in
-one process (issue 24: "a playout turn within 2x a lowest turn of the batch core").
+one process ("a playout turn within 2x a lowest turn of the batch core").
 
     python benchmarks/playout_cost.py [--rules seed] [--games 4000] [--reps 7]
 

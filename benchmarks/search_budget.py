@@ -1,4 +1,4 @@
-"""Strength of the search bot against its budget: issue 12, item 1 (the curve).
+"""Strength of the search bot against its budget: the curve.
 
     python benchmarks/search_budget.py --deals 300 --rollouts 1,8,15,30,60,120,240
 

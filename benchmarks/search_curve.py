@@ -1,4 +1,4 @@
-"""The search bot's strength against CPU-seconds per game, old and new in one run (issue 24).
+"""The search bot's strength against CPU-seconds per game, old and new in one run.
 
     python benchmarks/search_curve.py --before /tmp/before --deals 300 \
         --out benchmarks/results/search_curve

@@ -1,4 +1,4 @@
-"""The search bot (``montecarlo``) in every company: issue 12, item 1.
+"""The search bot (``montecarlo``) in every company.
 
     python benchmarks/search_table.py --deals 300 --rules seed --out runs/table-seed.json
     python benchmarks/search_table.py --deals 300 --rules classic --out runs/table-classic.json
@@ -19,7 +19,7 @@ On one thread, duplicate deals, seats rotated (every deal played once under each
   order ``montecarlo lowest highest save-specials counting cheapest simple random``, cyclic),
   ``lowest`` after the bot: the bot in the seat that ``lowest`` holds in ``5p fixed``. Not in
   the default list (``--only "5p after random"``): it shows how much of ``5p fixed`` is the
-  seat (issue 24);
+  seat;
 - ``5p all``: the same table with the neighbours balanced, ``sim compare``'s default
   (``--seating balanced``): every deal under its own random cyclic order of the eight
   strategies (still played under all eight rotations of it), so that every strategy follows

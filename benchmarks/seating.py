@@ -19,7 +19,7 @@ Designs, each analysed with ``sim.studies.stats.mean_interval`` over deals (what
   interval over deals does not see);
 - ``balanced``: sim compare's design for ``k`` strategies (:func:`sim.studies.design.seat_orders`): up to 6
   strategies deal d plays cyclic order d mod (k-1)! of all of them; from 7 on every deal its
-  own random order drawn from (seed, deal). Checked for every k from 3 to 8 (issue 23).
+  own random order drawn from (seed, deal). Checked for every k from 3 to 8.
 
 ``fixed``, ``blocks`` and ``list120`` are run with 8 strategies, as when they were compared.
 

@@ -1,4 +1,4 @@
-"""Every command's game paths with Numba's bounds checking forced on (issue 20, item 6).
+"""Every command's game paths with Numba's bounds checking forced on.
 
 The kernel is compiled with ``boundscheck=False`` (``sim.kernel.compiler``): a read or write
 past an array's end is not caught, it reads or corrupts other memory (the H12 swap of

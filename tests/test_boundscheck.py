@@ -1,4 +1,4 @@
-"""The guard for out-of-bounds accesses (issue 20, item 6): ``tests/boundscheck_paths.py``
+"""The guard for out-of-bounds accesses: ``tests/boundscheck_paths.py``
 plays every command's game paths under every preset and random option sets with Numba's
 bounds checking forced on (``NUMBA_BOUNDSCHECK=1``) and a compile cache of its own.
 

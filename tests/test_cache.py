@@ -134,7 +134,7 @@ def test_a_function_without_a_source_file_compiles_uncached():
 
 @pytest.mark.slow
 def test_bounds_checked_code_has_a_cache_folder_of_its_own():
-    """NUMBA_BOUNDSCHECK=1 compiles other code (issue 20 item 6's guard): it never shares the
+    """NUMBA_BOUNDSCHECK=1 compiles other code: it never shares the
     normal build's folder."""
     import os
     import subprocess

@@ -64,7 +64,7 @@ def test_rules_lists_presets_and_options(cli):
 
 
 def test_run_writes_the_ruleset_in_full(cli, tmp_path):
-    """The JSON summary and the manifest hold every option (issue 9); --rule overrides."""
+    """The JSON summary and the manifest hold every option; --rule overrides."""
     r = cli("run", "--games", "300", "--rules", "classic", "--rule", "skip_rank=8",
             "--json", "--out", tmp_path / "run")
     assert r.exit_code == 0, r.output

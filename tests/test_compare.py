@@ -51,7 +51,7 @@ def test_an_interval_never_collapses_when_every_deal_gives_the_same_result():
     q = 1 - 0.025 ** (1 / 500)
     assert a["ci_low"] == pytest.approx(0.5 - q) and a["ci_high"] == pytest.approx(0.5 + q)
     # At 0, the score part's Wilson bound for "none of 500 deviated", z^2 / (n + z^2), is a
-    # little wider than Clopper-Pearson's (issue 23: sim.studies.discordant).
+    # little wider than Clopper-Pearson's (sim.studies.discordant).
     z2 = 1.959963984540054 ** 2
     assert b["ci_low"] == 0.0 and b["ci_high"] == pytest.approx(max(q, z2 / (500 + z2)))
     t.per_deal.append(np.tile([0.5, 0.0], (19_500, 1)))          # more deals: narrower
@@ -129,7 +129,7 @@ def test_compare_bad_input(cli, args, message):
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
 
 
-# -- issue 10: statistics over deals, anytime-valid stopping, ratings, records ----------------
+# -- statistics over deals, anytime-valid stopping, ratings, records ----------------
 
 
 def _fake_block(t, winners, starters=None, unfinished=None, orders=None):

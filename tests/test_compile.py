@@ -1,4 +1,4 @@
-"""Compile only what a command uses (issue 11): strategies compile when first seated, a table
+"""Compile only what a command uses: strategies compile when first seated, a table
 of ``lowest`` compiles its own referee alone; and ``sim.kernel.compiler.borrow``'s views write through."""
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
 
 @pytest.mark.slow
 def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
-    """'compiling (first run only)' (issue 21) asks the compile cache about the referee the
+    """'compiling (first run only)' asks the compile cache about the referee the
     command's tables play through: a user of lowest alone, whose run_alone is cached, is
     not told at every run that the core compiles (it was, while run_games was not cached)."""
     from sim.kernel import compiler
@@ -172,7 +172,7 @@ def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
     assert compiled([lowest])
     assert not compiled([counting]) and not compiled([lowest, peers]) and not compiled()
     # a seated strategy not in the cache compiles too (montecarlo: ~40 s), even where the
-    # referee is cached: a tournament with it sat silent that long (issue 24)
+    # referee is cached: a tournament with it sat silent that long
     bot = table("montecarlo")
     monkeypatch.setattr(compiler, "cached", lambda f: f is core.run_games or f in seated)
     assert not compiled([bot])
@@ -200,7 +200,7 @@ def test_borrow_is_a_view_of_the_same_memory():
 def test_a_run_spares_scipy_linalg_and_injects_nothing():
     """Loading the cached core without Numba's refresh (the ``load`` patch) never runs
     Numba's BLAS check, which imports all of scipy.linalg (0.2 s of ``sim run``); the seam no
-    longer preloads SciPy's cython_blas under its name (issue 20: no sys.modules injection).
+    longer preloads SciPy's cython_blas under its name (no sys.modules injection).
     A jitted np.dot still works, and scipy.linalg imports as usual afterwards."""
     got = _fresh(
         "import json, sys\n"

@@ -1,4 +1,4 @@
-"""Debugging a strategy in plain Python (issue 20, item 5): with ``NUMBA_DISABLE_JIT=1`` (or
+"""Debugging a strategy in plain Python: with ``NUMBA_DISABLE_JIT=1`` (or
 ``sim run --debug``) nothing is compiled, a breakpoint in a strategy stops there, and the
 games are the same, move for move, as compiled (the seam's Python meanings: sim.kernel.compiler)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Intervals on paired differences keep their coverage when the outcomes rarely differ
-(issue 23): sim.studies.stats.mean_interval and the MOVER score part
+sim.studies.stats.mean_interval and the MOVER score part
 (sim.studies.discordant). benchmarks/paired_coverage.py has the full coverage table."""
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def _analysis(scores, v2=False, players=4):
 
 
 def test_analyze_does_not_call_four_discordant_worlds_clear():
-    """sim analyze's best minus second (issue 23): move a wins alone in 4 of 1,000 worlds,
+    """sim analyze's best minus second: move a wins alone in 4 of 1,000 worlds,
     b never. The normal interval it used excluded 0; the sign test's p is 0.125."""
     scores = np.zeros((1000, 2))
     scores[:4, 0] = 1

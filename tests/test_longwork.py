@@ -1,4 +1,4 @@
-"""Long work is safe to stop and to resume (issue 21 item 3): Ctrl-C (here a
+"""Long work is safe to stop and to resume: Ctrl-C (here a
 KeyboardInterrupt raised by a progress callback, or a stop event) ends play within a chunk,
 passes on the games played so far, and --resume gives exactly the uninterrupted result."""
 from __future__ import annotations

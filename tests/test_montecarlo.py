@@ -254,7 +254,7 @@ def _evaluate_in_python(quality, base, calls):
 
 
 def test_sequential_halving_keeps_the_better_half_and_always_counting_s_move():
-    """halving=1 (issue 24): 8 candidates, ceil(log2 8) = 3 rounds of rollouts // (3 x alive)
+    """halving=1: 8 candidates, ceil(log2 8) = 3 rounds of rollouts // (3 x alive)
     worlds; after a round only the better half by mean score plays on, and counting's move
     always does (here the worst, candidate 5); the best (1) is chosen. halving=0: every
     candidate in rollouts // 8 worlds."""

@@ -229,7 +229,7 @@ def test_ctrl_c_saves_the_game_then_stops_with_130(tmp_path, monkeypatch):
     assert load(save)["reason"] == "interrupted"
 
 
-# -- issue 22 item 4: the save file checked first, never lost; reasons in words; hint's answer
+# -- the save file checked first, never lost; reasons in words; hint's answer
 # first; help on one screen; --load continues exactly --------------------------------------
 def test_help_fits_one_screen():
     from sim.cli.words import HELP

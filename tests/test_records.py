@@ -1,4 +1,4 @@
-"""Named data across the core's edge (issue 20): the per-game records are written and read by
+"""Named data across the core's edge: the per-game records are written and read by
 field name (sim.kernel.records.FIELDS), so two swapped fields fail a test here; the pool's
 entries are named; a RunConfig is set once and never changed."""
 from __future__ import annotations

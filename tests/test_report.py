@@ -212,7 +212,7 @@ def test_report_of_a_tournament_folder(tmp_path):
     assert len(_embedded_pngs(html)) == sum(n.endswith(".png") for n in names)
     h2h = pd.read_csv(tmp_path / "t_files" / "head_to_head.csv", index_col=0)
     assert h2h.loc["lowest", "random"] == COMPARE["head_to_head"]["matrix"][0][1]
-    # issue 23: the seat pairs unfinished games left undecided, beside the meetings
+    # the seat pairs unfinished games left undecided, beside the meetings
     assert "undecided (unfinished)" in html
     with_open = {**COMPARE, "head_to_head": {**COMPARE["head_to_head"],
                                              "meetings": [[0, 900, 800], [900, 0, 0],
@@ -409,7 +409,7 @@ def test_report_of_a_swap_study_folder(tmp_path):
     assert top["triple"].iloc[0] == "10 A 2"          # cards shown in rank order
     assert top["win_rate"].iloc[0] == best["win_rate"]
     assert "&lt; 1e-16" in html                       # a p-value of 0 is not printed as 0
-    # issue 22: the page opens with the answer in plain words, under the rules it ran under
+    # the page opens with the answer in plain words, under the rules it ran under
     # (an older study.json without 'answer': made from its head-to-head)
     answer = "Answer (3 players, seed rules): The split policy trails the usual advice"
     assert answer in html and html.index(answer) < html.index("A swap divides six cards")

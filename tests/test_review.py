@@ -1,4 +1,4 @@
-"""`sim review` (issue 22 item 2) and `sim replay --at` (item 3): a planted blunder is found,
+"""`sim review` and `sim replay --at` (item 3): a planted blunder is found,
 the analysis's own best moves are not called mistakes beyond its error rate, a position of
 any turn goes into sim.rules and sim analyze, bad inputs are one `error:` line and exit 2."""
 from __future__ import annotations

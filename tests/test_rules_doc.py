@@ -1,4 +1,4 @@
-"""The rulebook ships with the package (issue 21): docs/rules.md has an entry for every rule,
+"""The rulebook ships with the package: docs/rules.md has an entry for every rule,
 section, option and preset; `sim rules explain ID` prints it, from a checkout and from an
 installed copy; every rule id a message or help text cites can be looked up that way."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``sim study rules`` (issue 25): planted effects are found or not as they should be, the
+"""``sim study rules``: planted effects are found or not as they should be, the
 study resumes to the uninterrupted result, its JSON and its page. Tiny game counts."""
 from __future__ import annotations
 

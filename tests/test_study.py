@@ -66,7 +66,7 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
         assert 0 <= h["p_adjusted"] <= 1 and h["unfinished"] >= 0
     assert "best of the policies tested" in study["verdict"].lower() or \
         "no policy tested is clearly best" in study["verdict"].lower()
-    # issue 23: the verdict says the correction it decides on; the SEs say what they are
+    # the verdict says the correction it decides on; the SEs say what they are
     assert "Benjamini-Hochberg adjusted p" in study["verdict"]
     assert study["model"]["se"].startswith("SE: the Laplace posterior SD")
     assert study["model"]["position_term"] is True          # seed: R6 as dealt
@@ -79,7 +79,7 @@ def test_study_cli_writes_values_table_and_verdict(cli, tmp_path):
     out = tmp_path / "study2"
     r = cli("study", "swap", "--players", "3", "--games", "3000", "--out", out)
     assert r.exit_code == 0, r.output
-    # issue 22: the answer in plain words first, under the ruleset it ran under
+    # the answer in plain words first, under the ruleset it ran under
     assert "highest-up" in study["answer"] and "Worth most face up" in study["answer"]
     assert r.output.index("Answer (3 players, seed rules)") < r.output.index("Split model")
     assert (out / "split_cov.npz").is_file()              # sim swap --model's intervals

@@ -1,4 +1,4 @@
-"""`sim swap` (issue 22, item 1): the splits of six cards ranked by playouts on deals where
+"""`sim swap`: the splits of six cards ranked by playouts on deals where
 the seat holds them, or by a swap study's model; bad input; JSON; `hint` at `sim play`'s swap
 prompt; the deal that holds the cards (R3-R5)."""
 from __future__ import annotations
