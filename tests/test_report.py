@@ -88,7 +88,7 @@ def test_load_opens_each_kind_with_its_own_reader(saved, tmp_path):
 
 
 def test_load_refuses_what_is_not_a_finished_run(saved, tmp_path):
-    with pytest.raises(ValueError, match="not a saved run.*manifest.json"):
+    with pytest.raises(ValueError, match="not a saved folder.*manifest.json.*sim run, compare, study swap, study rules, tune or review"):
         sim.load(tmp_path)
     with pytest.raises(ValueError, match="no such folder"):
         sim.load(tmp_path / "missing")
@@ -174,7 +174,7 @@ def test_cli_report(saved, tmp_path, cli):
     r = cli("report", path, "-o", tmp_path / "elsewhere.html")
     assert r.exit_code == 0 and (tmp_path / "elsewhere.html").exists()
     (tmp_path / "empty").mkdir()
-    for bad, words in ((tmp_path / "empty", "not a saved run"),
+    for bad, words in ((tmp_path / "empty", "not a saved folder"),
                        (tmp_path / "nope", "no such folder")):
         r = cli("report", bad)
         assert r.exit_code == 2

@@ -22,6 +22,8 @@ READERS = {"run": "sim.runs.saved:read", "compare": "sim.studies.compare:read",
            "swap-study": "sim.studies.swapstudy.study:read", "tune": "sim.studies.tune:read",
            "rules-lab": "sim.studies.ruleslab.study:read", "review": "sim.studies.review:read"}
 
+SAVED = "the --out folder of sim run, compare, study swap, study rules, tune or review"
+
 
 def load(path) -> Loaded:
     """Open the folder saved in ``path`` by ``sim run``, ``sim compare``, ``sim study swap``,
@@ -31,17 +33,16 @@ def load(path) -> Loaded:
     a kind this version does not know, or did not finish (continue it with ``--resume``)."""
     root = Path(path).expanduser()
     if not root.exists():
-        raise ValueError(f"{root}: no such folder (expected the --out folder of `sim run`)")
+        raise ValueError(f"{root}: no such folder (expected {SAVED})")
     if not root.is_dir():
-        raise ValueError(f"{root} is a file, not a saved run (expected the --out folder of "
-                         f"`sim run`)")
+        raise ValueError(f"{root} is a file, not a saved folder (expected {SAVED})")
     try:
         manifest = folder.read_manifest(root)
     except folder.StoreError as e:
         raise ValueError(str(e)) from None
     if manifest is None:
-        raise ValueError(f"{root} is not a saved run: it has no manifest.json (expected the "
-                         f"--out folder of `sim run`)")
+        raise ValueError(f"{root} is not a saved folder: it has no manifest.json (expected "
+                         f"{SAVED})")
     kind = manifest.get("kind", "run")
     if kind not in READERS:
         raise ValueError(f"{root} holds a folder of kind {kind!r}, which this version of "
