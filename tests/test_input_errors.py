@@ -71,3 +71,21 @@ def test_the_time_reported_is_the_play_not_the_estimate(cli, monkeypatch, comman
     r = cli(*command, "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["seconds"] < 1000
+
+
+@pytest.mark.parametrize("command,message", [
+    (["run", "--resume", "--games", "1e7"], "--resume needs --out, the folder of the run"),
+    (["compare", "lowest", "--games", "100"], "compare: give at least two strategies"),
+    (["compare", "lowest", "lowest", "--games", "100"], "compare: each strategy once"),
+    (["compare", "lowest", "random", "--resume"], "--resume needs --out, the folder of the "
+                                                  "comparison"),
+    (["study", "rules", "--resume"], "--resume needs --out, the folder of the study"),
+    (["tune", "counting", "--against", "lowest", "--resume"], "--resume needs --out, the "
+                                                              "folder of the tuning"),
+])
+def test_nothing_is_estimated_before_the_input_is_checked(cli, command, message):
+    """A mistake is the one line: no time estimate (which compiles and plays) before it."""
+    r = cli(*command)
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), r.output

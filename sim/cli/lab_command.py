@@ -47,6 +47,7 @@ def study_rules(players: int = PLAYERS,
                 resume: bool = resume_option("study", " (same options)"),
                 as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """What each house rule does to the game, on the same deals."""
+    from sim.runs import folder
     from sim.runs.partial import Interrupted
     from sim.runs.runner import RunError
     from sim.studies.ruleslab.study import estimate_plan, rules_lab
@@ -57,6 +58,7 @@ def study_rules(players: int = PLAYERS,
                                                                           "--skill-deals"),
                   "mc_deals": 0 if str(mc_deals).strip() == "0"
                   else parse_count(mc_deals, "--mc-deals")}
+        folder.check_resume(resume, out, "study")
         engine = make_backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()
         try:

@@ -41,7 +41,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             resume: bool = resume_option("comparison"), as_json: bool = json_option(),
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
-    from sim.studies.compare import compare as play, save
+    from sim.runs import folder
+    from sim.studies.compare import check_field, compare as play, save
     from sim.runs.partial import Interrupted
     from sim.runs.runner import RunError
 
@@ -51,8 +52,8 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
                          last_player_loses, max_turns, threads, rule=rule)
         total = parse_count(games)
         cap = parse_count(max_games, "--max-games") if max_games else total
-        if resume and out is None:
-            raise RunError("--resume needs --out, the folder of the comparison to continue")
+        check_field(strategies)                 # before the estimate: nothing played yet
+        folder.check_resume(resume, out, "comparison")
         t0 = time.perf_counter()
         try:
             # timed on the tournament's own tables: the strategies in cyclic order from each
@@ -207,11 +208,13 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
     """Tune a strategy's parameters against a field (optuna)."""
     from sim.runs.partial import Interrupted
     from sim.runs.runner import RunError
+    from sim.runs import folder
     from sim.runs.extras import require
     from sim.studies.tune import lineup, tune as run_tune
 
     try:
         require("optuna", "sim tune")
+        folder.check_resume(resume, out, "tuning")
         rs = ruleset(rules, rule)
         field = [s.strip() for s in against.split(",") if s.strip()]
         per_trial = parse_count(games_per_trial, "--games-per-trial")

@@ -55,6 +55,13 @@ def versions() -> dict:
             "numba": numba.__version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__}
 
 
+def check_resume(resume: bool, out, what: str = "run") -> None:
+    """``--resume`` continues a saved folder, so it needs ``--out``: checked before anything is
+    estimated or played, in one wording for every command (``what``: the run, the study)."""
+    if resume and out is None:
+        raise StoreError(f"--resume needs --out, the folder of the {what} to continue")
+
+
 def make_dir(path, sub: str = "") -> Path:
     """The folder ``path`` (``~`` expanded) and its subfolder ``sub``, made if missing;
     :class:`StoreError` if they cannot be. Returns ``path``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.runs import folder
 from sim.runs.backends import LocalBackend
 from sim.runs.batch import Batch, batches, play_batch  # noqa: F401  (re-exported)
 from sim.runs.chunks import Played
@@ -23,7 +24,8 @@ from sim.runs.tally import Tally
 
 def games_to_play(cfg: RunConfig, out=None, resume=False) -> int:
     """The games :func:`run` will play: all of them, or with ``resume`` those of the batches
-    not saved in ``out`` yet."""
+    not saved in ``out`` yet (``RunError`` if ``resume`` has no ``out``)."""
+    folder.check_resume(resume, out, "run")
     if not (resume and out is not None):
         return cfg.games
     games_dir = Path(out).expanduser() / "games"
@@ -42,8 +44,7 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     The tally adds integers only, so the summary does not depend on the order in which
     batches finish, nor on threads, batch size or backend.
     """
-    if resume and out is None:
-        raise RunError("--resume needs --out, the folder of the run to continue")
+    folder.check_resume(resume, out, "run")
     store = Store(out, cfg, resume=resume) if out is not None else None
     tally = Tally(cfg)
     todo = []

@@ -113,6 +113,14 @@ class Records:
         folder.write_parquet(self.part(index), df)
 
 
+def check_field(strategies) -> None:
+    """The strategies of a tournament: two or more, each once (``RunError`` if not)."""
+    if len(strategies) < 2:
+        raise RunError("compare: give at least two strategies")
+    if len(set(strategies)) != len(strategies):
+        raise RunError("compare: each strategy once (seats are rotated for you)")
+
+
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
             max_games=None, swaps=None, progress=None, out=None, cycle_stop=True,
@@ -132,10 +140,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     """
     import numba
 
-    if len(strategies) < 2:
-        raise RunError("compare: give at least two strategies")
-    if len(set(strategies)) != len(strategies):
-        raise RunError("compare: each strategy once (seats are rotated for you)")
+    check_field(strategies)
     k = len(strategies)
     if k > POOL:
         raise RunError(f"compare: at most {POOL} strategies in one tournament, got {k}")

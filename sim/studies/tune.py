@@ -276,8 +276,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         out = saved.path
         if resume:
             done = _trials(out)
-    elif resume:
-        raise TuneError("--resume needs --out DIR")
+    else:
+        folder.check_resume(resume, out, "tuning")
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     dists = {k: (optuna.distributions.IntDistribution(int(lo), int(hi)) if is_int

@@ -62,8 +62,7 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
             "precision": precision, "strategy": strategy, "max_turns": max_turns,
             "cycle_stop": bool(cycle_stop), "batch": batch,
             "variants": [v.ident for v in vs], "ruleset": vs[0].ruleset.to_json()}
-    if resume and out is None:
-        raise RunError("--resume needs --out, the folder of the study to continue")
+    folder.check_resume(resume, out, "study")
     saved = _open(out, plan, resume) if out is not None else None
     if backend is None:
         from sim.runs.backends import LocalBackend
