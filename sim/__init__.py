@@ -13,10 +13,24 @@ The package is laid out by layer; each imports only the layers below it
 
 The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.moves``,
 ``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (docs/position.md), :func:`sim.load`
-and :func:`sim.analyze`. Importing ``sim`` changes nothing process-wide.
+:func:`sim.analyze`, :func:`sim.run` and :func:`sim.compare`. Importing ``sim`` changes nothing process-wide.
 """
 
 from sim.kernel.version import VERSION as __version__  # noqa: F401 (re-exported)
+
+
+def run(**options):
+    """Play games as ``sim run`` does, its options as keyword arguments; the result as
+    :func:`load` opens a saved run: see :func:`sim.cli.api.run`."""
+    from sim.cli.api import run as _run
+    return _run(**options)
+
+
+def compare(strategies, **options):
+    """A fair tournament as ``sim compare`` plays it; the result as :func:`load` opens a
+    saved one: see :func:`sim.cli.api.compare`."""
+    from sim.cli.api import compare as _compare
+    return _compare(strategies, **options)
 
 
 def load(path):

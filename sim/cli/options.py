@@ -166,8 +166,9 @@ class maybe_progress:
     the compile cache yet, sim.runs.batch.compiled) the bar says so until the first games
     are played; without a bar a line on stderr says so (unless ``wanted`` is false)."""
 
-    def __init__(self, wanted, total, label="games", configs=None):
-        self.bar = progress_bar() if wanted and sys.stderr.isatty() else None
+    def __init__(self, wanted, total, label="games", configs=None, force=False):
+        # force: a bar wherever wanted (the Python API's choice: a notebook is no terminal)
+        self.bar = progress_bar() if wanted and (force or sys.stderr.isatty()) else None
         self.total, self.label = total, label
         from sim.runs.batch import compiled
         self.compiling = not compiled(configs)

@@ -78,7 +78,8 @@ class Loaded:
     def __repr__(self) -> str:
         cfg = self.config
         extra = [name for name in ("compare", "study", "tune") if getattr(self, name) is not None]
-        return (f"<shithead-sim run {str(self.path)!r}: {cfg.get('games', '?'):,} games, "
+        kind = self.manifest.get("kind", "run")
+        return (f"<shithead-sim {kind} {str(self.path)!r}: {cfg.get('games', '?'):,} games, "
                 f"{cfg.get('players', '?')} players, seed {cfg.get('seed', '?')}, "
                 f"{len(self.parts)} part file(s)"
                 + (f", with {' and '.join(extra)}" if extra else "") + ">")
