@@ -18,8 +18,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VOLATILE = {"seconds", "elapsed", "versions", "games_per_second", "out", "path", "created",
-            "time", "cpu_seconds", "started", "finished", "wall", "playouts_per_second"}
+VOLATILE = {"seconds", "elapsed", "versions", "sim_version", "games_per_second", "out", "path",
+            "created", "time", "cpu_seconds", "started", "finished", "wall", "playouts_per_second"}
 
 COMMANDS = {
     "run-seed": "run --games 20k --seed 3 --threads 2 --json",

@@ -260,6 +260,7 @@ def test_ratings_stay_finite_under_perfect_separation_and_report_a_bound():
     assert small[0]["rating_low"] > 300          # still says a is much stronger
 
 
+@pytest.mark.slow
 def test_plackett_luce_is_choix_opt_rankings_with_the_stated_prior():
     """The ratings' model: with distinct strategies at every seat the MAP equals choix's
     Plackett-Luce fit with the penalty alpha = 1 / (2 prior_sd^2)."""
@@ -501,7 +502,6 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
         assert (list(seats[4 * d]) == list(seats[4 * ((d + 6) % 600)]))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("names", [
     ["lowest", "random", "highest"],
     # seven: the pool of 16 (sim.kernel.fastpath.POOLS), the core's second compile

@@ -152,7 +152,6 @@ def test_only_a_table_that_seats_a_peer_compiles_the_peers_inlined():
     assert got == {"counting": [1, 0], "with simple": [1, 1]}
 
 
-@pytest.mark.slow
 def test_compiling_is_announced_only_for_the_referee_a_table_uses(monkeypatch):
     """'compiling (first run only)' asks the compile cache about the referee the
     command's tables play through: a user of lowest alone, whose run_alone is cached, is

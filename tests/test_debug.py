@@ -117,7 +117,6 @@ def test_the_bit_counts_have_the_same_python_meaning():
 
 
 
-@pytest.mark.slow
 def test_counting_counts_the_unseen_cards_alike_in_python():
     """counting's blocking rule packs the unseen cards per rank 3 bits apart (R26): in plain
     Python each count was an np.int32 (a Python int less an int32 element of the state), so

@@ -187,6 +187,7 @@ def test_the_note_carries_the_rules_into_the_fair_command(cli):
     assert out["neighbours"]["fair_command"] == (FAIR + " --rules classic --rule skip_rank=8")
 
 
+@pytest.mark.slow
 def test_the_run_page_notes_the_neighbours_only_when_seats_differ(tmp_path):
     pages = {}
     for name, strategies in (("mixed", ["lowest", "random", "lowest"]), ("same", ["lowest"])):

@@ -369,7 +369,8 @@ def test_duration_text():
 @pytest.mark.parametrize("args", [
     ["run", "--games", "2000"],
     ["compare", "lowest", "random", "--games", "300"],
-    ["study", "swap", "--players", "3", "--games", "300", "--h2h-games", "50"],
+    pytest.param(["study", "swap", "--players", "3", "--games", "300", "--h2h-games", "50"],
+                 marks=pytest.mark.slow),
     ["tune", "counting", "--against", "lowest", "--players", "3", "--trials", "2",
      "--games-per-trial", "60"],
     ["study", "rules", "--only", "hand_size", "--games", "300", "--skill-deals", "20",
@@ -449,6 +450,7 @@ def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_p
     _compare(out=out, resume=True)                      # and --resume reads it still
 
 
+@pytest.mark.slow
 def test_an_interrupted_swap_study_folder_is_reported_partial_or_names_resume(tmp_path):
     out = tmp_path / "s"
     with pytest.raises(Interrupted):

@@ -214,6 +214,7 @@ def test_without_clear_evidence_it_plays_the_heuristics_move():
     assert searched > 10
 
 
+@pytest.mark.slow
 def test_montecarlo_beats_counting_two_against_two():
     """Two montecarlo seats against two counting seats, duplicate deals: it used to lose
     (17% a seat against 33%)."""
@@ -223,6 +224,7 @@ def test_montecarlo_beats_counting_two_against_two():
     assert mc["ci_low"] > cnt["ci_high"]
 
 
+@pytest.mark.slow
 def test_montecarlo_leads_the_mixed_table():
     """Issue 12: in a table of lowest, save-specials and counting it used to trail counting
     (30% against 35%): every other seat was modelled as counting. Its mixture of opponent

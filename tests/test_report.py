@@ -125,6 +125,7 @@ def test_report_writes_one_page_with_plots_and_tables(saved, tmp_path):
     assert not (path / "report.html").exists()               # the run folder is untouched
 
 
+@pytest.mark.slow
 def test_the_page_is_chosen_by_the_manifest_kind(saved, tmp_path):
     """A run folder draws a run, whatever other files lie in it; a folder of an unknown kind
     is a clear error."""
@@ -392,6 +393,7 @@ def _study_folder(tmp_path):
                       "study.json", study)
 
 
+@pytest.mark.slow
 def test_report_of_a_swap_study_folder(tmp_path):
     """A study.json as older versions wrote it (triples and a value table's head-to-head)."""
     path = _study_folder(tmp_path)

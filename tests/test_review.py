@@ -370,6 +370,7 @@ def _synthetic_review(rng, kinds, worlds):
     return rv.Review(0, 2, False, worlds, 0, "counting", len(kinds), 40, 0, decisions)
 
 
+@pytest.mark.slow
 def test_the_total_loss_interval_is_95_percent():
     """The summary's total loss +- 1.96 sqrt(sum of the decisions' se**2) covers the sum of
     the true losses in about 95% of reviews (1,000 synthetic reviews of seven decisions, one

@@ -143,6 +143,7 @@ def test_bad_run_options(cli, args, message):
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_a_clear_error(cli):
     r = cli("run", "--games", "100", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.output

@@ -142,6 +142,7 @@ def test_the_split_model_values_the_split_and_not_owning_the_cards(tmp_path):
     assert top[0] > second[0]
 
 
+@pytest.mark.slow
 def test_split_model_shrinks_rare_cells(tmp_path):
     """A cell seen a handful of times moves its pair/triple terms little: the prior keeps
     them near 0 (each card counts alone), where raw rates would jump to 0% or 100%."""

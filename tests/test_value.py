@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from sim.kernel.layout import CURRENT, FDN, MAXP, NOUT, OUTORDER, PLAYERS, V2
 from sim.kernel.ruleset import Ruleset
@@ -71,7 +70,6 @@ def test_fewer_cards_left_is_worth_more():
     raise AssertionError("no position with a face-down card to take")
 
 
-@pytest.mark.slow
 def test_fitting_games_are_reproducible_and_finish():
     """The positions the model is fitted on depend only on the seed; places are 0.. for the
     seats that went out, in order."""
