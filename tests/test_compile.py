@@ -364,3 +364,41 @@ def test_the_numba_range_is_the_range_ci_tests():
     assert high == (int(newest[1]), int(newest[2]) + 1)           # below the next minor
     running = tuple(int(x) for x in numba.__version__.split(".")[:2])
     assert low <= running < high
+
+
+def _borrowed_roots(fn):
+    """(name, is a parameter never rebound) for the array under each ``borrow(...)`` call of
+    the function ``fn`` (an ``ast.FunctionDef``), through slices and attributes."""
+    import ast
+
+    params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+    rebound = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+               and isinstance(n.ctx, ast.Store)}
+    for call in ast.walk(fn):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "borrow"):
+            root = call.args[0]
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            name = getattr(root, "id", ast.dump(root))
+            yield name, name in params and name not in rebound
+
+
+def test_a_borrowed_view_points_only_into_an_array_its_caller_holds():
+    """sim.kernel.compiler.borrow's view keeps no reference: it is safe only as long as its
+    array lives. So every ``borrow(x)`` views a parameter of its function (or a slice or field
+    of one) that the function never rebinds: the caller holds it for the whole call, and no
+    line exists whose removal would free it while a view is in use."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    bad, seen = [], 0
+    for path in sorted([*root.glob("sim/**/*.py"), *root.glob("strategies/*.py"),
+                        *root.glob("benchmarks/*.py")]):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if isinstance(fn, ast.FunctionDef):
+                for name, held in _borrowed_roots(fn):
+                    seen += 1
+                    if not held:
+                        bad.append(f"{path.relative_to(root)}:{fn.lineno} {fn.name}: {name}")
+    assert seen > 10 and not bad, bad
