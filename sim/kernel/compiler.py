@@ -18,7 +18,7 @@ process-wide ones (``address``'s lookup, ``load``) only when an entry point call
 :func:`install`.
 
 **The compile cache** of the project's functions goes to a folder named after a hash of
-the project's own sources (``sim/`` and ``strategies/``) and the Numba version, under
+the code that shapes results (:data:`CODE`) and the Numba version, under
 ``SHITHEAD_CACHE_DIR``, else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks
 only the timestamp of a cached function's own file, so a function that inlines a helper from
 another file would otherwise keep running the old helper after that file changed
@@ -152,15 +152,29 @@ def cache_dir(root: Path | None = None) -> Path:
     return base if base.name == name else base / name   # inherited from a parent process
 
 
+# The code identity: the files that compiled code or the games a run plays and records depend
+# on. The kernel and the built-in strategies (all jitted code and all it imports); the short
+# public paths a user's strategy imports; and the modules of sim.runs that decide which games
+# are played and what is recorded of them (options, seats, seeds: config, registry; batches,
+# chunks and records: batch, runner, backends, store). Not the CLI, the reports, the docs,
+# the studies, nor the rest of sim.runs: the tally (re-counted from the saved records on
+# --resume), the speed estimates, the folder's file writing and the reading of saved runs.
+CODE = ("sim/kernel", "strategies", "sim/cards.py", "sim/layout.py", "sim/moves.py",
+        "sim/rng.py", "sim/rules.py", "sim/strategy.py", "sim/runs/config.py",
+        "sim/runs/registry.py", "sim/runs/batch.py", "sim/runs/runner.py",
+        "sim/runs/backends.py", "sim/runs/store.py")
+
+
 def _digest(root: Path) -> str:
     # what changes compiled code beyond the sources names its own cache too: borrow's type,
     # and NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
     digest = hashlib.sha256(f"{numba.__version__} borrow={active('borrow')} "
                             f"boundscheck={numba.config.BOUNDSCHECK}".encode())
-    for folder in ("sim", "strategies"):
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+    for entry in CODE:
+        path = root / entry
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path] * path.exists():
+            digest.update(file.relative_to(root).as_posix().encode())
+            digest.update(file.read_bytes())
     return digest.hexdigest()[:16]
 
 
