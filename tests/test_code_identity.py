@@ -1,4 +1,4 @@
-"""The code identity (sim.kernel.compiler.CODE): the compile cache's folder and ``--resume``'s
+"""The code identity (sim.kernel.identity.CODE): the compile cache's folder and ``--resume``'s
 "code" key change when the kernel, the strategies or the modules that decide which games a
 run plays and what it records change, and not when the CLI, the reports or the docs do."""
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.kernel import compiler
+from sim.kernel import identity
+from sim.kernel.compiler import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,11 +36,11 @@ def _edit(root: Path, rel: str, old: str = "", new: str = "\n# an edit\n") -> No
 
 
 def test_every_module_of_sim_runs_is_covered_or_declared_not_to_shape_results():
-    covered = {Path(c).name for c in compiler.CODE if c.startswith("sim/runs/")}
+    covered = {Path(c).name for c in identity.CODE if c.startswith("sim/runs/")}
     present = {p.name for p in (ROOT / "sim" / "runs").glob("*.py")}
     assert covered | NOT_RESULTS == present, "classify the new module of sim/runs"
     assert not covered & NOT_RESULTS
-    assert all((ROOT / c).exists() for c in compiler.CODE)
+    assert all((ROOT / c).exists() for c in identity.CODE)
 
 
 @pytest.mark.parametrize("rel, old, new, same", [
@@ -58,10 +59,10 @@ def test_every_module_of_sim_runs_is_covered_or_declared_not_to_shape_results():
 ])
 def test_the_identity_follows_what_changes_results(tmp_path, rel, old, new, same):
     root = _copy(tmp_path, "tree")
-    before = compiler._digest(root)
-    assert before == compiler._own_digest()             # a copy of this tree: the same code
+    before = cache_dir(root)
+    assert before == cache_dir()                        # a copy of this tree: the same code
     _edit(root, rel, old, new)
-    assert (compiler._digest(root) == before) is same
+    assert (cache_dir(root) == before) is same
 
 
 def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
@@ -86,7 +87,7 @@ def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
     _edit(helped, "sim/cli/run_commands.py", *HELP)
     _edit(engine, "sim/kernel/engine.py")
     interrupt()
-    monkeypatch.setattr(compiler, "_own_digest", lambda: compiler._digest(helped))
+    monkeypatch.setattr(identity, "own", lambda salt: identity.digest(helped, salt))
     resumed = cli(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
     again = json.loads(resumed.output)
@@ -94,7 +95,7 @@ def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
     assert [again[k] for k in RESULTS] == [reference[k] for k in RESULTS]
 
     interrupt()
-    monkeypatch.setattr(compiler, "_own_digest", lambda: compiler._digest(engine))
+    monkeypatch.setattr(identity, "own", lambda salt: identity.digest(engine, salt))
     refused = cli(*args, "--resume")
     assert refused.exit_code == 2
     assert "code" in refused.output and "not mixed" in refused.output

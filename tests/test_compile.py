@@ -244,48 +244,6 @@ def test_a_borrowed_view_emits_no_reference_counting():
     assert sliced(np.arange(5, dtype=np.int32)) == 10
 
 
-def test_a_seated_strategy_carries_its_wrapper_address():
-    """sim.kernel.compiler.ready gives a one-signature strategy Numba's wrapper-address protocol (a core
-    call from Python then skips the lookup): the number Numba itself would find."""
-    from numba.core.typing import signature
-
-    from sim.kernel.strategy import MOVE_SIG
-
-    from sim.runs.registry import get_move
-
-    fn = get_move("lowest").fn
-    if not PATCHED:
-        assert not hasattr(fn, "__wrapper_address__")     # Numba's own lookup at each call
-        return
-    cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
-    want = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-    assert fn.__wrapper_address__() == want > 0
-
-
-def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
-    """sim.kernel.compiler's replacement of Numba's _get_jit_address (looked up at every core
-    call from Python), installed by ``install()``, gives for a seated strategy the number
-    Numba's own lookup gives; anything else still goes to Numba's."""
-    from numba.core.typing import signature
-    from numba.experimental import function_type
-
-    from sim.kernel.compiler import active, install
-    from sim.kernel.strategy import MOVE_SIG
-    from sim.runs.registry import get_move
-
-    if not active("address"):
-        assert not hasattr(function_type._get_jit_address, "numba")
-        return
-    install()
-    fn = get_move("lowest").fn
-    sig = signature(MOVE_SIG.return_type, *MOVE_SIG.args)
-    numbas = function_type._get_jit_address.numba
-    want = numbas(fn, sig)
-    assert fn._shithead_jit_address == want > 0
-    assert function_type._get_jit_address(fn, sig) == want
-    assert function_type._get_jit_address(object(), sig) == 0      # Numba's answer: not jitted
-
-
 def test_a_tuple_of_strategy_functions_is_typed_once():
     """sim.kernel.compiler.FnTuple: Numba types it as the plain tuple, and works it out only once."""
     import numba
@@ -330,7 +288,7 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     if not active("load"):
         return        # switched off (or its Numba internal changed): nothing to compare
     runs = {}
-    patches = {"numba": "cache,lazy,address,borrow", "ours": "cache,lazy,address,borrow,load"}
+    patches = {"numba": "cache,lazy,borrow", "ours": "cache,lazy,borrow,load"}
     for mode in ("numba", "ours"):
         out = subprocess.run([sys.executable, "-c", _LOAD_AND_PLAY], check=True,
                              capture_output=True, text=True,
