@@ -17,7 +17,7 @@ import time
 import numba
 import numpy as np
 
-from sim.kernel.compiler import borrow, jit
+from sim.kernel.compiler import jit
 from sim.kernel.engine import legal_from, rules_of
 from sim.kernel.layout import MAXP, STATE_SIZE, TURN
 from strategies.value import NFEAT
@@ -39,8 +39,6 @@ def drive(playout, seed, games, players, rules, model, weights):
     coef = np.empty(0)
     vs, fs = np.empty(MAXP), np.empty(NFEAT)
     turns = 0
-    # borrowed views, as montecarlo.evaluate passes them (no reference counts in the loop)
-    stv, rngv, paramsv, assignv = borrow(st), borrow(rng), borrow(params), borrow(assign)
     for g in range(games):
         seed_game(rng, seed, g)
         first = deal_unswapped(st, rng, players, rules)
@@ -48,9 +46,8 @@ def drive(playout, seed, games, players, rules, model, weights):
         word = legal_from(st, rules_of(st))
         m = mc._lowest(st, st, word, rng, st)
         t0 = st[TURN]
-        playout(stv, m, first, rngv, 100_000, 0.0, model, paramsv, assignv, coef, vs, fs)
+        playout(st, m, first, rng, 100_000, 0.0, model, params, assign, coef, vs, fs)
         turns += st[TURN] - t0
-    rng[0] = params[0] = assign[0] = 0        # the owners outlive their views
     return turns
 
 

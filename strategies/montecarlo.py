@@ -161,12 +161,19 @@ def draw_models(rng, weights, me, players, assign, own=1):
 
 
 @jit
-def _playout(st, m, me, rng, horizon, noise, model, counting_params, assign, coef, vs, fs):
-    """Apply ``m`` to the world ``st`` and play on with the playout policy; the score. The
-    ruleset's scalars are read once a playout (:func:`sim.kernel.engine.rules_of`), and V2's
-    "my place is decided" only after a seat goes out. A playout stopped at ``horizon``
-    turns scores 0 unless ``coef`` is not empty: then the learned value of the world
-    (:func:`strategies.value.value`, with ``vs``, ``fs`` its scratch)."""
+def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_models, coef,
+             value_scratch, features):
+    """Apply ``m`` to the world ``world`` and play on with the playout policy, drawing from
+    ``stream``; the score. The ruleset's scalars are read once a playout
+    (:func:`sim.kernel.engine.rules_of`), and V2's "my place is decided" only after a seat
+    goes out. A playout stopped at ``horizon`` turns scores 0 unless ``coef`` is not empty:
+    then the learned value of the world (:func:`strategies.value.value`, with
+    ``value_scratch``, ``features`` its scratch). ``seat_models``: each seat's policy
+    (:func:`draw_models`), ``policy_params``: counting's."""
+    # views without reference counts (sim.kernel.compiler.borrow), handed on at every turn,
+    # into arrays the caller holds for the whole call: a third faster
+    st, rng, counting_params = borrow(world), borrow(stream), borrow(policy_params)
+    assign, vs, fs = borrow(seat_models), borrow(value_scratch), borrow(features)
     rz = rules_of(st)
     ev = inlined_apply(st, m, rz)
     turns = 0
@@ -265,10 +272,6 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     vs = np.empty(MAXP)                      # the learned value's scratch
     fs = np.empty(NFEAT)
     worlds = 0
-    # Views without reference counts for the playouts (sim.kernel.compiler.borrow): a third faster. The
-    # owners stay in use below, after the loop.
-    stv, prngv, paramsv, assignv = borrow(st), borrow(prng), borrow(counting_params), borrow(assign)
-    vsv, fsv = borrow(vs), borrow(fs)
     for rnd in range(rounds):
         w = max(1, rollouts // k) if rounds == 1 else max(1, rollouts // (rounds * n))
         for _ in range(w):
@@ -283,8 +286,8 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
                 for j in range(4):
                     x = splitmix64(x)
                     prng[j] = x
-                sc[i] = _playout(stv, cand[i], me, prngv, horizon, noise, model, paramsv,
-                                 assignv, coef, vsv, fsv)
+                sc[i] = _playout(st, cand[i], me, prng, horizon, noise, model,
+                                 counting_params, assign, coef, vs, fs)
                 total[i] += sc[i]
             for a in range(n):
                 i = alive[a]
@@ -309,8 +312,6 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
             m += 1
         alive[:m] = kept[:m]
         n = m
-    st[0] = prng[0] = assign[0] = counting_params[0] = 0     # the owners outlive their views
-    vs[0] = fs[0] = 0.0
     best = ib
     for a in range(n):
         i = alive[a]

@@ -256,54 +256,6 @@ def test_a_borrowed_view_emits_no_reference_counting():
     assert sliced(np.arange(5, dtype=np.int32)) == 10
 
 
-def test_a_seated_strategy_carries_its_wrapper_address():
-    """sim.kernel.compiler.ready gives a one-signature strategy Numba's wrapper-address protocol (a core
-    call from Python then skips the lookup): the number Numba itself would find."""
-    from numba.core.typing import signature
-
-    from sim.kernel.strategy import MOVE_SIG
-
-    from sim.runs.registry import get_move
-
-    fn = get_move("lowest").fn
-    if not PATCHED:
-        assert not hasattr(fn, "__wrapper_address__")     # Numba's own lookup at each call
-        return
-    cres = fn.get_compile_result(signature(MOVE_SIG.return_type, *MOVE_SIG.args))
-    want = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-    assert fn.__wrapper_address__() == want > 0
-
-
-@pytest.mark.slow
-def test_a_seated_strategy_answers_numbas_jit_address_lookup_the_same():
-    """sim.kernel.compiler's ``address`` patch answers Numba's lookup of a first-class
-    function's native entry (at every core call from Python) from the number ``ready`` kept:
-    fresh processes with and without it play the same games with first-class strategies
-    (counting, highest; a wrong entry would crash or change them), and only with it does a
-    seated strategy carry Numba's wrapper-address protocol."""
-    from sim.kernel.compiler import ALL_PATCHES, active
-
-    if not active("address"):
-        return        # switched off (or its Numba internal changed): nothing to compare
-    code = ("import hashlib, json\n"
-            "from sim.runs.runner import RunConfig, play_batch\n"
-            "from sim.runs.registry import get_move\n"
-            "b = play_batch(RunConfig(games=200, players=3, seed=5,\n"
-            "                         strategies=['counting', 'highest', 'lowest']), 0, 200, 1)\n"
-            "print(json.dumps({'digest': hashlib.sha256(b.turns.tobytes()\n"
-            "                                           + b.order.tobytes()).hexdigest(),\n"
-            "                  'protocol': hasattr(get_move('counting').fn,\n"
-            "                                      '__wrapper_address__')}))\n")
-    runs = {}
-    for mode, patches in (("numba", ",".join(p for p in ALL_PATCHES if p != "address")),
-                          ("ours", ",".join(ALL_PATCHES))):
-        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True, env={**os.environ, "SHITHEAD_NUMBA_PATCHES": patches})
-        runs[mode] = json.loads(out.stdout.strip().splitlines()[-1])
-    assert runs["numba"]["digest"] == runs["ours"]["digest"]
-    assert not runs["numba"]["protocol"] and runs["ours"]["protocol"]
-
-
 def test_a_tuple_of_strategy_functions_is_typed_once():
     """sim.kernel.compiler.FnTuple: Numba types it as the plain tuple, and works it out only once."""
     import numba
@@ -349,7 +301,7 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     if not active("load"):
         return        # switched off (or its Numba internal changed): nothing to compare
     runs = {}
-    patches = {"numba": "cache,lazy,address,borrow", "ours": "cache,lazy,address,borrow,load"}
+    patches = {"numba": "cache,lazy,borrow", "ours": "cache,lazy,borrow,load"}
     for mode in ("numba", "ours"):
         out = subprocess.run([sys.executable, "-c", _LOAD_AND_PLAY], check=True,
                              capture_output=True, text=True,
@@ -383,3 +335,41 @@ def test_the_numba_range_is_the_range_ci_tests():
     assert high == (int(newest[1]), int(newest[2]) + 1)           # below the next minor
     running = tuple(int(x) for x in numba.__version__.split(".")[:2])
     assert low <= running < high
+
+
+def _borrowed_roots(fn):
+    """(name, is a parameter never rebound) for the array under each ``borrow(...)`` call of
+    the function ``fn`` (an ``ast.FunctionDef``), through slices and attributes."""
+    import ast
+
+    params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+    rebound = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+               and isinstance(n.ctx, ast.Store)}
+    for call in ast.walk(fn):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "borrow"):
+            root = call.args[0]
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            name = getattr(root, "id", ast.dump(root))
+            yield name, name in params and name not in rebound
+
+
+def test_a_borrowed_view_points_only_into_an_array_its_caller_holds():
+    """sim.kernel.compiler.borrow's view keeps no reference: it is safe only as long as its
+    array lives. So every ``borrow(x)`` views a parameter of its function (or a slice or field
+    of one) that the function never rebinds: the caller holds it for the whole call, and no
+    line exists whose removal would free it while a view is in use."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    bad, seen = [], 0
+    for path in sorted([*root.glob("sim/**/*.py"), *root.glob("strategies/*.py"),
+                        *root.glob("benchmarks/*.py")]):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if isinstance(fn, ast.FunctionDef):
+                for name, held in _borrowed_roots(fn):
+                    seen += 1
+                    if not held:
+                        bad.append(f"{path.relative_to(root)}:{fn.lineno} {fn.name}: {name}")
+    assert seen > 10 and not bad, bad

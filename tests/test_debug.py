@@ -101,19 +101,19 @@ def test_sim_run_debug_refuses_once_numba_is_compiling(cli):
 
 
 def test_the_bit_counts_have_the_same_python_meaning():
-    """sim.kernel.compiler's leading/trailing zero counts (LLVM ctlz/cttz) and their Python
+    """sim.kernel.bits' leading/trailing zero counts (LLVM ctlz/cttz) and their Python
     versions for debug mode agree, zero included."""
-    from sim.kernel import compiler
+    from sim.kernel import bits
     from sim.kernel.compiler import jit
 
     @jit
     def counts(x):
-        return compiler.trailing_zeros(x), compiler.leading_zeros(x)
+        return bits.trailing_zeros(x), bits.leading_zeros(x)
 
     values = [0, 1, 2, 3, 12, 1 << 13, (1 << 27) - 1, (1 << 62) + 8, -1, -(1 << 40)]
     for v in values:
         x = np.int64(v)
-        assert counts(x) == (compiler._py_trailing_zeros(x), compiler._py_leading_zeros(x)), v
+        assert counts(x) == (bits._py_trailing_zeros(x), bits._py_leading_zeros(x)), v
 
 
 

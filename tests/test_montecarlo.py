@@ -250,7 +250,7 @@ def _evaluate_in_python(quality, base, calls):
         cand[:len(quality)] = np.arange(len(quality))
         return len(quality)
 
-    g = dict(mc.evaluate.py_func.__globals__, borrow=lambda a: a, _playout=playout,
+    g = dict(mc.evaluate.py_func.__globals__, _playout=playout,
              sample_world=lambda *a: None, counting=lambda *a: base, candidates=cands)
     return types.FunctionType(mc.evaluate.py_func.__code__, g)
 

@@ -200,27 +200,6 @@ def test_a_config_is_set_once_and_declares_what_it_holds(cfg, batch):
     assert one.strategies == ["random"] * 3 and one.swaps == ["random"] * 3   # its default
 
 
-def test_the_named_arguments_are_typed_as_numba_types_them_and_only_once(batch):
-    """sim.kernel.compiler.typed_once: the core's named tuples get Numba's own type, worked
-    out once per kind of contents (Numba formats it anew at every call: 0.1-0.3 ms)."""
-    import numba
-    from numba.core.typing.typeof import typeof_impl
-
-    from sim.kernel.compiler import _NAMED_TYPES
-
-    rec = batch.records
-    numbas = typeof_impl.dispatch(tuple)(rec, None)
-    assert numba.typeof(rec) == numbas and isinstance(numbas, numba.types.NamedTuple)
-    assert numbas.instance_class is Records
-    before = len(_NAMED_TYPES)
-    assert numba.typeof(allocate(3)) == numba.typeof(allocate(7))     # same kind of contents
-    assert len(_NAMED_TYPES) <= before + 1
-    # another kind of contents, another type: a read-only array
-    ro = allocate(2)
-    ro.turns.flags.writeable = False
-    assert numba.typeof(ro) != numba.typeof(allocate(2))
-
-
 def test_a_second_process_loads_the_core_from_the_cache(batch):
     """cache=True with named-tuple arguments: a fresh process finds the compiled core on
     disk (this process has compiled and saved it) and compiles nothing."""

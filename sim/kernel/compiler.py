@@ -7,30 +7,26 @@ nothing that other code in the process sees (no environment variable, no ``numba
 setting, no warnings filter, no ``sys.modules`` entry, no patched Numba function).
 
 **Patches.** Each use of a Numba internal is named in :data:`ALL_PATCHES`, checked against the
-shape it expects (:func:`_check_*`) and replaced by Numba's public behaviour when that
-shape is absent or when the user switches it off with ``SHITHEAD_NUMBA_PATCHES`` (``0``
-for none, else a comma-separated list of names; unset: all). None of them is needed for a
-correct result: R26 (a strategy indexing past its observation raises) rests on Numba's own
-bounds checking and ``_get_jit_address`` (Numba >= 0.61), which every patch leaves in place.
-Per-function patches (the cache folder, lazy strategies, the wrapper address, borrowed
-views) apply to the project's own functions when they are decorated or seated; the
-process-wide ones (``address``'s lookup, ``load``) only when an entry point calls
-:func:`install`.
+shape it expects (:func:`_check_*`) and replaced by Numba's public behaviour when that shape
+is absent or when ``SHITHEAD_NUMBA_PATCHES`` switches it off (``0`` for none, else the names
+to keep; unset: all). Each one is kept for what it buys on the commands users run
+(benchmarks/results/numba-patches.md); none is needed for a correct result. ``cache``,
+``lazy`` and ``borrow`` apply to the project's own functions when they are decorated or
+seated; ``load`` is process-wide, applied only when an entry point calls :func:`install`.
 
-**The compile cache** of the project's functions goes to a folder named after a hash of
-the project's own sources (``sim/`` and ``strategies/``) and the Numba version, under
-``SHITHEAD_CACHE_DIR``, else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks
-only the timestamp of a cached function's own file, so a function that inlines a helper from
-another file would otherwise keep running the old helper after that file changed
-(NUMBA-NOTES.md, gotcha 1). Without the ``cache`` patch, functions are cached by Numba's
-public mechanism only if ``NUMBA_CACHE_DIR`` is set (the user's choice), else not at all.
+**The compile cache** of the project's functions goes to a folder named after a hash of the
+code that shapes results (:mod:`sim.kernel.identity`) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
+else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks only the timestamp of a
+cached function's own file, so a function that inlines a helper from another file would
+otherwise keep running the old helper after that file changed (NUMBA-NOTES.md, gotcha 1).
+Without the ``cache`` patch, functions are cached by Numba's public mechanism only if
+``NUMBA_CACHE_DIR`` is set, else not at all.
 
 **Debugging** (``NUMBA_DISABLE_JIT=1``, ``sim run --debug``): everything here has a plain
 Python meaning (:data:`DEBUG`), so a strategy runs as Python and a breakpoint in it stops.
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
 import warnings
@@ -42,6 +38,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
+from sim.kernel import identity
+
 # R26 needs a jitted caller to receive a first-class strategy's exception (an index past its
 # observation), which Numba does through ``function_type._get_jit_address`` from 0.61 on;
 # before, the exception is printed as "ignored" and the run goes on.
@@ -51,7 +49,7 @@ if tuple(int(x) for x in numba.__version__.split(".")[:2]) < (0, 61):
 # NUMBA_DISABLE_JIT=1: numba.njit returns the Python function itself (read at import).
 DEBUG = bool(numba.config.DISABLE_JIT)
 
-ALL_PATCHES = ("cache", "lazy", "address", "borrow", "load", "named")
+ALL_PATCHES = ("cache", "lazy", "borrow", "load")
 
 
 def _switched_on() -> frozenset:
@@ -94,12 +92,6 @@ def _check_lazy() -> bool:
             and hasattr(Dispatcher, "disable_compile"))
 
 
-def _check_address() -> bool:
-    """``function_type._get_jit_address(func, sig)``, looked up by name at every call."""
-    from numba.experimental import function_type
-    return _params(getattr(function_type, "_get_jit_address", None)) == ("func", "sig")
-
-
 def _check_borrow() -> bool:
     """The array data model and struct helpers :func:`borrow`'s codegen uses."""
     from numba.core import cgutils
@@ -119,14 +111,8 @@ def _check_load() -> bool:
             and callable(getattr(rtsys, "initialize", None)))
 
 
-def _check_named() -> bool:
-    """``typeof_impl`` is a single-dispatch function with Numba's typing of tuples."""
-    return callable(getattr(typeof_impl, "dispatch", None)) and callable(
-        typeof_impl.dispatch(tuple))
-
-
-_CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "address": _check_address,
-           "borrow": _check_borrow, "load": _check_load, "named": _check_named}
+_CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "borrow": _check_borrow,
+           "load": _check_load}
 
 
 @lru_cache(maxsize=None)
@@ -144,29 +130,16 @@ def active(name: str) -> bool:
 # --- the compile cache ------------------------------------------------------------------------
 
 def cache_dir(root: Path | None = None) -> Path:
-    """The cache folder for this exact version of the project's code (under ``root``, by
-    default this checkout) and of Numba."""
-    name = _own_digest() if root is None else _digest(root)
+    """The cache folder for this exact version of the project's code (:mod:`identity`, of
+    ``root``, by default this checkout) and of Numba; its name is saved runs' "code"."""
+    # what changes compiled code beyond the sources names its own cache too: borrow's type,
+    # and NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
+    salt = (f"{numba.__version__} borrow={active('borrow')} "
+            f"boundscheck={numba.config.BOUNDSCHECK}")
+    name = identity.own(salt) if root is None else identity.digest(root, salt)
     base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
                 or Path.home() / ".cache" / "shithead-sim")
     return base if base.name == name else base / name   # inherited from a parent process
-
-
-def _digest(root: Path) -> str:
-    # what changes compiled code beyond the sources names its own cache too: borrow's type,
-    # and NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
-    digest = hashlib.sha256(f"{numba.__version__} borrow={active('borrow')} "
-                            f"boundscheck={numba.config.BOUNDSCHECK}".encode())
-    for folder in ("sim", "strategies"):
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-@lru_cache(maxsize=1)
-def _own_digest() -> str:
-    return _digest(Path(__file__).resolve().parents[2])
 
 
 @lru_cache(maxsize=1)
@@ -287,19 +260,6 @@ def ready(d):
     if sig is not None and d._can_compile:
         d.compile(sig.args)
         d.disable_compile()
-    if (active("address") and not hasattr(d, "__wrapper_address__")
-            and isinstance(d, numba.core.dispatcher.Dispatcher)
-            and not d._can_compile and len(d.overloads) == 1):
-        # Numba's wrapper-address protocol: handing the function to the core from Python
-        # then costs a lookup of this number, not of its compile result and its symbol.
-        try:
-            cres = next(iter(d.overloads.values()))
-            addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-            jit_addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
-        except AttributeError:     # another shape of compile result: Numba's own lookups
-            return d
-        d.__wrapper_address__ = lambda *sig_: addr
-        d._shithead_jit_address = jit_addr
     return d
 
 
@@ -340,76 +300,6 @@ def _fn_type(val):
 @typeof_impl.register(FnTuple)
 def _typeof_fn_tuple(val, c):
     return _fn_type(val)
-
-
-# --- named tuples of core arguments -----------------------------------------------------------
-
-_NAMED_TYPES: dict = {}
-
-
-def _signature_of(v):
-    """What an argument's Numba type depends on, cheaply: an array's dtype, dimensions and
-    flags (layout, writability); a FnTuple's functions; a bool; whether an int fits int64;
-    else the value's own Numba type."""
-    if isinstance(v, np.ndarray):
-        return v.dtype, v.ndim, v.flags.num       # the flags as one number
-    if isinstance(v, FnTuple):
-        return tuple(id(f) for f in v)
-    if type(v) is bool:
-        return bool
-    if type(v) is int:
-        return int, -2**63 <= v < 2**63
-    return numba.typeof(v)
-
-
-def typed_once(cls):
-    """Register a named-tuple class of core arguments (sim.kernel.referee.Games, ...) so that
-    Numba works out its type once per kind of contents, as :class:`FnTuple`: Numba types a
-    named tuple anew at every call, formatting every field's type into its name. The type is
-    Numba's own (``typeof_impl`` for tuples). Patch ``named``: without it, Numba types each
-    call itself."""
-    if not active("named"):
-        return cls
-    numbas = typeof_impl.dispatch(tuple)
-
-    @typeof_impl.register(cls)
-    def _typeof_named(val, c):
-        key = (cls,) + tuple(_signature_of(v) for v in val)
-        found = _NAMED_TYPES.get(key)
-        if found is None:
-            found = _NAMED_TYPES[key] = numbas(val, c)
-        return found
-    return cls
-
-
-# --- bit counts -------------------------------------------------------------------------------
-
-def _py_trailing_zeros(x):
-    x = int(x) & 0xFFFFFFFFFFFFFFFF
-    return np.int64(64 if x == 0 else (x & -x).bit_length() - 1)
-
-
-def _py_leading_zeros(x):
-    return np.int64(64 - (int(x) & 0xFFFFFFFFFFFFFFFF).bit_length())
-
-
-def _bit_count(name, op):
-    """An intrinsic emitting LLVM's ``op`` (``cttz``/``ctlz``; 64 for zero, not poison)."""
-    def count(typingctx, src):
-        if not isinstance(src, types.Integer):
-            return None
-
-        def codegen(context, builder, sig, args):
-            return getattr(builder, op)(args[0], context.get_constant(types.boolean, False))
-        return src(src), codegen
-
-    count.__name__ = count.__qualname__ = name
-    return intrinsic(count)
-
-
-# A 64-bit integer's count of trailing (leading) zero bits; 64 for zero (LLVM's cttz/ctlz).
-trailing_zeros = _py_trailing_zeros if DEBUG else _bit_count("trailing_zeros", "cttz")
-leading_zeros = _py_leading_zeros if DEBUG else _bit_count("leading_zeros", "ctlz")
 
 
 # --- borrowed views ---------------------------------------------------------------------------
@@ -467,8 +357,9 @@ def _borrow_function():
 # NULL, its type :class:`Borrowed`). Every time a jitted function hands an array on (to an
 # inlined helper, a called function or a first-class strategy), Numba counts a reference up
 # and down again with two *atomic* instructions; in the referee loop that was most of the time
-# of a turn. The caller must keep ``arr`` itself alive, and used, for as long as the view is
-# used (Numba frees an array after its last use), and must not return the view to Python.
+# of a turn. ``arr`` must be a parameter of the function that borrows it (or a slice or field
+# of one), never rebound there: its caller holds it for the whole call, so the view cannot
+# outlive it (tests/test_compile.py checks every call). Never return the view to Python.
 # Without the ``borrow`` patch (and in debug mode) it is the array itself.
 borrow = _borrow_function()
 
@@ -479,34 +370,17 @@ _installed = False
 
 
 def install() -> None:
-    """Apply the process-wide patches (idempotent, cheap to call again). The entry points
-    that load or run the core call it first: the strategy lookup (:mod:`sim.runs.registry`,
-    which every command goes through), :func:`sim.runs.batch.play_batch` and the analysis.
-    Each one only if :func:`active`. Nothing here is needed for correct results.
-
-    - ``address``: Numba's ``function_type._get_jit_address`` (the native entry of a
-      first-class function, through which a jitted caller gets its exceptions: R26), looked up
-      by name at every call of the core from Python, answered from the number :func:`ready`
-      kept; anything else goes to Numba's own.
-    - ``load``: ``Cache.load_overload`` without the refresh of the whole compiler context it
-      runs first (it imports and registers every typing and lowering implementation Numba
-      has, none of which code loaded from the cache uses). The runtime's own functions,
-      which loaded code does need, are still initialised; a compile still refreshes.
-    """
+    """Apply the process-wide patch ``load`` if :func:`active` (idempotent, cheap to call
+    again): ``Cache.load_overload`` without the refresh of the whole compiler context it runs
+    first (it imports and registers every typing and lowering implementation Numba has, none
+    of which code loaded from the cache uses). The runtime's own functions, which loaded code
+    does need, are still initialised; a compile still refreshes. The entry points that load
+    or run the core call it first: the strategy lookup (:mod:`sim.runs.registry`, which every
+    command goes through), :func:`sim.runs.batch.play_batch` and the analysis."""
     global _installed
     if _installed:
         return
     _installed = True
-    if active("address"):
-        from numba.experimental import function_type
-        numba_get = function_type._get_jit_address
-
-        def _get_jit_address(func, sig):
-            addr = getattr(func, "_shithead_jit_address", None)
-            return addr if addr is not None else numba_get(func, sig)
-
-        _get_jit_address.numba = numba_get
-        function_type._get_jit_address = _get_jit_address
     if active("load"):
         from numba.core import caching
         from numba.core.runtime import rtsys

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.kernel import baseline, peers
-from sim.kernel.compiler import FnTuple, jit, typed_once
+from sim.kernel.compiler import FnTuple, jit
 from sim.kernel.layout import HANDS, MAXP, NR
 
 # Which referee inlines a row (the entry points of :mod:`sim.kernel.referee`, :data:`REFEREES`):
@@ -81,7 +81,6 @@ class SeatEntry(NamedTuple):
     pure: bool                # a function of the position only (sim.kernel.cycle)
 
 
-@typed_once
 class Pool(NamedTuple):
     """The strategies of one core call (:func:`sim.kernel.referee.run_games`), each once, in
     ``n`` entries (``n`` in :data:`POOLS`)."""

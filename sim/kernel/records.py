@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.kernel.compiler import typed_once
 from sim.kernel.layout import MAXP
 
 
@@ -52,7 +51,7 @@ FIELDS = (
 
 # One array per field, (games,) + shape, in the order of FIELDS; passed to the jitted core
 # as a named tuple (Numba types it by its fields' names, and caches it).
-Records = typed_once(namedtuple("Records", [f.name for f in FIELDS]))
+Records = namedtuple("Records", [f.name for f in FIELDS])
 Records.__doc__ = "One array per record field (:data:`FIELDS`), a row per game."
 
 

@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.kernel import cycle
-from sim.kernel.compiler import borrow, ix, jit, leading_zeros, trailing_zeros, typed_once
+from sim.kernel.bits import leading_zeros, trailing_zeros
+from sim.kernel.compiler import borrow, ix, jit
 from sim.kernel.engine import (
     SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
     swap_cards,
@@ -38,7 +39,6 @@ _SEEN = STATE_SIZE + SWAP_CARDS
 _WORK64 = 6 + 3 + SEAT_TABLE
 
 
-@typed_once
 class Scratch(NamedTuple):
     """The scratch arrays one call of :func:`run_games` (or :func:`run_alone`) works in
     (:func:`scratch`)."""
@@ -48,7 +48,6 @@ class Scratch(NamedTuple):
     rng: np.ndarray     # uint64: the game's random state
 
 
-@typed_once
 class Games(NamedTuple):
     """Which games one call of :func:`run_games` plays, and under which table (:func:`_games`)."""
 

@@ -93,11 +93,13 @@ def score(st, me, players):
 
 
 @jit
-def play_on(st, m, me, rng, max_turns, fns, params, bad):
-    """Apply ``m`` to the world ``st`` and let every seat play its strategy until the
-    analyst's result is decided. Returns (score, status); a strategy's illegal move (R24)
-    writes (seat, move) into ``bad``. The ruleset's scalars are read once a playout
-    (:func:`sim.kernel.engine.rules_of`), and the analyst's place only after a seat goes out."""
+def play_on(world, m, me, stream, max_turns, fns, params, bad):
+    """Apply ``m`` to the world ``world`` and let every seat play its strategy until the
+    analyst's result is decided, drawing from ``stream``. Returns (score, status); a
+    strategy's illegal move (R24) writes (seat, move) into ``bad``. The ruleset's scalars are
+    read once a playout (:func:`sim.kernel.engine.rules_of`), and the analyst's place only
+    after a seat goes out."""
+    st, rng = borrow(world), borrow(stream)     # the caller holds both for the whole call
     players = st[PLAYERS]
     rz = engine.rules_of(st)
     ev = engine.apply_with(st, m, rz)
@@ -150,10 +152,8 @@ def playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, fn
             for j in range(4):
                 x = splitmix64(x)
                 prng[j] = x
-            # views without reference counts (sim.kernel.compiler.borrow); st and prng live on
-            scores[w, i], status[w, i] = play_on(borrow(st), moves[i], me, borrow(prng),
-                                                 max_turns, fns, pv, bad[w])
-    params[0, 0] = params[0, 0]               # the owner outlives its view
+            scores[w, i], status[w, i] = play_on(st, moves[i], me, prng, max_turns, fns, pv,
+                                                 bad[w])
 
 
 # -- deals where one seat holds given cards: the swap advisor (sim swap) ---------------------
@@ -254,6 +254,18 @@ def deal_holding(st, rng, players, rules, s, want):
     return True
 
 
+@jit
+def _swap_and_play(world, stream, swaps, kinds, params, chosen, cards, err, cap, moves, log,
+                   seen):
+    """The referee's :func:`swap_phase` and :func:`play_out` on the deal ``world``, drawing
+    from ``stream``: the game's status (BAD_SWAP for a swap the referee refuses). ``play_out`` gets
+    views into the arrays the caller holds for the whole call (:func:`borrow`)."""
+    st, rng = borrow(world), borrow(stream)
+    if not swap_phase(world, rng, swaps, kinds, params, chosen, cards, err):
+        return BAD_SWAP
+    return play_out(st, rng, cap, moves, kinds, params, log, err, seen)
+
+
 CHUNK = 64       # deals per task of split_playouts: its scratch is allocated once a chunk
 
 
@@ -302,14 +314,10 @@ def split_playouts(seed, first, s, want, ups, moves, swaps, pool_params, kinds, 
                     prng[j] = x
                 params[row, ups[i - 1] if i > 0 else ups[0]] = 0.0
                 params[row, ups[i]] = 1.0
-                if not swap_phase(st, borrow(prng), swaps, kinds, params, chosen, cards,
-                                  err):
-                    status[w, i] = BAD_SWAP
-                    continue
                 if cycle_stop:
                     seen[cycle.IMPURE] = impure
-                status[w, i] = play_out(borrow(st), borrow(prng), cap, moves, kinds,
-                                        params, log, err, seen)
+                status[w, i] = _swap_and_play(st, prng, swaps, kinds, params, chosen, cards,
+                                              err, cap, moves, log, seen)
                 for p in range(players):
                     order[w, i, p] = st[OUTORDER + p]
             params[row, ups[ups.shape[0] - 1]] = 0.0
