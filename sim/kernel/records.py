@@ -50,7 +50,7 @@ FIELDS = (
 )
 
 # One array per field, (games,) + shape, in the order of FIELDS; passed to the jitted core
-# as a named tuple (Numba types it by its fields' names, and caches it).
+# as a named tuple (Numba types it by its fields' names).
 Records = namedtuple("Records", [f.name for f in FIELDS])
 Records.__doc__ = "One array per record field (:data:`FIELDS`), a row per game."
 
