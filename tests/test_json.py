@@ -109,12 +109,12 @@ def test_the_head_cannot_be_hidden_by_a_result():
 def test_one_version_number_everywhere(cli):
     """``sim --version``, ``sim.__version__``, every --json head and every saved manifest
     give the one number of sim.kernel.version, which pyproject.toml reads."""
-    from sim.runs.folder import manifest
+    from sim.runs.folder import versions
 
     r = cli("--version")
     assert r.exit_code == 0 and r.output.split() == ["sim", "(shithead-sim)", sim.__version__]
     assert envelope("run", None, {}, {})["sim_version"] == sim.__version__
-    assert manifest("run", {})["versions"]["shithead-sim"] == sim.__version__
+    assert versions()["shithead-sim"] == sim.__version__
     assert 'version = {attr = "sim.kernel.version.VERSION"}' in (
         ROOT / "pyproject.toml").read_text()
 

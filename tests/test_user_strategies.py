@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "strategies.md"
 
 
 def readme_example() -> str:
-    text = README.read_text()
-    section = text[text.index("## Your own strategy"):]
+    """The first strategy of docs/strategies.md (the guide the README points to)."""
+    text = GUIDE.read_text()
+    section = text[text.index("## A first strategy"):]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
