@@ -29,7 +29,9 @@ def _one_line(e, ctx) -> None:
     raise typer.Exit(2)
 
 
-class _Command(TyperCommand):
+class _OneLineErrors:
+    """A command or group whose parsing mistakes are :func:`_one_line`."""
+
     def parse_args(self, ctx, args):
         try:
             return super().parse_args(ctx, args)
@@ -37,13 +39,11 @@ class _Command(TyperCommand):
             _one_line(e, ctx)
 
 
-class _Group(TyperGroup):
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except UsageError as e:
-            _one_line(e, ctx)
+class _Command(_OneLineErrors, TyperCommand):
+    pass
 
+
+class _Group(_OneLineErrors, TyperGroup):
     def resolve_command(self, ctx, args):           # an unknown command
         try:
             return super().resolve_command(ctx, args)
