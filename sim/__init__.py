@@ -14,7 +14,8 @@ The package is laid out by layer; each imports only the layers below it
 The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.moves``,
 ``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (docs/position.md), :func:`sim.load`
 :func:`sim.analyze`, :func:`sim.run`, :func:`sim.compare`, :func:`sim.study_swap`,
-:func:`sim.study_rules`, :func:`sim.tune` and :func:`sim.swap`. Importing ``sim`` changes nothing process-wide.
+:func:`sim.study_rules`, :func:`sim.tune`, :func:`sim.swap` and :func:`sim.report`.
+Importing ``sim`` changes nothing process-wide.
 """
 
 from sim.kernel.version import VERSION as __version__  # noqa: F401 (re-exported)
@@ -60,6 +61,13 @@ def swap(cards, **options):
     pandas DataFrame, best first: see :func:`sim.cli.api.swap`."""
     from sim.cli.api import swap as _swap
     return _swap(cards, **options)
+
+
+def report(result, output=None):
+    """Write the HTML page of a saved folder (a result, or its path) as ``sim report`` does;
+    returns the page's path: see :func:`sim.cli.api.report`."""
+    from sim.cli.api import report as _report
+    return _report(result, output)
 
 
 def load(path):

@@ -267,3 +267,12 @@ def swap(cards, players=None, rules=None, rule=None, model=None, deals=None,
     df = pd.DataFrame(a.pop("splits"))
     df.attrs.update(a)
     return df
+
+
+def report(result, output=None) -> Path:
+    """The HTML page of a saved folder (a result of these calls or of :func:`sim.load`, or
+    its path), as ``sim report DIR -o output`` writes it (default ``DIR/report.html``; its
+    PNG and CSV files in ``<name>_files/`` beside it). Returns the page's path."""
+    from reports.html import write_report
+
+    return write_report(getattr(result, "path", result), output)[0]
