@@ -1,4 +1,5 @@
-"""The Python API (``sim.run``, ``sim.compare``): the commands' options as keyword arguments,
+"""The Python API (``sim.run``, ``sim.compare``, ``sim.study_swap``, ``sim.study_rules``,
+``sim.tune``, ``sim.swap``, ``sim.report``): the commands' options as keyword arguments,
 the result as ``sim.load`` opens the folder the command saves, the same numbers as the
 command, quiet when asked, and Ctrl-C returning the result so far, which ``resume`` finishes
 exactly."""
@@ -157,3 +158,25 @@ def test_ctrl_c_in_the_swap_study_returns_its_games_so_far(monkeypatch, tmp_path
     part = sim.study_swap(players=2, games=3000, seed=1, out=tmp_path / "s", quiet=True)
     assert "interrupted" in part.summary["partial"] and part.study is None
     assert 1000 <= part.summary["overall"]["games"] < 3000
+
+
+def test_ctrl_c_in_tune_returns_the_trials_so_far_and_resume_finishes_them(monkeypatch,
+                                                                            tmp_path):
+    pytest.importorskip("optuna")
+
+    @contextlib.contextmanager
+    def stop_after(wanted, total, *args, **kw):
+        def progress(done):
+            if done >= 600:
+                raise KeyboardInterrupt
+        yield progress
+    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    options = dict(against="lowest", players=2, trials=4, games_per_trial=200, seed=3,
+                   quiet=True)
+    part = sim.tune("counting", out=tmp_path / "t", **options)
+    assert "interrupted" in part.summary["partial"] and 0 < len(part.tune["trials"]) < 4
+    monkeypatch.undo()
+    whole = sim.tune("counting", out=tmp_path / "t", resume=True, **options)
+    fresh = sim.tune("counting", out=tmp_path / "fresh", **options)
+    assert _numbers(whole.tune["trials"]) == _numbers(fresh.tune["trials"])
+    assert "partial" not in whole.summary

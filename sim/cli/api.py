@@ -1,12 +1,16 @@
-"""The Python API of a notebook: :func:`run` and :func:`compare` (``sim.run``, ``sim.compare``),
-the commands of the same names with their options as keyword arguments.
+"""The Python API of a notebook: :func:`run`, :func:`compare`, :func:`study_swap`,
+:func:`study_rules`, :func:`tune` and :func:`swap` (``sim.run``, ...), the commands ``sim run``,
+``sim compare``, ``sim study swap``, ``sim study rules``, ``sim tune`` and ``sim swap`` with
+their options as keyword arguments; :func:`report`, ``sim report``.
 
 Each returns what ``sim.load`` returns for the folder the command saves (``out``; without
 it a temporary folder, ``result.path``), so a notebook reads a fresh run and a saved one the
 same way. A progress bar shows in a terminal or a notebook unless ``quiet=True``. Ctrl-C
 (``KeyboardInterrupt``) returns the result so far, as the command prints it, with
 ``result.summary["partial"]`` saying so; the folder keeps what ``resume=True`` continues.
-Mistakes raise ``ValueError`` with the command's one-line message.
+Mistakes raise ``ValueError`` with the command's one-line message. ``sim swap`` saves no
+folder: :func:`swap` returns a DataFrame (and Ctrl-C raises). The logic a command and its
+call share lives beside the command (``advise``, ``lab_counts``, ``tune_budget``).
 """
 from __future__ import annotations
 
