@@ -1,4 +1,5 @@
-"""The Python API (``sim.run``, ``sim.compare``): the commands' options as keyword arguments,
+"""The Python API (``sim.run``, ``sim.compare``, ``sim.study_swap``, ``sim.study_rules``,
+``sim.tune``, ``sim.swap``, ``sim.report``): the commands' options as keyword arguments,
 the result as ``sim.load`` opens the folder the command saves, the same numbers as the
 command, quiet when asked, and Ctrl-C returning the result so far, which ``resume`` finishes
 exactly."""
@@ -64,3 +65,118 @@ def test_ctrl_c_returns_the_result_so_far_and_resume_finishes_it(monkeypatch, tm
     whole = sim.run(**{**options, "resume": True})
     fresh = sim.run(**{**options, "out": tmp_path / "fresh"})
     assert whole.by_seat.equals(fresh.by_seat) and "partial" not in whole.summary
+
+
+def _numbers(rows, drop=("spec", "seconds")):
+    """Rows without what names the folder or the clock."""
+    return [{k: v for k, v in r.items() if k not in drop} for r in rows]
+
+
+def test_swap_gives_what_the_command_gives(cli):
+    df = sim.swap("4 5 6 9 10 K", players=3, deals=300, seed=2, quiet=True)
+    printed = json.loads(cli("swap", "4", "5", "6", "9", "10", "K", "--players", 3,
+                             "--deals", 300, "--seed", 2, "--json").output)
+    assert df.to_dict("records") == printed["splits"]
+    assert df.attrs["answer"] == printed["answer"] and df.attrs["summary"] == printed["summary"]
+    assert sim.swap(["4", "5", "6", "9", "10", "K"], players=3, deals=300, seed=2,
+                    quiet=True).equals(df)
+
+
+@pytest.mark.slow
+def test_study_swap_gives_what_the_command_gives(cli, tmp_path):
+    s = sim.study_swap(players=2, games=2000, h2h_games=400, seed=1, quiet=True)
+    assert s.manifest["kind"] == "swap-study" and s.study is not None
+    printed = json.loads(cli("study", "swap", "--players", 2, "--games", 2000, "--h2h-games",
+                             400, "--seed", 1, "--json", "--out", tmp_path / "s").output)
+    assert _numbers(s.study["head_to_head"]) == _numbers(printed["head_to_head"])
+    assert s.study["verdict"] == printed["verdict"]
+    page = sim.report(s, tmp_path / "page.html")
+    assert page == tmp_path / "page.html" and "<html" in page.read_text().lower()
+    # the swap advice from the study's model, as the command gives it
+    df = sim.swap("4 5 6 9 10 K", model=s.path, quiet=True)
+    printed = json.loads(cli("swap", "4", "5", "6", "9", "10", "K", "--model", s.path,
+                             "--json").output)
+    assert df.to_dict("records") == printed["splits"]
+
+
+def test_study_rules_gives_what_the_command_gives(cli):
+    options = dict(players=3, only=["ten_anywhere"], games=300, skill_deals=60, mc_deals=0,
+                   seed=2)
+    lab = sim.study_rules(**options, quiet=True)
+    printed = json.loads(cli("study", "rules", "--players", 3, "--only", "ten_anywhere",
+                             "--games", 300, "--skill-deals", 60, "--mc-deals", 0, "--seed", 2,
+                             "--json").output)
+    base = next(r for r in printed["rulesets"] if r["ident"] == "base")
+    assert lab.manifest["kind"] == "rules-lab"
+    assert lab.by_seat.to_dict("records") == base["seats"]
+    assert lab.summary["overall"]["games"] == printed["games_played"]
+
+
+def test_tune_gives_what_the_command_gives(cli):
+    pytest.importorskip("optuna")
+    t = sim.tune("counting", against="lowest", players=2, trials=3, games_per_trial=200,
+                 seed=3, quiet=True)
+    printed = json.loads(cli("tune", "counting", "--against", "lowest", "--players", 2,
+                             "--trials", 3, "--games-per-trial", 200, "--seed", 3,
+                             "--json").output)
+    assert t.manifest["kind"] == "tune"
+    assert _numbers(t.tune["trials"]) == _numbers(printed["trials"])
+    assert _numbers([t.tune["best"]]) == _numbers([printed["best"]])
+
+
+def test_the_studies_print_nothing_when_quiet(capsys):
+    sim.swap("4 5 6 9 10 K", deals=100, quiet=True)
+    pytest.importorskip("optuna")
+    sim.tune("counting", against=["lowest"], players=2, trials=2, games_per_trial=100,
+             quiet=True)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+def test_the_studies_mistakes_are_value_errors():
+    with pytest.raises(ValueError, match="unknown card 'Z'"):
+        sim.swap("4 5 6 9 10 Z", quiet=True)
+    with pytest.raises(ValueError, match="--model"):
+        sim.swap("4 5 6 9 10 K", model="somewhere", deals=100, quiet=True)
+    with pytest.raises(ValueError, match="--games"):
+        sim.study_swap(games="lots", quiet=True)
+    with pytest.raises(ValueError, match="--skill-deals"):
+        sim.study_rules(skill_deals="0", quiet=True)
+    pytest.importorskip("optuna")
+    with pytest.raises(ValueError, match="--games-per-trial"):
+        sim.tune("counting", against="lowest", games_per_trial="x", quiet=True)
+
+
+def test_ctrl_c_in_the_swap_study_returns_its_games_so_far(monkeypatch, tmp_path):
+    @contextlib.contextmanager
+    def stop_after(wanted, total, *args, **kw):
+        def progress(done):
+            if done >= 1000:
+                raise KeyboardInterrupt
+        yield progress
+    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    part = sim.study_swap(players=2, games=3000, seed=1, out=tmp_path / "s", quiet=True)
+    assert "interrupted" in part.summary["partial"] and part.study is None
+    assert 1000 <= part.summary["overall"]["games"] < 3000
+
+
+def test_ctrl_c_in_tune_returns_the_trials_so_far_and_resume_finishes_them(monkeypatch,
+                                                                            tmp_path):
+    pytest.importorskip("optuna")
+
+    @contextlib.contextmanager
+    def stop_after(wanted, total, *args, **kw):
+        def progress(done):
+            if done >= 600:
+                raise KeyboardInterrupt
+        yield progress
+    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    options = dict(against="lowest", players=2, trials=4, games_per_trial=200, seed=3,
+                   quiet=True)
+    part = sim.tune("counting", out=tmp_path / "t", **options)
+    assert "interrupted" in part.summary["partial"] and 0 < len(part.tune["trials"]) < 4
+    monkeypatch.undo()
+    whole = sim.tune("counting", out=tmp_path / "t", resume=True, **options)
+    fresh = sim.tune("counting", out=tmp_path / "fresh", **options)
+    assert _numbers(whole.tune["trials"]) == _numbers(fresh.tune["trials"])
+    assert "partial" not in whole.summary

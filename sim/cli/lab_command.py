@@ -15,6 +15,14 @@ from sim.cli.options import (
 )
 
 
+def lab_counts(games, skill_deals, mc_deals) -> dict:
+    """The rules lab's budgets as typed (``40k``; ``--mc-deals 0`` leaves montecarlo out)."""
+    return {"games": parse_count(str(games)),
+            "skill_deals": parse_count(str(skill_deals), "--skill-deals"),
+            "mc_deals": 0 if str(mc_deals).strip() == "0"
+            else parse_count(str(mc_deals), "--mc-deals")}
+
+
 def study_rules(players: int = PLAYERS,
                 base: str = typer.Option("seed", "--base", help="The preset every change is "
                                          "measured from: seed, classic, masters-of-shithead, "
@@ -54,10 +62,7 @@ def study_rules(players: int = PLAYERS,
 
     engine, partial = None, None
     try:
-        counts = {"games": parse_count(games), "skill_deals": parse_count(skill_deals,
-                                                                          "--skill-deals"),
-                  "mc_deals": 0 if str(mc_deals).strip() == "0"
-                  else parse_count(mc_deals, "--mc-deals")}
+        counts = lab_counts(games, skill_deals, mc_deals)
         folder.check_resume(resume, out, "study")
         engine = make_backend(backend, scheduler, workers, threads)
         t0 = time.perf_counter()

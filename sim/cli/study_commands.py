@@ -182,6 +182,21 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
     raise typer.Exit(130)
 
 
+def tune_field(against) -> list[str]:
+    """``--against``: strategies separated by commas (or, from Python, a list of them)."""
+    words = against.split(",") if isinstance(against, str) else list(against)
+    return [s.strip() for s in words if s.strip()]
+
+
+def tune_budget(games_per_trial, fresh_games, trials, players) -> tuple[int, int, int]:
+    """``--games-per-trial`` and ``--fresh-games`` as counts, and the games of the whole
+    tuning (every trial's deals, then the final check of the best and of the defaults)."""
+    per_trial = parse_count(str(games_per_trial), "--games-per-trial")
+    fresh = parse_count(str(fresh_games), "--fresh-games") if fresh_games else per_trial
+    deals, fdeals = per_trial // players, max(1, fresh // players)
+    return per_trial, fresh, trials * deals * players + 2 * fdeals * players
+
+
 def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "
                                         "FILE.py:FUNCTION or package.module:FUNCTION (with "
                                         "values to start from: 'counting(pickup_limit=2)')."),
@@ -216,17 +231,13 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
         require("optuna", "sim tune")
         folder.check_resume(resume, out, "tuning")
         rs = ruleset(rules, rule)
-        field = [s.strip() for s in against.split(",") if s.strip()]
-        per_trial = parse_count(games_per_trial, "--games-per-trial")
-        fresh = parse_count(fresh_games, "--fresh-games") if fresh_games else per_trial
-        deals, fdeals = per_trial // players, max(1, fresh // players)
+        field = tune_field(against)
+        per_trial, fresh, planned = tune_budget(games_per_trial, fresh_games, trials, players)
         t0 = time.perf_counter()
         table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
                            False, False, max_turns, threads, rule=rule)
-        say_estimate([(table, trials * deals * players + 2 * fdeals * players)],
-                     threads or 1, quiet or as_json)
-        with maybe_progress(not (as_json or quiet),
-                            trials * deals * players + 2 * fdeals * players) as progress:
+        say_estimate([(table, planned)], threads or 1, quiet or as_json)
+        with maybe_progress(not (as_json or quiet), planned) as progress:
             result = run_tune(strategy, field, players=players, trials=trials,
                               games_per_trial=per_trial, fresh_games=fresh, seed=seed,
                               rules=rs, threads=threads or 1, max_turns=max_turns,

@@ -34,7 +34,7 @@ def read_cards(words: List[str]) -> list[int]:
 
 
 @contextmanager
-def _progress(wanted):
+def _progress(wanted, force=False):
     """The playouts' progress: a bar on a terminal (stderr), else nothing; first, once the
     input is checked, a line saying so when the playout kernel is not in the compile cache."""
     from sim.kernel.compiler import cached
@@ -45,7 +45,7 @@ def _progress(wanted):
         if note[0]:
             note[0] = False
             say_compiling("the swap's playout kernel", "about a minute")
-    if not (wanted and at_terminal()):
+    if not (wanted and (force or at_terminal())):       # force: the Python API's bar
         yield lambda done, total: say_once()
         return
     with progress_bar() as bar:
@@ -55,6 +55,29 @@ def _progress(wanted):
             say_once()
             bar.update(task, completed=done, total=total)
         yield tick
+
+
+def advise(cards, given, players, rules, rule, model, deals, strategy, max_turns, seed,
+           progress=None) -> dict:
+    """``sim swap``'s answer (:mod:`sim.studies.swapstudy.advice`) for the cards typed, by
+    the model of ``model`` or by playouts; ``given``: the options set explicitly (with a
+    model a playout option is a mistake; its players and rules are checked only if given)."""
+    from sim.studies.swapstudy import advice as adv
+
+    codes = read_cards([cards] if isinstance(cards, str) else [str(c) for c in cards])
+    if model is not None:
+        playouts = [f"--{o.replace('_', '-')}" for o in ("deals", "strategy", "max_turns",
+                                                       "seed") if o in given]
+        if playouts:
+            raise ValueError(f"--model values the splits by the study's model, which plays "
+                             f"no games: {', '.join(playouts)} set(s) the playouts; give "
+                             f"--model or the playout options, not both")
+        rs = ruleset(rules, rule) if given & {"rules", "rule"} else None
+        return adv.by_model(codes, model, players=players if "players" in given else None,
+                            rules=rs.to_json() if rs is not None else None)
+    return adv.by_playouts(codes, players=players, rules=ruleset(rules, rule),
+                           strategy=strategy, deals=parse_count(str(deals), "--deals"),
+                           seed=seed, max_turns=max_turns, progress=progress)
 
 
 def swap_command(
@@ -83,28 +106,12 @@ def swap_command(
         quiet: bool = QUIET,
         as_json: bool = json_option("the splits")):
     """Which three of your six cards to put face up (R5)."""
-    from sim.studies.swapstudy import advice as adv
-
     try:
-        codes = read_cards(cards)
-        if model is not None:
-            playouts = [f"--{o.replace('_', '-')}" for o in ("deals", "strategy", "max_turns",
-                                                           "seed") if options_given(ctx, o)]
-            if playouts:
-                raise ValueError(f"--model values the splits by the study's model, which plays "
-                                 f"no games: {', '.join(playouts)} set(s) the playouts; give "
-                                 f"--model or the playout options, not both")
-            given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
-            a = adv.by_model(codes, model,
-                             players=players if options_given(ctx, "players") else None,
-                             rules=given.to_json() if given is not None else None)
-        else:
-            n = parse_count(deals, "--deals")
-            rs = ruleset(rules, rule)
-            with _progress(not (quiet or as_json)) as progress:
-                a = adv.by_playouts(codes, players=players, rules=rs,
-                                    strategy=strategy, deals=n, seed=seed,
-                                    max_turns=max_turns, progress=progress)
+        given = {o for o in ("players", "rules", "rule", "deals", "strategy", "max_turns",
+                             "seed") if options_given(ctx, o)}
+        with _progress(not (quiet or as_json) and model is None) as progress:
+            a = advise(cards, given, players, rules, rule, model, deals, strategy, max_turns,
+                       seed, progress)
     except ValueError as e:
         fail(str(e))
     except KeyboardInterrupt:
