@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 from sim.cli.options import (
@@ -100,7 +99,7 @@ def compare(strategies, players: int = 4, games="100k", seed: int = 0, rules: st
     more names). Returns the tournament as :func:`sim.load` opens it: ``.compare`` (every
     table of the command), ``.by_strategy``, ``.by_seat``, ``.games``."""
     from sim.runs.partial import Interrupted
-    from sim.studies.compare import check_field, compare as play, save
+    from sim.studies.compare import check_field, compare as play, estimate_plan, save
     from sim.studies.saved import load
 
     strategies = _seq(strategies)
@@ -110,10 +109,7 @@ def compare(strategies, players: int = 4, games="100k", seed: int = 0, rules: st
     total = parse_count(str(games))
     cap = parse_count(str(max_games), "max_games") if max_games else total
     path = _folder(out)
-    k = len(strategies)
-    say_estimate([(replace(cfg, strategies=[strategies[(r + i) % k] for i in range(players)],
-                           swaps=[None], preset_rows=None), (cap if until_clear else total) // k)
-                  for r in range(k)], threads, quiet)
+    say_estimate(estimate_plan(cfg, strategies, cap if until_clear else total), threads, quiet)
     try:
         with maybe_progress(_shown(quiet), cap if until_clear else total,
                             force=True) as progress:
@@ -259,14 +255,15 @@ def swap(cards, players=None, rules=None, rule=None, model=None, deals=None,
 
     from reports.swap import summary
     from sim.cli.swap_command import _progress, advise
+    from sim.studies.swapstudy.advice import DEFAULT_CAP, DEFAULT_DEALS, DEFAULT_STRATEGY
 
     given = {o for o, v in (("players", players), ("rules", rules), ("rule", rule),
                             ("deals", deals), ("strategy", strategy),
                             ("max_turns", max_turns), ("seed", seed)) if v is not None}
     with _progress(_shown(quiet) and model is None, force=True) as progress:
         a = advise(cards, given, players or 4, rules or "seed", _seq(rule), model,
-                   5000 if deals is None else deals, strategy or "lowest",
-                   2000 if max_turns is None else max_turns, seed or 0, progress)
+                   DEFAULT_DEALS if deals is None else deals, strategy or DEFAULT_STRATEGY,
+                   DEFAULT_CAP if max_turns is None else max_turns, seed or 0, progress)
     a["summary"] = summary(a)
     df = pd.DataFrame(a.pop("splits"))
     df.attrs.update(a)

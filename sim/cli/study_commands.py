@@ -3,7 +3,6 @@ and ``sim tune``."""
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -42,7 +41,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
     from sim.runs import folder
-    from sim.studies.compare import check_field, compare as play, save
+    from sim.studies.compare import check_field, compare as play, estimate_plan, save
     from sim.runs.partial import Interrupted
     from sim.runs.runner import RunError
 
@@ -56,13 +55,7 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         folder.check_resume(resume, out, "comparison")
         t0 = time.perf_counter()
         try:
-            # timed on the tournament's own tables: the strategies in cyclic order from each
-            # one in turn (each then holds players / k seats on average, as in the games)
-            k = len(strategies)
-            say_estimate([(replace(cfg, strategies=[strategies[(r + i) % k]
-                                                    for i in range(players)],
-                                   swaps=[None], preset_rows=None),
-                           (cap if until_clear else total) // k) for r in range(k)],
+            say_estimate(estimate_plan(cfg, list(strategies), cap if until_clear else total),
                          threads, quiet or as_json)
             t0 = time.perf_counter()        # reset after the estimate (it compiles)
             with maybe_progress(not as_json and not quiet,

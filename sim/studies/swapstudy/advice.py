@@ -35,6 +35,7 @@ from sim.studies.swapstudy.triples import card_names, table_code
 
 DEFAULT_DEALS = 5000
 DEFAULT_STRATEGY = "lowest"          # the swap study's default
+DEFAULT_CAP = 2000                   # a playout's turn limit (R25)
 USUAL = "highest-up"
 BLOCK = 1024                         # deals per call of the kernel (progress, Ctrl-C)
 
@@ -93,7 +94,7 @@ def words(codes) -> str:
 
 # -- by playouts -----------------------------------------------------------------------------
 def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
-                deals=DEFAULT_DEALS, seed=0, max_turns=2000, cycle_stop=True,
+                deals=DEFAULT_DEALS, seed=0, max_turns=DEFAULT_CAP, cycle_stop=True,
                 progress=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
     seat 0 holding the cards; ``progress(games done, games)`` once the input is checked, then
