@@ -14,7 +14,6 @@ from typer.core import TyperCommand, TyperGroup
 
 from sim.cli import (lab_command, review_command, run_commands, study_commands,
                      swap_command, tool_commands)
-from sim.kernel.version import VERSION
 
 
 # click's UsageError as typer raises it (newer typers carry a click of their own)
@@ -63,7 +62,8 @@ study_app = typer.Typer(cls=_Group, no_args_is_help=True,
 
 
 def _print_version(wanted: bool):
-    if wanted:
+    if wanted:                      # imported here: sim.kernel loads Numba (--debug needs it not)
+        from sim.kernel.version import VERSION
         typer.echo(f"sim (shithead-sim) {VERSION}")
         raise typer.Exit()
 
