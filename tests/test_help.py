@@ -66,3 +66,12 @@ def test_shell_completion_completes_commands():
     assert r.output.split() == ["report", "replay", "review"]
     assert "complete -o default -F _sim_completion sim" in _invoke(
         "--show-completion", "bash").output
+
+
+def test_the_command_line_loads_no_numba_until_a_command_runs():
+    """--debug must set NUMBA_DISABLE_JIT before Numba loads: importing the app loads none."""
+    import subprocess
+    import sys
+    code = "import sys, sim.cli.app; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr

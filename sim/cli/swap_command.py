@@ -13,7 +13,6 @@ from sim.cli.options import (
     parse_count, progress_bar, ruleset, say_compiling,
 )
 from sim.cli.words import CARD
-from sim.studies.swapstudy.advice import DEFAULT_CAP, DEFAULT_DEALS, DEFAULT_STRATEGY
 
 # what players type: the names of sim play, and T for a ten
 SPELLINGS = CARD | {"t": "10"}
@@ -94,14 +93,14 @@ def swap_command(
                                              "split model (its players and rules; giving "
                                              "others, or a playout option, is an error) "
                                              "instead of playouts."),
-        deals: str = typer.Option(str(DEFAULT_DEALS), "--deals", help="Playouts: deals where you hold "
+        deals: str = typer.Option("5000", "--deals", help="Playouts: deals where you hold "
                                   "these cards, each played once for every split (common "
                                   "random numbers); 5000 answers in about a second, the "
                                   "interval shrinks as 1/sqrt(deals)."),
-        strategy: str = typer.Option(DEFAULT_STRATEGY, "--strategy", "-s", help="Playouts: the move "
+        strategy: str = typer.Option("lowest", "--strategy", "-s", help="Playouts: the move "
                                      "strategy of every seat (the others swap by its own swap "
                                      "policy); default lowest, as `sim study swap`."),
-        max_turns: int = typer.Option(DEFAULT_CAP, "--max-turns", help="Playouts: turns after which "
+        max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
                                       "a game is unfinished (R25: a loss)."),
         seed: int = SEED,
         quiet: bool = QUIET,
