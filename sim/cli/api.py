@@ -26,12 +26,18 @@ def _folder(out) -> Path:
         prefix="shithead-sim-"))
 
 
-def _opened(path: Path, done):
-    """The folder ``path`` as :func:`sim.load` opens it; when Ctrl-C stopped the command,
-    the partial result it saved, or, when nothing loadable was saved yet, the
-    ``KeyboardInterrupt``."""
+def _saved(command, options: dict):
+    """Run ``command`` (a :mod:`sim.cli.work` function) with a call's options (its
+    ``locals()``: its parameters, named as the command's options) into ``out`` or a temporary
+    folder; the folder as :func:`sim.load` opens it. Ctrl-C: the result so far, as saved (a
+    run's: its tally, the summary ``sim run`` prints), or, when nothing loadable was saved
+    yet, the ``KeyboardInterrupt``."""
     from sim.studies.saved import load
 
+    path = _folder(options["out"])
+    done = command(**{**options, "out": path})
+    if done.partial is not None and command is work.run:
+        return _partial_run(path, done.result)
     try:
         return load(path)
     except ValueError:
@@ -68,13 +74,7 @@ def run(games=10_000, players: int = 4, seed: int = 0, strategy=None, swap=None,
     ``batch``: a number or text such as ``"1e6"``). Returns the run as
     :func:`sim.load` opens it (:class:`~sim.runs.saved.Loaded`: ``.by_seat``,
     ``.by_strategy``, ``.summary``, ``.games``)."""
-    path = _folder(out)
-    done = work.run(games=games, players=players, seed=seed, strategy=strategy, swap=swap,
-                    rules=rules, rule=rule, choose_face_ups=choose_face_ups,
-                    last_player_loses=last_player_loses, max_turns=max_turns, threads=threads,
-                    cycle_stop=cycle_stop, out=path, resume=resume, batch=batch,
-                    backend=backend, scheduler=scheduler, workers=workers, quiet=quiet)
-    return _opened(path, done) if done.partial is None else _partial_run(path, done.result)
+    return _saved(work.run, locals())
 
 
 def compare(strategies, players: int = 4, games="100k", seed: int = 0, rules: str = "seed",
@@ -85,13 +85,7 @@ def compare(strategies, players: int = 4, games="100k", seed: int = 0, rules: st
     """A tournament as ``sim compare`` plays it, with its options (``strategies``: two or
     more names). Returns the tournament as :func:`sim.load` opens it: ``.compare`` (every
     table of the command), ``.by_strategy``, ``.by_seat``, ``.games``."""
-    path = _folder(out)
-    return _opened(path, work.compare(
-        strategies=strategies, players=players, games=games, seed=seed, rules=rules, rule=rule,
-        choose_face_ups=choose_face_ups, last_player_loses=last_player_loses,
-        max_turns=max_turns, threads=threads, cycle_stop=cycle_stop, until_clear=until_clear,
-        max_games=max_games, independent=independent, seating=seating, out=path,
-        resume=resume, quiet=quiet))
+    return _saved(work.compare, locals())
 
 
 def study_swap(players: int = 4, games="100k", h2h_games=None, seed: int = 0,
@@ -102,12 +96,7 @@ def study_swap(players: int = 4, games="100k", h2h_games=None, seed: int = 0,
     """The swap study as ``sim study swap`` runs it, with its options. Returns the study as
     :func:`sim.load` opens it (kind ``swap-study``: ``.study``, ``.summary``, ``.games``);
     Ctrl-C returns the folder so far (``.summary["partial"]``; ``resume=True`` continues)."""
-    path = _folder(out)
-    return _opened(path, work.study_swap(
-        players=players, games=games, h2h_games=h2h_games, seed=seed, rules=rules, rule=rule,
-        choose_face_ups=choose_face_ups, last_player_loses=last_player_loses,
-        max_turns=max_turns, threads=threads, cycle_stop=cycle_stop, strategy=strategy,
-        out=path, resume=resume, quiet=quiet))
+    return _saved(work.study_swap, locals())
 
 
 def study_rules(players: int = 4, base: str = "seed", rule=None, only=None, games="40k",
@@ -119,12 +108,7 @@ def study_rules(players: int = 4, base: str = "seed", rule=None, only=None, game
     """The rules lab as ``sim study rules`` runs it, with its options (``rule``, ``only``:
     one or a list). Returns it as :func:`sim.load` opens it (kind ``rules-lab``); Ctrl-C
     returns the folder so far where one was saved (``resume=True`` continues)."""
-    path = _folder(out)
-    return _opened(path, work.study_rules(
-        players=players, base=base, rule=rule, only=only, games=games, skill_deals=skill_deals,
-        mc_deals=mc_deals, mc_block=mc_block, precision=precision, strategy=strategy, seed=seed,
-        max_turns=max_turns, threads=threads, cycle_stop=cycle_stop, backend=backend,
-        scheduler=scheduler, workers=workers, out=path, resume=resume, quiet=quiet))
+    return _saved(work.study_rules, locals())
 
 
 def tune(strategy: str, against, players: int = 4, trials: int = 100,
@@ -136,12 +120,7 @@ def tune(strategy: str, against, players: int = 4, trials: int = 100,
     opens it (kind ``tune``: ``.tune``); Ctrl-C returns the folder so far where it can be
     opened, else the ``KeyboardInterrupt`` goes on (the trials finished are in ``out``,
     ``resume=True`` continues)."""
-    path = _folder(out)
-    return _opened(path, work.tune(
-        strategy=strategy, against=against, players=players, trials=trials,
-        games_per_trial=games_per_trial, fresh_games=fresh_games, param=param, seed=seed,
-        rules=rules, rule=rule, max_turns=max_turns, threads=threads, cycle_stop=cycle_stop,
-        out=path, resume=resume, quiet=quiet))
+    return _saved(work.tune, locals())
 
 
 def swap(cards, players=None, rules=None, rule=None, model=None, deals=None,

@@ -41,6 +41,14 @@ def fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
+def forward(options: dict, *drop: str) -> dict:
+    """A command's options (its ``locals()``, taken first) for its :mod:`sim.cli.work`
+    function, which takes them by the same names: all but ``--json`` and ``drop``; ``--json``
+    prints the JSON alone, so it is quiet too."""
+    kept = {k: v for k, v in options.items() if k not in ("as_json", *drop)}
+    return {**kept, "quiet": kept["quiet"] or options["as_json"]}
+
+
 @contextmanager
 def one_line(stopped: str = "interrupted", hint: str = ""):
     """A user's mistake (``ValueError``) as its :func:`fail` line, exit 2; Ctrl-C as

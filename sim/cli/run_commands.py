@@ -11,7 +11,7 @@ import typer
 from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
-    SWAP, THREADS, V1, V2, WORKERS, fail, json_option, one_line, out_option, resume_option,
+    SWAP, THREADS, V1, V2, WORKERS, fail, forward, json_option, one_line, out_option, resume_option,
     run_config,
 )
 
@@ -49,12 +49,8 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
         _debug_mode()
         threads = 1
     with one_line("interrupted before any game was played"):
-        done = work.run(games=games, players=players, seed=seed, strategy=strategy, swap=swap,
-                        rules=rules, rule=rule, choose_face_ups=choose_face_ups,
-                        last_player_loses=last_player_loses, max_turns=max_turns,
-                        threads=threads, cycle_stop=cycle_stop, out=out, resume=resume,
-                        batch=batch, backend=backend, scheduler=scheduler, workers=workers,
-                        quiet=quiet or as_json, meanwhile=None if as_json else "reports.text")
+        done = work.run(**forward(locals(), "debug"),
+                        meanwhile=None if as_json else "reports.text")
     partial = done.partial and "interrupted" + (
         f"; the finished batches are in {out}, continue with --resume" if out else "")
     if as_json:

@@ -12,7 +12,7 @@ import typer
 from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, THREADS, V1, V2,
-    WORKERS, json_option, one_line, out_option, resume_option,
+    WORKERS, forward, json_option, one_line, out_option, resume_option,
 )
 
 
@@ -41,14 +41,9 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             resume: bool = resume_option("comparison"), as_json: bool = json_option(),
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
-    hint = f"; continue with --resume (--out {out})" if out else ""
-    with one_line(hint=hint):
-        done = work.compare(strategies=strategies, players=players, games=games, seed=seed,
-                            rules=rules, rule=rule, choose_face_ups=choose_face_ups,
-                            last_player_loses=last_player_loses, max_turns=max_turns,
-                            threads=threads, cycle_stop=cycle_stop, until_clear=until_clear,
-                            max_games=max_games, independent=independent, seating=seating,
-                            out=out, resume=resume, quiet=quiet or as_json)
+    options = forward(locals())
+    with one_line(hint=f"; continue with --resume (--out {out})" if out else ""):
+        done = work.compare(**options)
     result = done.result
     if done.partial:
         result["partial"] = "interrupted" + (f"; the finished blocks are in {out}, continue "
@@ -83,11 +78,7 @@ def study_swap(players: int = PLAYERS,
                as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """Which face-up cards to keep, measured over many games."""
     with one_line():
-        done = work.study_swap(players=players, games=games, h2h_games=h2h_games, seed=seed,
-                               rules=rules, rule=rule, choose_face_ups=choose_face_ups,
-                               last_player_loses=last_player_loses, max_turns=max_turns,
-                               threads=threads, cycle_stop=cycle_stop, strategy=strategy,
-                               out=out, resume=resume, quiet=quiet or as_json)
+        done = work.study_swap(**forward(locals()))
     if done.partial:
         _study_partial(done.partial, out, as_json, done.seconds, done.ruleset)
     study = dict(done.result, seconds=done.seconds)
@@ -154,12 +145,7 @@ def study_rules(players: int = PLAYERS,
                 as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """What each house rule does to the game, on the same deals."""
     with one_line():
-        done = work.study_rules(players=players, base=base, rule=rule, only=only, games=games,
-                                skill_deals=skill_deals, mc_deals=mc_deals, mc_block=mc_block,
-                                precision=precision, strategy=strategy, seed=seed,
-                                max_turns=max_turns, threads=threads, cycle_stop=cycle_stop,
-                                backend=backend, scheduler=scheduler, workers=workers, out=out,
-                                resume=resume, quiet=quiet or as_json)
+        done = work.study_rules(**forward(locals()))
     result = dict(done.result, seconds=done.seconds)
     if done.partial:
         result["partial"] += f"; continue with --resume (--out {out})" if out else ""
@@ -199,13 +185,10 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
          resume: bool = resume_option("tuning"), as_json: bool = json_option(),
          quiet: bool = QUIET):
     """Tune a strategy's parameters against a field (optuna)."""
-    hint = f"; the finished trials are in {out}, continue with --resume" if out else ""
-    with one_line(hint=hint):
-        done = work.tune(strategy=strategy, against=against, players=players, trials=trials,
-                         games_per_trial=games_per_trial, fresh_games=fresh_games, param=param,
-                         seed=seed, rules=rules, rule=rule, max_turns=max_turns,
-                         threads=threads, cycle_stop=cycle_stop, out=out, resume=resume,
-                         quiet=quiet or as_json)
+    options = forward(locals())
+    with one_line(hint=f"; the finished trials are in {out}, continue with --resume"
+                  if out else ""):
+        done = work.tune(**options)
     if done.partial:
         _tune_partial(done.partial, out, as_json, done.ruleset)
     result = dict(done.result, seconds=done.seconds)
