@@ -18,7 +18,6 @@ import tempfile
 from pathlib import Path
 
 from sim.cli import work
-from sim.runs.config import DEFAULT_CAP
 
 
 def _folder(out) -> Path:
@@ -27,14 +26,13 @@ def _folder(out) -> Path:
 
 
 def _saved(command, options: dict):
-    """Run ``command`` (a :mod:`sim.cli.work` function) with a call's options (its
-    ``locals()``: its parameters, named as the command's options) into ``out`` or a temporary
-    folder; the folder as :func:`sim.load` opens it. Ctrl-C: the result so far, as saved (a
+    """Run ``command`` (a :mod:`sim.cli.work` function) with a call's options into ``out`` or
+    a temporary folder; the folder as :func:`sim.load` opens it. Ctrl-C: the result so far, as saved (a
     run's: its tally, the summary ``sim run`` prints), or, when nothing loadable was saved
     yet, the ``KeyboardInterrupt``."""
     from sim.studies.saved import load
 
-    path = _folder(options["out"])
+    path = _folder(options.get("out"))
     done = command(**{**options, "out": path})
     if done.partial is not None and command is work.run:
         return _partial_run(path, done.result)
@@ -64,87 +62,61 @@ def _partial_run(path: Path, tally):
                   parts=parts_of(path))
 
 
-def run(games=10_000, players: int = 4, seed: int = 0, strategy=None, swap=None,
-        rules: str = "seed", rule=None, choose_face_ups: bool = False,
-        last_player_loses: bool = False, max_turns: int = DEFAULT_CAP, threads=None,
-        cycle_stop: bool = True, out=None, resume: bool = False, batch="100k",
-        backend: str = "local", scheduler=None, workers=None, quiet: bool = False):
-    """Play games as ``sim run`` does; the options are its own (``strategy`` and ``swap``: one
-    name, or one per seat; ``rule``: ``"key=value"`` or a list of them; ``games`` and
-    ``batch``: a number or text such as ``"1e6"``). Returns the run as
+def run(**options):
+    """Play games as ``sim run`` does, with its options (:func:`sim.cli.work.run`:
+    ``strategy`` and ``swap``: one name, or one per seat; ``rule``: ``"key=value"`` or a list
+    of them; ``games`` and ``batch``: a number or text such as ``"1e6"``). Returns the run as
     :func:`sim.load` opens it (:class:`~sim.runs.saved.Loaded`: ``.by_seat``,
     ``.by_strategy``, ``.summary``, ``.games``)."""
-    return _saved(work.run, locals())
+    return _saved(work.run, options)
 
 
-def compare(strategies, players: int = 4, games="100k", seed: int = 0, rules: str = "seed",
-            rule=None, choose_face_ups: bool = False, last_player_loses: bool = False,
-            max_turns: int = DEFAULT_CAP, threads=None, cycle_stop: bool = True,
-            until_clear: bool = False, max_games=None, independent: bool = False,
-            seating: str = "balanced", out=None, resume: bool = False, quiet: bool = False):
-    """A tournament as ``sim compare`` plays it, with its options (``strategies``: two or
-    more names). Returns the tournament as :func:`sim.load` opens it: ``.compare`` (every
-    table of the command), ``.by_strategy``, ``.by_seat``, ``.games``."""
-    return _saved(work.compare, locals())
+def compare(strategies, **options):
+    """A tournament of ``strategies`` (two or more names) as ``sim compare`` plays it, with
+    its options (:func:`sim.cli.work.compare`). Returns the tournament as :func:`sim.load`
+    opens it: ``.compare`` (every table of the command), ``.by_strategy``, ``.by_seat``,
+    ``.games``."""
+    return _saved(work.compare, dict(options, strategies=strategies))
 
 
-def study_swap(players: int = 4, games="100k", h2h_games=None, seed: int = 0,
-               rules: str = "seed", rule=None, choose_face_ups: bool = False,
-               last_player_loses: bool = False, max_turns: int = DEFAULT_CAP, threads=None,
-               cycle_stop: bool = True, strategy: str = "lowest", out=None,
-               resume: bool = False, quiet: bool = False):
-    """The swap study as ``sim study swap`` runs it, with its options. Returns the study as
-    :func:`sim.load` opens it (kind ``swap-study``: ``.study``, ``.summary``, ``.games``);
-    Ctrl-C returns the folder so far (``.summary["partial"]``; ``resume=True`` continues)."""
-    return _saved(work.study_swap, locals())
+def study_swap(**options):
+    """The swap study as ``sim study swap`` runs it, with its options
+    (:func:`sim.cli.work.study_swap`). Returns the study as :func:`sim.load` opens it (kind
+    ``swap-study``: ``.study``, ``.summary``, ``.games``); Ctrl-C returns the folder so far
+    (``.summary["partial"]``; ``resume=True`` continues)."""
+    return _saved(work.study_swap, options)
 
 
-def study_rules(players: int = 4, base: str = "seed", rule=None, only=None, games="40k",
-                skill_deals="10k", mc_deals="100", mc_block: int = 20,
-                precision: float = 0.1, strategy: str = "lowest", seed: int = 0,
-                max_turns: int = DEFAULT_CAP, threads=None, cycle_stop: bool = True,
-                backend: str = "local", scheduler=None, workers=None, out=None,
-                resume: bool = False, quiet: bool = False):
-    """The rules lab as ``sim study rules`` runs it, with its options (``rule``, ``only``:
-    one or a list). Returns it as :func:`sim.load` opens it (kind ``rules-lab``); Ctrl-C
-    returns the folder so far where one was saved (``resume=True`` continues)."""
-    return _saved(work.study_rules, locals())
+def study_rules(**options):
+    """The rules lab as ``sim study rules`` runs it, with its options
+    (:func:`sim.cli.work.study_rules`; ``rule``, ``only``: one or a list). Returns it as
+    :func:`sim.load` opens it (kind ``rules-lab``); Ctrl-C returns the folder so far where
+    one was saved (``resume=True`` continues)."""
+    return _saved(work.study_rules, options)
 
 
-def tune(strategy: str, against, players: int = 4, trials: int = 100,
-         games_per_trial="2000", fresh_games=None, param=None, seed: int = 0,
-         rules: str = "seed", rule=None, max_turns: int = DEFAULT_CAP, threads=None,
-         cycle_stop: bool = True, out=None, resume: bool = False, quiet: bool = False):
-    """A tuning as ``sim tune`` runs it (optuna), with its options (``against``: names
-    separated by commas, or a list; ``param``: one or a list). Returns it as :func:`sim.load`
-    opens it (kind ``tune``: ``.tune``); Ctrl-C returns the folder so far where it can be
-    opened, else the ``KeyboardInterrupt`` goes on (the trials finished are in ``out``,
-    ``resume=True`` continues)."""
-    return _saved(work.tune, locals())
+def tune(strategy, against, **options):
+    """A tuning of ``strategy`` against the field ``against`` (names separated by commas, or
+    a list) as ``sim tune`` runs it (optuna), with its options (:func:`sim.cli.work.tune`;
+    ``param``: one or a list). Returns it as :func:`sim.load` opens it (kind ``tune``:
+    ``.tune``); Ctrl-C returns the folder so far where it can be opened, else the
+    ``KeyboardInterrupt`` goes on (the trials finished are in ``out``, ``resume=True``
+    continues)."""
+    return _saved(work.tune, dict(options, strategy=strategy, against=against))
 
 
-def swap(cards, players=None, rules=None, rule=None, model=None, deals=None,
-         strategy=None, max_turns=None, seed=None, quiet: bool = False):
+def swap(cards, **options):
     """Which three of six cards to put face up, as ``sim swap`` answers it, with its options
-    (``cards``: ``"4 5 6 9 10 K"`` or a list; by playouts, 4 players and the seed rules
-    unless given; ``model``: a saved swap study's folder, its players and rules, used
-    instead of playouts, when no playout option ``deals``, ``strategy``, ``max_turns``,
-    ``seed`` is given). Returns the splits as a pandas DataFrame, best first (columns
-    face_up, hand, value, low, high, vs_best, ...); ``df.attrs`` holds the rest of the answer
-    (``answer``, ``summary``, ``best``, ``usual``, ``tie``, ``deals``, ...). It saves no
-    folder: Ctrl-C raises ``KeyboardInterrupt``."""
+    (:func:`sim.cli.work.swap`; ``cards``: ``"4 5 6 9 10 K"`` or a list; by playouts, 4
+    players and the seed rules unless given; ``model``: a saved swap study's folder, its
+    players and rules, used instead of playouts, when no playout option ``deals``,
+    ``strategy``, ``max_turns``, ``seed`` is given). Returns the splits as a pandas
+    DataFrame, best first (columns face_up, hand, value, low, high, vs_best, ...);
+    ``df.attrs`` holds the rest of the answer (``answer``, ``summary``, ``best``, ``usual``,
+    ``tie``, ``deals``, ...). It saves no folder: Ctrl-C raises ``KeyboardInterrupt``."""
     import pandas as pd
 
-    from sim.studies.swapstudy.advice import DEFAULT_CAP, DEFAULT_DEALS, DEFAULT_STRATEGY
-
-    given = {o for o, v in (("players", players), ("rules", rules), ("rule", rule),
-                            ("deals", deals), ("strategy", strategy),
-                            ("max_turns", max_turns), ("seed", seed)) if v is not None}
-    a = work.swap(cards=cards, given=given, players=players or 4, rules=rules or "seed",
-                  rule=rule, model=model, deals=DEFAULT_DEALS if deals is None else deals,
-                  strategy=strategy or DEFAULT_STRATEGY,
-                  max_turns=DEFAULT_CAP if max_turns is None else max_turns, seed=seed or 0,
-                  quiet=quiet)
+    a = work.swap(cards, **options)
     df = pd.DataFrame(a.pop("splits"))
     df.attrs.update(a)
     return df

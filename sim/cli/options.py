@@ -182,11 +182,11 @@ def say_compiling_playouts(quiet: bool = False) -> None:
 
 
 class maybe_progress:
-    """A progress bar where a person watches (:func:`at_terminal`), else nothing; yields a
-    callback(done), which also has ``phase(label, total)``: name the stage under way
-    (``total`` None: a stage without games, the bar pulses), counting from 0 again. While
-    the core compiles (not in the compile cache yet, sim.runs.batch.compiled) the bar says
-    so until the first games are played; without a bar a line on stderr says so (unless
+    """A progress bar where a person watches (:func:`at_terminal`), else nothing; yields
+    itself, a callback(done), which also has ``phase(label, total)``: name the stage under
+    way (``total`` None: a stage without games, the bar pulses), counting from 0 again.
+    While the core compiles (not in the compile cache yet, sim.runs.batch.compiled) the bar
+    says so until the first games are played; without a bar a line on stderr says so (unless
     ``wanted`` is false)."""
 
     def __init__(self, wanted, total, label="games", configs=None):
@@ -203,30 +203,23 @@ class maybe_progress:
         self.bar.__enter__()
         self.task = self.bar.add_task(COMPILING if self.compiling else self.label,
                                       total=self.total)
-        return _Bar(self)
+        return self
 
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
         return False
 
-
-class _Bar:
-    def __init__(self, owner):
-        self.owner = owner
-
     def __call__(self, done):
-        owner = self.owner
-        if owner.compiling:                # the first games: compiled
-            owner.compiling = False
-            owner.bar.update(owner.task, description=owner.label)
-        owner.bar.update(owner.task, completed=done)
+        if self.compiling:                 # the first games: compiled
+            self.compiling = False
+            self.bar.update(self.task, description=self.label)
+        self.bar.update(self.task, completed=done)
 
     def phase(self, label, total=None):
-        owner = self.owner
-        owner.bar.remove_task(owner.task)
-        owner.label = label
-        owner.task = owner.bar.add_task(COMPILING if owner.compiling else label, total=total)
+        self.bar.remove_task(self.task)
+        self.label = label
+        self.task = self.bar.add_task(COMPILING if self.compiling else label, total=total)
 
 
 def say_estimate(plan, threads=None, quiet=False) -> None:

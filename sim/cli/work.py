@@ -68,9 +68,10 @@ def _play(work, plan, quiet, ruleset, asked, threads=None, total=None, label="ga
             engine.close()
 
 
-def run(*, games, players, seed, strategy, swap, rules, rule, choose_face_ups,
-        last_player_loses, max_turns, threads, cycle_stop, out, resume, batch, backend,
-        scheduler, workers, quiet, meanwhile=None) -> Done:
+def run(*, games=10_000, players=4, seed=0, strategy=None, swap=None, rules="seed", rule=None,
+        choose_face_ups=False, last_player_loses=False, max_turns=10_000, threads=None,
+        cycle_stop=True, out=None, resume=False, batch="100k", backend="local", scheduler=None,
+        workers=None, quiet=False, meanwhile=None) -> Done:
     """``sim run``: ``result`` is the run's :class:`~sim.runs.tally.Tally` (on Ctrl-C, of the
     games played so far; ``out`` keeps the whole batches). ``meanwhile``: a module the front
     end prints with, imported on a thread of its own while this one plays the games (the
@@ -95,9 +96,10 @@ def run(*, games, players, seed, strategy, swap, rules, rule, choose_face_ups,
                  engine=engine)
 
 
-def compare(*, strategies, players, games, seed, rules, rule, choose_face_ups,
-            last_player_loses, max_turns, threads, cycle_stop, until_clear, max_games,
-            independent, seating, out, resume, quiet) -> Done:
+def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=None,
+            choose_face_ups=False, last_player_loses=False, max_turns=10_000, threads=None,
+            cycle_stop=True, until_clear=False, max_games=None, independent=False,
+            seating="balanced", out=None, resume=False, quiet=False) -> Done:
     """``sim compare``: ``result`` is the tournament as a dict (``Tournament.to_dict()`` and
     its ``info``), saved in ``out`` (compare.json) if given, also when Ctrl-C stopped it
     after a deal was played under every rotation."""
@@ -131,9 +133,10 @@ def compare(*, strategies, players, games, seed, rules, rule, choose_face_ups,
     return done
 
 
-def study_swap(*, players, games, h2h_games, seed, rules, rule, choose_face_ups,
-               last_player_loses, max_turns, threads, cycle_stop, strategy, out, resume,
-               quiet) -> Done:
+def study_swap(*, players=4, games="100k", h2h_games=None, seed=0, rules="seed", rule=None,
+               choose_face_ups=False, last_player_loses=False, max_turns=10_000, threads=None,
+               cycle_stop=True, strategy="lowest", out=None, resume=False,
+               quiet=False) -> Done:
     """``sim study swap`` into ``out``: ``result`` is the study; on Ctrl-C, ``{"tally": the
     values stage's Tally, "head_to_head": [those finished]}``."""
     from sim.studies.swapstudy import planned_games, swap_study
@@ -152,22 +155,19 @@ def study_swap(*, players, games, h2h_games, seed, rules, rule, choose_face_ups,
         [(cfg, planned_games(n, h2h))], quiet, cfg.ruleset, asked, threads, n, "value games")
 
 
-def lab_counts(games, skill_deals, mc_deals) -> dict:
-    """The rules lab's budgets as typed (``40k``; ``--mc-deals 0`` leaves montecarlo out)."""
-    return {"games": _count(games), "skill_deals": _count(skill_deals, "--skill-deals"),
-            "mc_deals": 0 if str(mc_deals).strip() == "0" else _count(mc_deals, "--mc-deals")}
-
-
-def study_rules(*, players, base, rule, only, games, skill_deals, mc_deals, mc_block, precision,
-                strategy, seed, max_turns, threads, cycle_stop, backend, scheduler, workers,
-                out, resume, quiet) -> Done:
+def study_rules(*, players=4, base="seed", rule=None, only=None, games="40k", skill_deals="10k",
+                mc_deals="100", mc_block=20, precision=0.1, strategy="lowest", seed=0,
+                max_turns=10_000, threads=None, cycle_stop=True, backend="local",
+                scheduler=None, workers=None, out=None, resume=False, quiet=False) -> Done:
     """``sim study rules``: ``result`` is the lab's (on Ctrl-C, of the rulesets measured so
     far, marked ``partial``)."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
     from sim.studies.ruleslab.study import estimate_plan, rules_lab
 
-    counts = lab_counts(games, skill_deals, mc_deals)
+    # the budgets as typed (``40k``; ``--mc-deals 0`` leaves montecarlo out)
+    counts = {"games": _count(games), "skill_deals": _count(skill_deals, "--skill-deals"),
+              "mc_deals": 0 if str(mc_deals).strip() == "0" else _count(mc_deals, "--mc-deals")}
     folder.check_resume(resume, out, "study")
     shared = dict(players=players, base=base, rule=_seq(rule) or [], only=_seq(only) or [],
                   strategy=strategy, seed=seed, max_turns=max_turns, threads=threads,
@@ -188,17 +188,9 @@ def study_rules(*, players, base, rule, only, games, skill_deals, mc_deals, mc_b
     return done
 
 
-def tune_budget(games_per_trial, fresh_games, trials, players) -> tuple[int, int, int]:
-    """``--games-per-trial`` and ``--fresh-games`` as counts, and the games of the whole
-    tuning (every trial's deals, then the final check of the best and of the defaults)."""
-    per_trial = _count(games_per_trial, "--games-per-trial")
-    fresh = _count(fresh_games, "--fresh-games") if fresh_games else per_trial
-    deals, fdeals = per_trial // players, max(1, fresh // players)
-    return per_trial, fresh, trials * deals * players + 2 * fdeals * players
-
-
-def tune(*, strategy, against, players, trials, games_per_trial, fresh_games, param, seed,
-         rules, rule, max_turns, threads, cycle_stop, out, resume, quiet) -> Done:
+def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fresh_games=None,
+         param=None, seed=0, rules="seed", rule=None, max_turns=10_000, threads=None,
+         cycle_stop=True, out=None, resume=False, quiet=False) -> Done:
     """``sim tune`` (optuna): ``result`` is the tuning, its ``options`` those of ``asked``
     not given here (on Ctrl-C, ``{"trials": those finished, "best": the best so far}``);
     ``against``: names separated by commas, or a list."""
@@ -211,7 +203,12 @@ def tune(*, strategy, against, players, trials, games_per_trial, fresh_games, pa
     rs = ruleset(rules, _seq(rule))
     words = against.split(",") if isinstance(against, str) else list(against)
     field = [s.strip() for s in words if s.strip()]
-    per_trial, fresh, planned = tune_budget(games_per_trial, fresh_games, trials, players)
+    per_trial = _count(games_per_trial, "--games-per-trial")
+    fresh = _count(fresh_games, "--fresh-games") if fresh_games else per_trial
+    # the games of the whole tuning: every trial's deals, then the final check of the best
+    # and of the defaults
+    planned = (trials * (per_trial // players) * players
+               + 2 * max(1, fresh // players) * players)
     table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
                        False, False, max_turns, threads, rule=_seq(rule))
     asked = {"threads": threads, "out": str(out) if out else None, "resume": resume}
@@ -264,21 +261,29 @@ def _swap_progress(wanted):
         yield tick
 
 
-def swap(*, cards, given, players, rules, rule, model, deals, strategy, max_turns, seed,
-         quiet) -> dict:
+def swap(cards, *, given=None, players=None, rules=None, rule=None, model=None, deals=None,
+         strategy=None, max_turns=None, seed=None, quiet=False) -> dict:
     """``sim swap``'s answer (:mod:`sim.studies.swapstudy.advice`) for the cards typed, by
     the model saved in ``model`` or by playouts, with its ``summary`` (the text's first
-    lines); ``given``: the options set explicitly (with a model a playout option is a
-    mistake; its players and rules are checked only if given)."""
+    lines). ``given``: the options set explicitly (default: those not None; with a model a
+    playout option is a mistake; its players and rules are checked only if given); by
+    playouts, 4 players, the seed rules and the study's own playouts unless given."""
     from reports.swap import summary
     from sim.studies.swapstudy import advice
 
+    if given is None:
+        given = {o for o, v in (("players", players), ("rules", rules), ("rule", rule),
+                                ("deals", deals), ("strategy", strategy),
+                                ("max_turns", max_turns), ("seed", seed)) if v is not None}
+    players, rules, seed = players or 4, rules or "seed", seed or 0
     codes = read_cards(cards)
     with _swap_progress(not quiet and model is None) as progress:
         if model is None:
-            a = advice.by_playouts(codes, players=players, rules=ruleset(rules, _seq(rule)),
-                                   strategy=strategy, deals=_count(deals, "--deals"),
-                                   seed=seed, max_turns=max_turns, progress=progress)
+            a = advice.by_playouts(
+                codes, players=players, rules=ruleset(rules, _seq(rule)),
+                strategy=strategy or advice.DEFAULT_STRATEGY, seed=seed, progress=progress,
+                deals=_count(advice.DEFAULT_DEALS if deals is None else deals, "--deals"),
+                max_turns=advice.DEFAULT_CAP if max_turns is None else max_turns)
         else:
             playouts = [f"--{o.replace('_', '-')}" for o in ("deals", "strategy",
                                                            "max_turns", "seed") if o in given]
