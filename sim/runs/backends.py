@@ -23,6 +23,7 @@ import numba
 
 from sim.kernel.records import allocate
 from sim.runs.batch import Batch, play_batch
+from sim.runs.chunks import next_size
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.registry import spec_file
@@ -229,7 +230,7 @@ class _Tasks:
     def finished(self, index, first, batch, seconds):
         """Keep a finished task's games; the batch if it is now whole, else None."""
         games = batch.status.size
-        self.size = max(1, min(4 * games, int(games * self.seconds / max(seconds, 1e-6))))
+        self.size = next_size(games, seconds, self.seconds)
         self.parts[index][first] = batch
         self.left[index] -= games
         if self.left[index]:

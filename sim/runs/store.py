@@ -125,24 +125,18 @@ def records(cfg, b):
 def read_records(df) -> Records:
     """The record fields of the games in ``df`` (a saved batch's columns, :func:`records`);
     a field not saved (``errors``) is zeros."""
+    import pandas as pd
+
     values = {}
     for f in FIELDS:
         if f.column is None:
             values[f.name] = np.zeros((len(df),) + f.shape, f.dtype)
-        elif f.name == "end":
-            values[f.name] = _end_codes(df[f.column])
+        elif f.name == "end":        # as written by records(): null (finished) is code -1
+            values[f.name] = (pd.Categorical(df[f.column], categories=END_NAMES[1:]).codes
+                              + END_FINISHED + 1).astype(np.int8)
         elif f.shape:
             values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
                                        for s in range(f.shape[0])], axis=1)
         else:
             values[f.name] = df[f.column].to_numpy()
     return Records(**values)
-
-
-def _end_codes(unfinished_by) -> np.ndarray:
-    """The record field ``end`` (sim.kernel.cycle.END_*) from its column: null is finished."""
-    by = unfinished_by.astype(object).to_numpy()
-    end = np.zeros(len(by), np.int8)
-    for code, name in enumerate(END_NAMES):
-        end[by == name] = code
-    return end
