@@ -31,6 +31,7 @@ from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
 from sim.runs.config import RunConfig, check_seed
+from sim.studies.stats import Z95
 from sim.studies.view import check_rules, hidden_counts, state_of
 
 DEFAULT_OPPONENTS = "counting"
@@ -39,7 +40,6 @@ DEFAULT_MAX_TURNS = 2000
 DEFAULT_TOLERANCE = 1.0        # --until-clear's indifference zone, in points (hundredths)
 WILSON = "95% Wilson score interval"
 NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
-Z95 = 1.959963984540054        # the normal quantile of a two-sided 95% interval
 
 
 # -- moves as words --------------------------------------------------------------------------

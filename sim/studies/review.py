@@ -490,33 +490,27 @@ def save(r: Review, game: dict, out) -> None:
     ``game.json`` (the game reviewed); marked partial for an interrupted review."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
+    from sim.studies.saved import close
 
     options = {"players": int(game["players"]), "games": 1, "rules": game["rules"],
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
-    saved = folder.open_for_write(out, "review", format=1, options=options, match={})
-    files = {"game.json": game, "review.json": r.to_dict()}
-    if r.interrupted:
-        saved.mark_partial("interrupted: the decisions reviewed so far", files, default=float)
-    else:
-        saved.finish(files, default=float)
+    saved = folder.open_for_write(out, "review", format=1, options=options, match={},
+                                  default=float)
+    close(saved, {"game.json": game, "review.json": r.to_dict()},
+          "interrupted: the decisions reviewed so far" if r.interrupted else None)
 
 
 def read(root, manifest):
     """The review saved in ``root`` (kind ``review``; sim.studies.saved): its options as
     ``config``; ``sim report`` reads review.json itself."""
-    import pandas as pd
-
-    from sim.runs.saved import Loaded, unfinished
+    from sim.runs.saved import unfinished
+    from sim.studies.saved import opened
 
     if not (root / "review.json").exists():
         raise ValueError(unfinished(root, manifest, "review.json"))
-    summary = {"config": manifest.get("options", {}), "overall": {}}
-    if manifest.get("partial"):
-        summary["partial"] = manifest["partial"]
-    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
-                  by_strategy=pd.DataFrame())
+    return opened(root, manifest, {})
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -96,8 +96,7 @@ class Tournament:
         return order, done, np.concatenate(self.starters), places(order, done, self.v2)
 
     def _interval(self, x, alpha=ALPHA, bounds=(0.0, 1.0), null=None):
-        fn = stats.confidence_sequence if self.sequential else stats.mean_interval
-        return fn(x, alpha=alpha, bounds=bounds, null=null)
+        return stats.interval(x, alpha, bounds, null, self.sequential)
 
     # -- answers ---------------------------------------------------------------------------
     def estimates(self):
