@@ -1,21 +1,14 @@
-"""``sim compare``: tournaments in which every strategy holds every seat equally often, each
-deal replayed under every rotation of the seating (duplicate deals: common random numbers, so
-the luck of the deal cancels out of the comparison).
+"""``sim compare``: tournaments on duplicate deals, every strategy in every seat equally often
+and each deal replayed under every rotation of its seating (common random numbers: the luck
+of the deal cancels out of the comparison).
 
-A deal is a game index: the deal depends only on (seed, index) (sim.kernel.rng), so rotation
-``r`` of deal ``d`` is game ``d`` of a run whose seats are rotated by ``r``; every rotation
-of a deal gives each seat the same cards and the same starting player. Which cyclic order a
-deal is played under (``seating``, ``"balanced"`` by default) is :mod:`sim.studies.design`'s;
-the records and statistics are :class:`sim.studies.tournament.Tournament`'s. A block's games
-are played in one call of the core (:class:`sim.studies.match.Match`) and kept in the order of
-the deals, so nothing depends on threads or block sizes. When every strategy still to move
-is pure, a game proven endless (:mod:`sim.kernel.cycle`) is stopped at once; it is
-unfinished all the same, counted apart (``unfinished_cycle``).
-
-``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
-strategy by anytime-valid confidence sequences (:func:`sim.studies.stats.confidence_sequence`):
-looking after every block costs no validity, whatever ``max_games``. After such a run every
-interval reported is anytime-valid too (the tournament's ``sequential`` flag).
+A deal is a game index (its cards depend only on (seed, index), sim.kernel.rng), so rotation
+``r`` of deal ``d`` is game ``d`` of a run whose seats are rotated by ``r``. The seating
+design is :mod:`sim.studies.design`'s, the records and statistics
+:class:`~sim.studies.tournament.Tournament`'s; a block of deals is one call of the core
+(:class:`~sim.studies.match.Match`), kept in the order of the deals, so nothing depends on
+threads or block sizes. ``until_clear`` stops once the leader is ahead of every other
+strategy by anytime-valid confidence sequences (docs/comparing.md).
 """
 from __future__ import annotations
 

@@ -90,6 +90,15 @@ def interval(x, alpha=ALPHA, bounds=(0.0, 1.0), null=None, sequential=False):
     return fn(x, alpha=alpha, bounds=bounds, null=null)
 
 
+def versus(per_deal, lead: int, alpha=ALPHA, sequential=False) -> list:
+    """Column ``lead`` of the per-deal results ``per_deal`` (deals, k) against each other
+    column ``j``: ``(j, interval)`` of the paired per-deal difference (:func:`interval`,
+    with its p-value) at level ``1 - alpha / (k - 1)``, Bonferroni over the comparisons."""
+    k = per_deal.shape[1]
+    return [(j, interval(per_deal[:, lead] - per_deal[:, j], alpha / max(1, k - 1),
+                         (-1.0, 1.0), 0.0, sequential)) for j in range(k) if j != lead]
+
+
 def ends(ci: dict) -> dict:
     """An interval's estimate and ends, and its p-value when it has one (not its working)."""
     return {k: ci[k] for k in ("estimate", "ci_low", "ci_high", "p_value") if k in ci}

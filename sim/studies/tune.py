@@ -94,16 +94,10 @@ def summarize(match: dict, target: int = 0, alpha: float = 0.05) -> dict:
         ci = stats.mean_interval(x[:, i], alpha=alpha)
         rows.append({"strategy": name, "result": ci["estimate"], "ci_low": ci["ci_low"],
                      "ci_high": ci["ci_high"]})
-    diffs = []
     level = alpha / max(1, k - 1)
-    for j in range(k):
-        if j == target:
-            continue
-        ci = stats.mean_interval(x[:, target] - x[:, j], alpha=level, bounds=(-1.0, 1.0),
-                                 null=0.0)
-        diffs.append({"against": match["names"][j], "difference": ci["estimate"],
-                      "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-                      "p_value": ci["p_value"], "level": 1 - level})
+    diffs = [{"against": match["names"][j], "difference": ci["estimate"], "ci_low": ci["ci_low"],
+              "ci_high": ci["ci_high"], "p_value": ci["p_value"], "level": 1 - level}
+             for j, ci in stats.versus(x, target, alpha)]
     return {"rows": rows, "differences": diffs, "deals": int(x.shape[0]),
             "games": match["games"], "unfinished": match["unfinished"],
             "games_per_second": match["games"] / max(match["seconds"], 1e-9),
