@@ -190,7 +190,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                                     orders[:e.partial.done])
                     raise
             t.add_block(split_rotations(b, k), orders)
-            if rows is not None:
+            if rows is not None and kept.dir is not None:
                 kept.write(name, _block_frame(
                     base, b, rows, first + np.arange(n), k, strategies, match.swaps))
             played.seen(t.games)
