@@ -23,6 +23,7 @@ from reference_rules import (  # noqa: E402
     ref_deck,
     ref_first_player,
     ref_forced_opening,
+    ref_decks,
     ref_legal_moves,
     ref_ruleset,
 )
@@ -413,7 +414,7 @@ ALL_OPTION_KEYS = {
     "skip_rank", "skip_per_card", "reverse_rank", "reverse_per_card", "cover_rank",
     "burn_plays_again", "voluntary_pickup", "faceup_pickup", "hand_size", "jokers",
     "starter", "starter_order", "forced_opening", "removed_before_deal",
-    "choose_face_ups", "last_player_loses",
+    "decks", "play_on", "out_before_burn", "choose_face_ups", "last_player_loses",
 }
 
 
@@ -438,19 +439,26 @@ def test_11_4_presets_resolve_to_the_table():
             masters["skip_per_card"], masters["reverse_rank"], masters["reverse_per_card"],
             masters["cover_rank"]) == (True, "3", "8", True, "K", True, "Q")
     assert (masters["voluntary_pickup"], masters["faceup_pickup"], masters["starter"],
-            masters["removed_before_deal"]) == ("always", "must_add_rank", "hand", "masters")
+            masters["removed_before_deal"]) == ("always", "one_then_rank", "hand", "masters")
+    assert (masters["decks"], masters["play_on"], masters["out_before_burn"]) == (
+        "masters", True, True)
     assert masters["starter_order"] == ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A",
                                         "10", "2", "3"]
     booth = ref_ruleset("boothj5")
     assert (booth["transparent_rank"], booth["skip_rank"], booth["skip_per_card"],
             booth["reverse_rank"], booth["voluntary_pickup"], booth["faceup_pickup"],
             booth["forced_opening"]) == ("7", "8", False, None, "never", "pile_only", True)
+    assert (booth["decks"], booth["play_on"], booth["out_before_burn"]) == (
+        "boothj5", False, False)
     assert booth["starter_order"] == ["3", "4", "5", "6", "8", "9", "J", "Q", "K", "A",
                                       "2", "7", "10"]
     for name in PRESETS:  # all four: H3 on, H9 on, hand size 3, no V1
         o = PRESETS[name]
         assert (o["four_burns"], o["burn_plays_again"], o["hand_size"],
                 o["choose_face_ups"]) == (True, True, 3, False)
+    for name in ("seed", "classic"):  # H18-H20 at their defaults
+        assert (PRESETS[name]["decks"], PRESETS[name]["play_on"],
+                PRESETS[name]["out_before_burn"]) == (1, False, False)
     # keys override the base; the result is a copy
     got = ref_ruleset(rs("boothj5", hand_size=4, skip_rank=None))
     assert got["hand_size"] == 4 and got["skip_rank"] is None and got["ten_anywhere"] is True
@@ -487,7 +495,7 @@ def test_11_3_refused_rulesets_raise(ruleset):
 def test_11_3_deck_size_limits_players_and_positions_with_refused_rulesets_raise():
     # players x 3 x hand_size above the deck (H12, H13)
     assert ref_ruleset("seed", 6)["jokers"] == "six_players"  # 54 cards, 54 dealt
-    for ruleset, players in [("classic", 6), ("boothj5", 6), (rs(jokers="never"), 6),
+    for ruleset, players in [("classic", 6), (rs(jokers="never"), 6),
                              (rs(hand_size=4), 5), (rs(hand_size=4, jokers="always"), 5),
                              (rs(hand_size=4), 6), ("seed", 7), ("seed", 1)]:
         with pytest.raises(ValueError):
@@ -1127,10 +1135,21 @@ WALK_RULESETS = [
     "seed", "classic", "masters-of-shithead", "boothj5", V2,
     rs(count_rule=False, skip_rank="8", skip_per_card=True, reverse_rank="K",
        reverse_per_card=True, cover_rank="Q", transparent_rank="5", jokers="always"),
-    rs("masters-of-shithead", count_rule=True, voluntary_pickup="never", hand_size=4),
+    rs("masters-of-shithead", count_rule=True, play_on=False, voluntary_pickup="never",
+       hand_size=4, faceup_pickup="must_add_rank"),
     rs("boothj5", cover_rank="9", reverse_rank="J", burn_plays_again=False, four_burns=False),
     rs(seven_lower=True, transparent_rank="4", ten_anywhere=True, cover_rank="A",
        faceup_pickup="must_add_rank", last_player_loses=True, choose_face_ups=True),
+    # H18-H20 and H11 "one_then_rank", alone and together
+    rs("boothj5", hand_size=4),  # two decks from 5 players (H18)
+    rs(decks=2),  # 2-8 players, jokers at 6-8 (H13)
+    rs(decks=2, out_before_burn=True, reverse_rank="K", cover_rank="Q"),  # count up to 8
+    rs(decks=2, four_burns=False, hand_size=4),  # a count up to 8 (H3 off)
+    rs(count_rule=False, play_on=True, skip_rank="8", skip_per_card=True, jokers="always",
+       reverse_rank="K", cover_rank="Q", transparent_rank="5", last_player_loses=True),
+    rs("classic", play_on=True, out_before_burn=True, faceup_pickup="one_then_rank",
+       voluntary_pickup="never", decks=2, burn_plays_again=False),
+    rs(out_before_burn=True, faceup_pickup="one_then_rank", last_player_loses=True),
 ]
 
 
@@ -1139,8 +1158,7 @@ def walk_deal(rng, ruleset):
     needs valid positions, not V1's statistics), H17 removed cards, the starter of
     R6 / H14 (no swap), the H16 opening."""
     opts = ref_ruleset(ruleset)
-    players = rng.choice([n for n in range(2, 7)
-                          if n * 3 * opts["hand_size"] <= len(ref_deck(opts, n))])
+    players = rng.choice(allowed_players(ruleset))
     size = opts["hand_size"]
     cards = ref_deck(opts, players)
     rng.shuffle(cards)
@@ -1156,11 +1174,24 @@ def walk_deal(rng, ruleset):
     return pos, ref_forced_opening(pos)
 
 
+def allowed_players(ruleset):
+    """The player counts §11.3 allows for a ruleset (R1, H12, H13, H18): 2-6 or 2-8."""
+    allowed = []
+    for n in range(2, 9):
+        try:
+            ref_ruleset(ruleset, n)
+        except ValueError:
+            continue
+        allowed.append(n)
+    return allowed
+
+
 @pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
-def test_H0a_H17_invariants_over_random_walks(ruleset):
+def test_H0a_H20_invariants_over_random_walks(ruleset):
     """POSITION.md validity after every move: cards conserved (H17's removed included),
     the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
-    (H8), events in order, apply never mutates, a game that is not over has a move."""
+    (H8) and at most 4·d (H18), `run` written exactly under H19 and valid, events in
+    order, apply never mutates, a game that is not over has a move."""
     opts = ref_ruleset(ruleset)
     event_order = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
     seen = Counter()
@@ -1182,7 +1213,13 @@ def test_H0a_H17_invariants_over_random_walks(ruleset):
             if pos["count"] == 0:
                 assert not pos["pile"] or pos["pile"][-1] == opts["cover_rank"]
             else:
-                assert pos["pile"] and 1 <= pos["count"] <= 4
+                assert pos["pile"] and 1 <= pos["count"] <= 4 * ref_decks(opts, pos["players"])
+            if step:
+                assert ("run" in pos) == opts["play_on"]  # H19: written exactly under it
+            if pos.get("run"):  # H19: in a chain, only continuations and "end"
+                seen["chain"] += 1
+                assert moves[-1] == {"end": True}
+                assert all(m["play"][0] == pos["pile"][-1] for m in moves[:-1])
             move = forced if step == 0 and forced else rng.choice(moves)
             if rng.random() < 0.6:  # play when possible, or few games would end
                 move = next((m for m in moves if "pickup" not in m), move)
@@ -1191,4 +1228,6 @@ def test_H0a_H17_invariants_over_random_walks(ruleset):
             assert old == before and total(pos) == cards
             assert pos["events"] == sorted(set(pos["events"]), key=event_order.index)
             seen.update(pos["events"])
+            seen["count>4"] += pos["count"] > 4
     assert seen["over"] > 0
+    assert seen["chain"] > 0 or not opts["play_on"]
