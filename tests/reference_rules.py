@@ -16,6 +16,7 @@ Public functions:
   ruleset (§11.3); with ``players`` also the player-count, deck-count and deck-size checks.
 - ``ref_decks(opts, players) -> int``: H18's number of decks d (may exceed 2: refused).
 - ``ref_deck(ruleset_or_options, players) -> list[str]``: d decks of 52 plus H13's jokers.
+- ``ref_removed_range(ruleset_or_options, players) -> (fewest, most)``: H17's removed cards.
 - ``ref_forced_opening(pos) -> move | None``: the H16 opening of a position right after the
   swap (the game driver plays it with ``ref_apply``).
 - ``PRESETS``: the named rulesets of §11.4, fully resolved; ``PRESET_PLAYERS`` their ranges.
@@ -260,8 +261,8 @@ def ref_deck(ruleset, players):
 
     ``ruleset`` is a ruleset (name or object) or an options dict from ``ref_ruleset``.
     """
-    if isinstance(ruleset, dict) and "base" not in ruleset and "count_rule" in ruleset:
-        opts = ruleset  # already resolved
+    if _is_resolved(ruleset):
+        opts = ruleset
         _check_players(opts, players)
     else:
         opts = ref_ruleset(ruleset, players)
@@ -270,6 +271,26 @@ def ref_deck(ruleset, players):
     if _has_jokers(opts, players):
         deck += [JOKER, JOKER]
     return deck
+
+
+def ref_removed_range(ruleset, players):
+    """H17: (fewest, most) cards removed before the deal. With D cards (H13, H18) and n
+    players, spare = D - 17n; k = spare - u, u uniform in 1..2n, if spare >= 2n; else 0.
+
+    Decided: the formula is used as written whatever the hand size (H12 does not mention
+    H17)."""
+    opts = ref_ruleset(ruleset, players) if not _is_resolved(ruleset) else ruleset
+    if opts["removed_before_deal"] != "masters":
+        return 0, 0
+    spare = deck_size(opts, players) - 17 * players
+    if spare >= 2 * players:
+        return spare - 2 * players, spare - 1
+    return 0, 0
+
+
+def _is_resolved(ruleset):
+    """An options dict from ``ref_ruleset`` rather than a ruleset name or object."""
+    return isinstance(ruleset, dict) and "base" not in ruleset and "count_rule" in ruleset
 
 
 def _options(pos):
