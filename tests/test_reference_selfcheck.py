@@ -1,8 +1,8 @@
 """Self-checks of the reference rules (tests/reference_rules.py) on hand-written positions.
 
-One test per rule area, each naming its rule from ../shared/RULES.md: the seed rules
-(R6-R25, V2), then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H17 and their
-interactions), then invariant walks over random games. These import only the reference,
+One test per rule area, each naming its rule (docs/rules.md): the seed rules (R6-R25, V2),
+then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H20 and their interactions, the
+``run`` key of docs/position.md), then invariant walks over random games. These import only the reference,
 never ``sim``, so the reference can be trusted before it judges ``sim``.
 """
 
@@ -1567,6 +1567,17 @@ def test_H19_H6_out_in_a_chain_ends_the_turn_and_the_runs_effects_apply():
     assert out["events"] == ["reverse", "out", "game_over"] and out["current"] == 3
 
 
+def test_H19_H6_a_skip_back_to_the_mover_starts_a_new_turn():
+    # two seats left, s = 1: the turn comes back to the mover, who follows on their own
+    # play (same count) as a new turn: run 0, pick-up allowed, no "end"
+    ruleset = po(skip_rank="8", last_player_loses=True)
+    pos = make(players=3, hands=[["8", "8", "9", "3"], ["K"], []], pile=["5"], count=1,
+               out=[2], ruleset=ruleset)
+    after = ref_apply(ref_apply(pos, play("8")), END)
+    assert after["events"] == ["skip"] and after["current"] == 0 and after["run"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("8"), play("9"), PICKUP])
+
+
 def test_H19_H16_the_forced_opening_starts_a_run_the_player_may_continue():
     ruleset = rs("boothj5", play_on=True)
     hands = [["9", "J", "K"], ["4", "4", "K"], ["6", "5", "A"]]
@@ -1691,6 +1702,17 @@ def test_H20_the_plays_turn_effect_applies_with_no_burn_to_cancel_it():
     after = ref_apply(pos, play("Q"))
     assert after["events"] == ["out"] and after["count"] == 1 and after["current"] == 1
     assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])
+
+
+def test_H20_H5_four_transparent_cards_left_by_an_out_are_looked_through():
+    # Reading: "E is the four's rank" unless the four is of the transparent rank, which is
+    # never E (H0, H5): the next seat follows on the card under the four
+    ruleset = rs(out_before_burn=True, last_player_loses=True, transparent_rank="5")
+    pos = make(hands=[["5"], ["4", "J", "3"], ["6"]], pile=["9", "5", "5", "5"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("5"))
+    assert after["events"] == ["out"] and after["pile"] == ["9", "5", "5", "5", "5"]
+    assert keys(ref_legal_moves(after)) == keys([play("J"), PICKUP])
 
 
 def test_H20_R9_a_four_led_out_sets_a_count_of_four():
