@@ -330,8 +330,10 @@ def test_store_records_the_reason_and_resume_still_works(tmp_path):
 
 
 def test_a_worker_gets_the_option():
+    from sim.runs import backends
+
     cfg = RunConfig(games=10, players=3, strategies=["lowest"], cycle_stop=False)
-    again = RunConfig.from_spec(json.loads(json.dumps(cfg.to_spec())))
+    again = backends._worker_config(backends._spec(cfg))
     assert again.cycle_stop is False and not again.cycle_detect
 
 

@@ -27,5 +27,7 @@ def envelope(kind: str, ruleset, options: dict, results: dict) -> dict:
 
 
 def echo(kind: str, ruleset, options: dict, results: dict, **dumps) -> None:
-    """Print :func:`envelope` as indented JSON (``dumps``: extra ``json.dumps`` arguments)."""
-    typer.echo(json.dumps(envelope(kind, ruleset, options, results), indent=2, **dumps))
+    """Print :func:`envelope` as indented JSON, numpy numbers as floats (``dumps``: extra
+    ``json.dumps`` arguments)."""
+    typer.echo(json.dumps(envelope(kind, ruleset, options, results), indent=2, default=float,
+                          **dumps))

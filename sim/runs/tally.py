@@ -150,7 +150,7 @@ class Tally:
         """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places).
 
         Plain dicts: the run's summary needs no pandas, whose import would dominate a short
-        ``sim run`` (:meth:`by_seat` is the same as a DataFrame)."""
+        ``sim run``."""
         rows = []
         v2 = self.cfg.options["last_player_loses"]
         for s in range(self.cfg.players):
@@ -175,18 +175,6 @@ class Tally:
         return [self._row("seats", strategy, swap, self.games * len(g),
                           sum(r["wins"] for r in g), ",".join(str(r["seat"]) for r in g))
                 for (strategy, swap), g in groups.items()]
-
-    def by_seat(self):
-        """:meth:`seat_rows` as a pandas DataFrame."""
-        import pandas as pd
-
-        return pd.DataFrame(self.seat_rows())
-
-    def by_strategy(self):
-        """:meth:`strategy_rows` as a pandas DataFrame."""
-        import pandas as pd
-
-        return pd.DataFrame(self.strategy_rows())
 
     def overall(self) -> dict:
         return {
