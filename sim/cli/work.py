@@ -101,10 +101,10 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
             cycle_stop=True, until_clear=False, max_games=None, independent=False,
             seating="balanced", out=None, resume=False, quiet=False) -> Done:
     """``sim compare``: ``result`` is the tournament as a dict (``Tournament.to_dict()`` and
-    its ``info``), saved in ``out`` (compare.json) if given, also when Ctrl-C stopped it
-    after a deal was played under every rotation."""
+    its ``info``), saved in ``out`` (compare.json) by :func:`sim.studies.compare.compare`,
+    also when Ctrl-C stopped it after a deal was played under every rotation."""
     from sim.runs import folder
-    from sim.studies.compare import check_field, compare as play, estimate_plan, save
+    from sim.studies.compare import check_field, compare as play, estimate_plan
 
     strategies = _seq(strategies)
     cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
@@ -128,8 +128,6 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
     if not t.games:
         raise KeyboardInterrupt("interrupted before a deal was played under every rotation")
     done.result = dict(t.to_dict(), info=info)
-    if out is not None:
-        save(out, t, info, done.result)
     return done
 
 
