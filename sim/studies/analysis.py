@@ -48,6 +48,25 @@ def move_words(m: int) -> str:
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
 
 
+def splits_of(cards) -> list[tuple[tuple, tuple, int]]:
+    """The different choices of a swap (R5): a seat's cards (rank codes) split half face up,
+    half in hand, as ``(face-up codes, hand codes, mask)``, codes sorted, ``mask`` the bits of
+    the face-up cards' places in ``cards``. Equal cards make equal splits (20 for six
+    different ranks, fewer with pairs), each given once, by its first mask in the order of
+    ``itertools.combinations`` (the swap policies' order): ``sim swap``'s six cards, ``sim
+    review``'s dealt cards of a seat."""
+    from itertools import combinations
+
+    cards = [int(c) for c in cards]
+    out = {}
+    for up in combinations(range(len(cards)), len(cards) // 2):
+        u = tuple(sorted(cards[i] for i in up))
+        if u not in out:
+            out[u] = (u, tuple(sorted(cards[i] for i in range(len(cards)) if i not in up)),
+                      sum(1 << i for i in up))
+    return list(out.values())
+
+
 # -- the race of --until-clear ---------------------------------------------------------------
 def best_first(scores, v2: bool) -> list[int]:
     """Columns of ``scores`` (worlds x moves, NaN where a move was not played), best mean

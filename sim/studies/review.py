@@ -27,7 +27,7 @@ from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
 from sim.studies.analysis import (
     DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, analyze_decision, best_first, decision_seed,
-    move_words, paired_difference, play_worlds, tie_of,
+    move_words, paired_difference, play_worlds, splits_of, tie_of,
 )
 
 DEFAULT_ROLLOUTS = 300
@@ -243,25 +243,12 @@ def has_swap(game: dict) -> bool:
     return game.get("dealt") is not None and game.get("start") is not None
 
 
-def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
-    """The seat's distinct swap choices (R5, H12; V1: its dealt hand): ``(mask, face-up
-    ranks)`` each, the first mask of each set of face-up ranks."""
-    from itertools import combinations
-
-    cards = [int(c) for c in engine.swap_choices(dealt, seat)]
-    hs = len(cards) // 2
-    out = {}
-    for up in combinations(range(len(cards)), hs):
-        ranks = tuple(sorted(cards[i] for i in up))
-        out.setdefault(ranks, sum(1 << i for i in up))
-    return [(m, r) for r, m in out.items()]
-
-
 def saved_choice(game: dict, options: list, seat: int) -> int:
-    """The index in ``options`` (:func:`swap_options`) of the seat's saved face-ups;
+    """The index in ``options`` (:func:`sim.studies.analysis.splits_of` of its dealt cards)
+    of the seat's saved face-ups;
     ``ValueError`` when they are not half of its dealt cards (R5)."""
     up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    for i, (_, ranks) in enumerate(options):
+    for i, (ranks, _, _) in enumerate(options):
         if ranks == up:
             return i
     raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
@@ -315,12 +302,12 @@ def swap_again(game: dict) -> np.ndarray:
     for s, m in given.items():
         choice[s] = m
     for s in range(players):
-        options = swap_options(dealt, s)
-        i = saved_choice(game, options, s)
-        ranks = sorted(int(c) for b, c in enumerate(engine.swap_choices(dealt, s))
-                       if (int(choice[s]) >> b) & 1)
-        if choice[s] < 0 or tuple(ranks) != options[i][1]:
-            choice[s] = options[i][0]           # not found again: the saved face-ups
+        dealt_cards = engine.swap_choices(dealt, s)
+        options = splits_of(dealt_cards)
+        up, _, first = options[saved_choice(game, options, s)]
+        ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != up:
+            choice[s] = first                   # not found again: the saved face-ups
     fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
     st[:] = dealt
     if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
@@ -335,7 +322,14 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
     the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
     for every choice; the other seats swap by their game's swap policies and every seat then
-    plays ``opponents`` to the end of the game. None for a game saved before its swap."""
+    plays ``opponents`` to the end of the game. None for a game saved before its swap.
+
+    ``sim swap`` (:func:`sim.studies.swapstudy.advice.by_playouts`) splits cards alike
+    (:func:`sim.studies.analysis.splits_of`) but answers another question: the value of six
+    cards over every deal that holds them, wherever they lay, each seat playing one strategy,
+    scored as the swap study scores. Here it is this seat's choice at this deal, from what it
+    saw, the others swapping as they did, scored as a turn is (V2: the expected place), so
+    that the swap and the turns of a review share one measure."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
     from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
@@ -347,7 +341,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     t0 = time.perf_counter()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
-    options = swap_options(dealt, seat)
+    options = splits_of(engine.swap_choices(dealt, seat))
     made = saved_choice(game, options, seat)
     cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     pool = cfg.pool
@@ -370,7 +364,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
             for i, o in enumerate(chosen):
                 st[:] = world
                 prng[:] = rng                       # the same stream for every choice
-                params[MAXP + seat, 0] = options[o][0]
+                params[MAXP + seat, 0] = options[o][2]
                 if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards,
                                           err):
                     raise ValueError(f"swap policy of seat {int(err[0])} returned "
@@ -389,15 +383,15 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     v2 = bool(dealt[V2])
     span = float(players - 1) if v2 else 1.0
     ranked = play(0, range(len(options)))
-    names = ["up " + " ".join(NAMES[r] for r in options[i][1]) for i in range(len(options))]
+    names = ["up " + " ".join(NAMES[r] for r in up) for up, _, _ in options]
     order = best_first(ranked, v2)
     b = order[0]
     tie = tie_of(ranked, v2, span, Z95, names)
     fresh = play(rollouts, [b] + ([] if b == made else [made]))
     return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
                     worlds=rollouts, seconds=time.perf_counter() - t0,
-                    made_json={"face_up": [NAMES[r] for r in options[made][1]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][1]]},
+                    made_json={"face_up": [NAMES[r] for r in options[made][0]]},
+                    best_json={"face_up": [NAMES[r] for r in options[b][0]]},
                     ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
                     **measured_loss(fresh, v2, span))
 
