@@ -75,25 +75,26 @@ def game_states(game: dict):
 
 def state_at(game: dict, turn: int) -> np.ndarray:
     """The state before turn ``turn`` (from 1; one past the last move when the game goes on
-    after it). ``ValueError`` for a turn the game does not have."""
+    after it), the game replayed once. ``ValueError`` for a turn the game does not have."""
     moves = len(game["moves"])
-    last = moves
-    if isinstance(turn, int) and turn == moves + 1:
-        st = start_state(game)
-        for _, _, _, m in game_states(game):
-            engine.apply_move(st, m)
-        if not st[OVER]:
-            return st
-    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
-        raise ValueError(f"--at: expected a turn from 1 to {last} (the game has {moves} "
-                         f"moves), got {turn}")
-    for t, st, _, _ in game_states(game):
+    wrong = f"--at: expected a turn from 1 to {moves} (the game has {moves} moves), got {turn}"
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= moves + 1:
+        raise ValueError(wrong)
+    st = None
+    for t, st, _, m in game_states(game):
         if t == turn:
             return st
-    raise AssertionError("unreachable")
+    if st is None:                          # no move: the position after the swap
+        st = start_state(game)
+    else:                                   # the last move played: the turn after it
+        engine.apply_move(st, m)
+    if st[OVER]:
+        raise ValueError(wrong)
+    return st
 
 
 def default_seat(game: dict) -> int:
+    """The seat a review reviews when none is given: the human's of a game of ``sim play``."""
     seat = game.get("seat")
     if seat is None:
         raise ValueError("--seat: this game has no human seat (a game of a run): give the "
