@@ -1,6 +1,6 @@
 """The work of the commands that play many games (``sim run``, ``sim compare``, ``sim study
-swap``, ``sim study rules``, ``sim tune``) and of ``sim swap``, written once for both front
-ends: the typer commands print what it returns, the Python API (:mod:`sim.cli.api`) opens
+swap``, ``sim study rules``, ``sim tune``), of ``sim swap`` and of ``sim review``, written
+once: the typer commands print what it returns, the Python API (:mod:`sim.cli.api`) opens
 what it saved as ``sim.load`` does.
 
 Each function takes the command's options as typed (counts as ``"250k"`` or numbers, a
@@ -215,6 +215,41 @@ def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fr
         fresh_games=fresh, seed=seed, rules=rs, threads=threads or 1, max_turns=max_turns,
         params=_seq(param), out=out, resume=resume, progress=progress, cycle_stop=cycle_stop),
         [(table, planned)], quiet, rs, asked, threads or 1, planned)
+
+
+def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="counting", out=None,
+           quiet=False) -> Done:
+    """``sim review`` of the saved ``game`` (:func:`sim.cli.savedgame.load`): ``result`` is
+    the :class:`~sim.studies.review.Review`, saved in ``out`` if given (on Ctrl-C, of the
+    decisions reviewed so far, saved marked partial); unless ``quiet``, a line on stderr for
+    each decision."""
+    import typer
+
+    from reports.review import turn_text
+    from sim.cli.options import say_compiling_playouts
+    from sim.kernel.ruleset import Ruleset
+    from sim.studies import review as rv
+
+    n = _count(rollouts, "--rollouts")
+    asked = {"seat": seat, "rollouts": n, "seed": seed, "opponents": opponents,
+             "out": str(out) if out else None}
+
+    def start(r):
+        if not quiet:
+            say_compiling_playouts()
+            typer.echo(f"reviewing {r.total} decisions of seat {r.seat} (the swap included) "
+                       f"with {n:,} worlds each", err=True)
+
+    def progress(r, d):
+        if not quiet:
+            typer.echo(f"  {len(r.decisions)}/{r.total}: {turn_text(d.turn)} {d.made} "
+                       f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
+
+    done = _play(lambda _: rv.review(game, seat, rollouts=n, seed=seed, opponents=opponents,
+                                     out=out, on_start=start, on_decision=progress),
+                 None, True, Ruleset.parse(game["rules"]), asked)
+    done.asked.update(seat=done.result.seat, seed=done.result.seed)     # as resolved
+    return done
 
 
 def read_cards(words) -> list[int]:

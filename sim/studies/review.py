@@ -414,40 +414,55 @@ def plan(game: dict, seat: int) -> tuple[list, int]:
 
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
-           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
-           into: Review | None = None) -> Review:
+           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
+           on_start=None, on_decision=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
-    swap first (turn 0, :func:`swap_decision`), then its turns with a choice.
-    ``on_decision(review, decision)`` is called after each (progress); a turn is analysed
-    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own
-    seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed: the same
-    ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
-    reproducible and its decisions are independent of each other. ``into``: a
-    :class:`Review` to fill (the caller keeps the decisions made when interrupted)."""
+    swap first (turn 0, :func:`swap_decision`), then its turns with a choice. A turn is
+    analysed with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the
+    game's own seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed:
+    the same ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
+    reproducible and its decisions are independent of each other. ``on_start(review)``
+    once the options are checked (``review.total`` decisions to come), ``on_decision(review,
+    decision)`` after each (progress). With ``out``, saved there (:func:`save`; a folder
+    that holds a saved one is refused before the first decision). Ctrl-C raises
+    :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review of the
+    decisions made so far (``interrupted``), saved as such in ``out``."""
+    from sim.runs import folder
+    from sim.runs.partial import Interrupted, Partial
+
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
     seed = default_seed(game) if seed is None else seed
     check_seed(seed)
     seat = default_seat(game) if seat is None else seat
     todo, forced = plan(game, seat)
-    st0 = start_state(game)
-    r = into if into is not None else Review(0, 0, False, 0, 0, "", 0, 0, 0)
-    r.seat, r.players, r.v2 = seat, int(game["players"]), bool(st0[V2])
-    r.rollouts, r.seed, r.opponents = rollouts, seed, opponents
+    if out is not None:
+        folder.new_dir(out)
     swap = has_swap(game)
-    r.total, r.turns, r.forced = len(todo) + swap, len(game["moves"]), forced
-    if swap:
-        d = swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents)
+    r = Review(seat, int(game["players"]), bool(start_state(game)[V2]), rollouts, seed,
+               opponents, len(todo) + swap, len(game["moves"]), forced)
+    if on_start is not None:
+        on_start(r)
+
+    def add(d):
         r.decisions.append(d)
         if on_decision is not None:
             on_decision(r, d)
-    for turn, st, m in todo:
-        t0 = time.perf_counter()
-        d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
-        d.seconds = time.perf_counter() - t0
-        r.decisions.append(d)
-        if on_decision is not None:
-            on_decision(r, d)
+
+    try:
+        if swap:
+            add(swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents))
+        for turn, st, m in todo:
+            t0 = time.perf_counter()
+            d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
+            d.seconds = time.perf_counter() - t0
+            add(d)
+    except KeyboardInterrupt:
+        r.interrupted = True
+    if out is not None:
+        save(r, game, out)
+    if r.interrupted:
+        raise Interrupted(Partial(r, len(r.decisions), r.total, "decisions"))
     return r
 
 
