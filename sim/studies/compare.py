@@ -203,24 +203,16 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                     stopped = "clear"
                     break
     except KeyboardInterrupt:
-        info = describe("interrupted")
-        if saved is not None and t.games:
-            _close(saved, t, info)
-        raise Interrupted(Partial((t, info), t.games, deals * k)) from None
+        stopped = "interrupted"
     info = describe(stopped)
-    if saved is not None:
-        _close(saved, t, info)
+    partial = ("interrupted: the deals played so far; continue with --resume"
+               if stopped == "interrupted" else None)
+    if saved is not None and t.games:       # compare.json: finished, or partial (--resume goes on)
+        extra = {"partial": partial} if partial else {}
+        close(saved, {RESULT: dict(t.to_dict(), info=info, **extra)}, partial, default=float)
+    if partial:
+        raise Interrupted(Partial((t, info), t.games, deals * k))
     return t, info
-
-
-def _close(saved: folder.Folder, t: Tournament, info: dict) -> None:
-    """compare.json (the tournament as a dict, with ``info``) and the folder marked finished,
-    or partial when ``info`` says the tournament was interrupted (``--resume`` goes on)."""
-    d = dict(t.to_dict(), info=info)
-    partial = None
-    if info["stopped"] == "interrupted":
-        partial = d["partial"] = "interrupted: the deals played so far; continue with --resume"
-    close(saved, {RESULT: d}, partial, default=float)
 
 
 def read(root, manifest) -> Loaded:
