@@ -49,12 +49,10 @@ def move_words(m: int) -> str:
 
 
 def splits_of(cards) -> list[tuple[tuple, tuple, int]]:
-    """The different choices of a swap (R5): a seat's cards (rank codes) split half face up,
-    half in hand, as ``(face-up codes, hand codes, mask)``, codes sorted, ``mask`` the bits of
-    the face-up cards' places in ``cards``. Equal cards make equal splits (20 for six
-    different ranks, fewer with pairs), each given once, by its first mask in the order of
-    ``itertools.combinations`` (the swap policies' order): ``sim swap``'s six cards, ``sim
-    review``'s dealt cards of a seat."""
+    """A swap's different choices (R5): ``cards`` (rank codes) split half face up, half in
+    hand, as ``(face-up codes, hand codes, mask)``, codes sorted, ``mask`` the face-up places
+    in ``cards``; equal cards make equal splits, each given once, by its first mask in
+    ``itertools.combinations``' order (the swap policies'). For sim swap and sim review."""
     from itertools import combinations
 
     cards = [int(c) for c in cards]

@@ -93,15 +93,6 @@ def state_at(game: dict, turn: int) -> np.ndarray:
     return st
 
 
-def default_seat(game: dict) -> int:
-    """The seat a review reviews when none is given: the human's of a game of ``sim play``."""
-    seat = game.get("seat")
-    if seat is None:
-        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
-                         "seat to review")
-    return int(seat)
-
-
 # -- the review ------------------------------------------------------------------------------
 @dataclass
 class Decision:
@@ -324,13 +315,10 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
     for every choice; the other seats swap by their game's swap policies and every seat then
     plays ``opponents`` to the end of the game. None for a game saved before its swap.
-
-    ``sim swap`` (:func:`sim.studies.swapstudy.advice.by_playouts`) splits cards alike
-    (:func:`sim.studies.analysis.splits_of`) but answers another question: the value of six
-    cards over every deal that holds them, wherever they lay, each seat playing one strategy,
-    scored as the swap study scores. Here it is this seat's choice at this deal, from what it
-    saw, the others swapping as they did, scored as a turn is (V2: the expected place), so
-    that the swap and the turns of a review share one measure."""
+    ``sim swap`` splits the cards alike (:func:`sim.studies.analysis.splits_of`) but values
+    six cards over every deal holding them, one strategy at every seat, scored as the swap
+    study scores; here it is this seat's choice at this deal from what it saw, the others
+    swapping as they did, scored as a turn is (V2: the expected place)."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
     from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
@@ -417,16 +405,14 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
            seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
            on_start=None, on_decision=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
-    swap first (turn 0, :func:`swap_decision`), then its turns with a choice. A turn is
-    analysed with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the
-    game's own seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed:
-    the same ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
-    reproducible and its decisions are independent of each other. ``on_start(review)``
-    once the options are checked (``review.total`` decisions to come), ``on_decision(review,
-    decision)`` after each (progress). With ``out``, saved there (:func:`save`; a folder
-    that holds a saved one is refused before the first decision). Ctrl-C raises
-    :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review of the
-    decisions made so far (``interrupted``), saved as such in ``out``."""
+    swap first (turn 0, :func:`swap_decision`), then its turns with a choice, each analysed
+    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own,
+    else 0), as ``sim play``'s ``hint`` analyses it: the same ``rollouts`` as
+    ``--hint-rollouts`` rank each turn as the hint did. The decisions are reproducible and
+    independent of each other. ``on_start(review)`` once the options are checked,
+    ``on_decision(review, decision)`` after each; with ``out``, saved there (:func:`save`).
+    Ctrl-C raises :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review
+    so far (``interrupted``), saved as such."""
     from sim.runs import folder
     from sim.runs.partial import Interrupted, Partial
 
@@ -434,7 +420,10 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
     seed = default_seed(game) if seed is None else seed
     check_seed(seed)
-    seat = default_seat(game) if seat is None else seat
+    if seat is None and game.get("seat") is None:
+        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
+                         "seat to review")
+    seat = int(game["seat"]) if seat is None else seat
     todo, forced = plan(game, seat)
     if out is not None:
         folder.new_dir(out)
@@ -443,20 +432,18 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
                opponents, len(todo) + swap, len(game["moves"]), forced)
     if on_start is not None:
         on_start(r)
-
-    def add(d):
-        r.decisions.append(d)
-        if on_decision is not None:
-            on_decision(r, d)
-
+    on_decision = on_decision or (lambda review, decision: None)
     try:
         if swap:
-            add(swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents))
+            r.decisions.append(swap_decision(game, seat, rollouts=rollouts, seed=seed,
+                                             opponents=opponents))
+            on_decision(r, r.decisions[-1])
         for turn, st, m in todo:
             t0 = time.perf_counter()
             d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
             d.seconds = time.perf_counter() - t0
-            add(d)
+            r.decisions.append(d)
+            on_decision(r, d)
     except KeyboardInterrupt:
         r.interrupted = True
     if out is not None:
