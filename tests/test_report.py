@@ -610,9 +610,6 @@ def test_the_simulator_does_not_import_the_reports(saved):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
-    from reports.summary import Tally, wilson          # old imports still work
-    from sim.runs.tally import Tally as T2, wilson as w2
-    assert Tally is T2 and wilson is w2
 
 
 def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved, tmp_path,
