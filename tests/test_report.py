@@ -323,7 +323,7 @@ def test_layout_problems_finds_a_cut_title_and_a_legend_over_data():
     assert any("legend covers the text '95.0%'" in p for p in problems), problems
     fig = new_figure(8, 4)
     rate_bars(fig.add_subplot(), ["a", "b"], [0.9, 0.95], [0.85, 0.9], [0.95, 0.99],
-               "#4c78a8", fair=0.5, fair_label="fair share 1/2", n=[1000, 10])
+               "#4c78a8", players=2, n=[1000, 10])
     assert layout_problems(fig) == []
 
 

@@ -276,6 +276,27 @@ def rate_bars(ax, labels, rate, low, high, color, players=None, n=None, names_la
     _legend_below(ax)
 
 
+def heatmap(ax, grid, sparse, what, labels, texts, dark, cmap, vmin=None, vmax=None,
+            fontsize=9, bar_label="", rotate=False) -> None:
+    """A square grid of rates, its rows and columns named ``labels``, coloured by ``cmap``
+    over [vmin, vmax] and each cell's ``texts`` written on it (white where ``dark``); the
+    ``sparse`` cells hatched grey instead (:func:`_mark_sparse`, ``what`` counted), a missing
+    one left blank; beside it a colour bar in %, labelled ``bar_label``."""
+    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | sparse, grid), cmap=cmap,
+                   vmin=vmin, vmax=vmax)
+    _mark_sparse(ax, sparse, what)
+    for (i, j), text in np.ndenumerate(texts):
+        if text:
+            ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, zorder=3,
+                    color="white" if dark[i, j] else "#1d2433")
+    ax.set_xticks(range(len(labels)), labels, **({"rotation": 30, "ha": "right"} if rotate
+                                                 else {}))
+    ax.set_yticks(range(len(labels)), labels)
+    cb = ax.figure.colorbar(im, ax=ax, shrink=0.85)
+    cb.set_label(bar_label)
+    percent_axis(cb.ax)
+
+
 def _too_wide(ax, labels) -> bool:
     """Would these tick labels, side by side under the axes, run into each other?"""
     longest = max((len(line) for lab in labels for line in str(lab).split("\n")), default=0)

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    SPARSE, Page, Section, _mark_sparse, _too_wide, as_float, axes, error_bars, int_text,
-    new_figure, pct_text, percent_axis, points_text, rate_bars, rate_key,
+    SPARSE, Page, Section, _too_wide, as_float, axes, error_bars, heatmap, int_text,
+    new_figure, pct_text, points_text, rate_bars, rate_key,
 )
 from sim.runs.saved import Loaded
 
@@ -168,23 +168,13 @@ def _head_to_head(blocks: Section, cmp: dict, h2h: dict, names: list, games) -> 
     meet = h2h.get("meetings")
     few = (np.array([[as_float(v) for v in row] for row in meet]) < SPARSE) & np.isfinite(m) \
         if meet else np.zeros(m.shape, bool)
-    im = ax.imshow(np.ma.masked_where(~np.isfinite(m) | few, m), cmap="RdBu",
-                   vmin=0.5 - dev, vmax=0.5 + dev)
-    _mark_sparse(ax, few, "meetings")
-    for i in range(k):
-        for j in range(k):
-            v = m[i, j]
-            dark = not math.isnan(v) and abs(v - 0.5) > 0.6 * dev and not few[i, j]
-            ax.text(j, i, "–" if math.isnan(v) else f"{100 * v:.1f}%", ha="center",
-                    va="center", fontsize=9 if k <= 5 else 7, zorder=3,
-                    color="white" if dark else "#1d2433")
-    ax.set_xticks(range(k), names, rotation=30, ha="right")
-    ax.set_yticks(range(k), names)
+    heatmap(ax, m, few, "meetings", names,
+            np.array([["–" if math.isnan(v) else f"{100 * v:.1f}%" for v in row] for row in m]),
+            np.isfinite(m) & (np.abs(m - 0.5) > 0.6 * dev) & ~few, "RdBu", 0.5 - dev,
+            0.5 + dev, 9 if k <= 5 else 7, "row finishes ahead of column (% of meetings)",
+            rotate=True)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("strategy (row)")
-    cb = fig.colorbar(im, ax=ax, shrink=0.85)
-    cb.set_label("row finishes ahead of column (% of meetings)")
-    percent_axis(cb.ax)
     anytime = "anytime" in str(cmp.get("intervals", ""))
     blocks.figure("head_to_head", fig, "Row beats column, among the games where both were "
                   "seated and one of them was ranked ahead"

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    SPARSE, SPARSE_COLOR, Page, Section, _legend_below, _mark_sparse, as_float, axes, card_key,
-    error_bars, int_text, pct_text, percent_axis, points_text, rate_key,
+    SPARSE, SPARSE_COLOR, Page, Section, _legend_below, as_float, axes, card_key, error_bars,
+    heatmap, int_text, pct_text, percent_axis, points_text, rate_key,
 )
 from sim.runs.saved import Loaded
 
@@ -200,24 +200,14 @@ def _triples_section(page: Page, st: dict) -> None:
     rare = np.isfinite(grid) & (g < SPARSE)
     scale = grid[np.isfinite(grid) & ~rare]
     fig, ax = axes(max(6.0, 1.5 + 0.6 * k), max(5.0, 1.0 + 0.5 * k))
-    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | rare, grid), cmap="viridis",
-                   vmin=scale.min() if scale.size else None,
-                   vmax=scale.max() if scale.size else None)
-    _mark_sparse(ax, rare, "seat-games")
     mid = (scale.min() + scale.max()) / 2 if scale.size else 0
-    for i in range(k):
-        for j in range(k):
-            if np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{100 * grid[i, j]:.1f}", ha="center", va="center",
-                        fontsize=7 if k > 9 else 9, zorder=3,
-                        color="#1d2433" if rare[i, j] or grid[i, j] >= mid else "white")
-    ax.set_xticks(range(k), ranks)
-    ax.set_yticks(range(k), ranks)
+    heatmap(ax, grid, rare, "seat-games", ranks,
+            np.array([[f"{100 * v:.1f}" if np.isfinite(v) else "" for v in row] for row in grid]),
+            ~rare & (grid < mid), "viridis", scale.min() if scale.size else None,
+            scale.max() if scale.size else None, 7 if k > 9 else 9,
+            f"{what} (%), pooled over the middle card")
     ax.set_xlabel("lowest card of the face-up triple")
     ax.set_ylabel("highest card of the face-up triple")
-    cb = fig.colorbar(im, ax=ax, shrink=0.85)
-    percent_axis(cb.ax)
-    cb.set_label(f"{what} (%), pooled over the middle card")
     blocks.figure("study_heatmap", fig, "Each cell pools the triples with that lowest and "
                   "highest card (whatever the middle card), weighted by seat-games; cell "
                   "values in %" + (f"; hatched grey: fewer than {SPARSE} seat-games, a value "
