@@ -1,7 +1,7 @@
-"""What every page shares: the page being built (:class:`Page`: sections, and PNG and CSV
-files written as they come), number formats, HTML tables, matplotlib figures on the Agg
-canvas (no pyplot, no global backend change), and the options section every kind of saved
-folder starts with."""
+"""What every page shares: the page being built (:class:`Page`: its sections of blocks,
+:class:`Section`, and PNG and CSV files written as they come), number formats, tables as
+display strings, matplotlib figures on the Agg canvas (no pyplot, no global backend change),
+and the options section every kind of saved folder starts with."""
 from __future__ import annotations
 
 import base64
@@ -124,7 +124,6 @@ class Page:
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
         self.sections: list[dict] = []
-        self.problems: list[str] = []          # what layout_problems found, per plot
 
     def section(self, ident: str, title: str) -> "Section":
         blocks = Section(self)
@@ -139,8 +138,7 @@ class Page:
         return f"{self.files_dir.name}/{path.name}"
 
     def figure(self, name: str, fig, caption: str) -> dict:
-        problems = layout_problems(fig)
-        self.problems += [f"{name}: {p}" for p in problems]
+        problems = layout_problems(fig)            # kept on the <img> as data-layout
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
         data = buf.getvalue()
