@@ -274,7 +274,7 @@ def rate_bars(ax, labels, rate, low, high, color, players=None, n=None, names_la
     _legend_below(ax)
 
 
-def heatmap(ax, grid, sparse, what, labels, texts, dark, cmap, vmin=None, vmax=None,
+def heatmap(ax, grid, sparse, what, labels, texts, *, dark, cmap, vmin=None, vmax=None,
             fontsize=9, bar_label="", rotate=False) -> None:
     """A square grid of rates, its rows and columns named ``labels``, coloured by ``cmap``
     over [vmin, vmax] and each cell's ``texts`` written on it (white where ``dark``); the

@@ -92,7 +92,7 @@ def answer(page: Page, run: Loaded) -> None:
         "p (raw)": [format_p(r.get("p_value")) for r in rows],
         f"p adjusted (× {k - 1}, Bonferroni)": [format_p(r.get("p_adjusted")) for r in rows]})
     blocks.table("leader_differences", pd.DataFrame(rows),
-                 f"{name} against each other strategy:", shown, ("against",))
+                 f"{name} against each other strategy:", shown=shown, text=("against",))
 
 
 def build(page: Page, run: Loaded) -> list[str]:
@@ -170,9 +170,9 @@ def _head_to_head(blocks: Section, cmp: dict, h2h: dict, names: list, games) -> 
         if meet else np.zeros(m.shape, bool)
     heatmap(ax, m, few, "meetings", names,
             np.array([["–" if math.isnan(v) else f"{100 * v:.1f}%" for v in row] for row in m]),
-            np.isfinite(m) & (np.abs(m - 0.5) > 0.6 * dev) & ~few, "RdBu", 0.5 - dev,
-            0.5 + dev, 9 if k <= 5 else 7, "row finishes ahead of column (% of meetings)",
-            rotate=True)
+            dark=np.isfinite(m) & (np.abs(m - 0.5) > 0.6 * dev) & ~few, cmap="RdBu",
+            vmin=0.5 - dev, vmax=0.5 + dev, fontsize=9 if k <= 5 else 7,
+            bar_label="row finishes ahead of column (% of meetings)", rotate=True)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("strategy (row)")
     anytime = "anytime" in str(cmp.get("intervals", ""))
@@ -199,8 +199,8 @@ def _head_to_head(blocks: Section, cmp: dict, h2h: dict, names: list, games) -> 
         for i, j in pairs], columns=["strategy", "against", "meetings", "share ahead",
                                      "95% CI", "undecided (unfinished)"])
     blocks.table("head_to_head", pd.DataFrame(m, index=names, columns=names).reset_index(
-        names="strategy"), "Head to head, per pair (the strategy against the other):", shown,
-        ("strategy", "against"))
+        names="strategy"), "Head to head, per pair (the strategy against the other):",
+        shown=shown, text=("strategy", "against"))
 
 
 def _seats(blocks: Section, cmp: dict, games) -> None:

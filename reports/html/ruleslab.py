@@ -45,7 +45,7 @@ def answer(page: Page, run: Loaded) -> None:
                             for key, (name, what, _) in MEASURES.items()
                             if any(key in r for r in res["rulesets"])])
     blocks.table("ruleslab_measures", meaning, "What each measure means, and its scale:",
-                 meaning, tuple(meaning.columns))
+                 shown=meaning, text=tuple(meaning.columns))
     blocks.text(f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, "
                 f"every single option change §11.3 allows with it, and the other presets. An "
                 f"effect is claimed only where the 95% interval of the paired difference from "

@@ -101,7 +101,7 @@ def _policies_section(page: Page, st: dict, config: dict) -> None:
         "p": [format_p(r.get("p_value")) for r in h2h],
         "p (BH-adjusted)": [format_p(r.get("p_adjusted")) for r in h2h]})
     blocks.table("study_policies", pd.DataFrame(h2h), f"The {mine} against each policy:",
-                 shown, ("policy",))
+                 shown=shown, text=("policy",))
     _unfinished_note(blocks, st, " In the head-to-head an unfinished game is a result of 0 "
                      "for both sides (the unfinished column).")
 
@@ -142,7 +142,7 @@ def _model_section(page: Page, st: dict) -> None:
                                                    for v in df["points"]]})
     blocks.table("study_card_gains", df, "Face-up gain per card (rank terms; points: the "
                  "log-odds times p(1 - p) at the mean win rate; "
-                 + (model.get("se") or "SE: indicative") + "):", shown, ("card",))
+                 + (model.get("se") or "SE: indicative") + "):", shown=shown, text=("card",))
     ex = st.get("examples") or []
     if ex:
         blocks.heading("Examples: where the split policy differs from highest-up")
@@ -203,9 +203,9 @@ def _triples_section(page: Page, st: dict) -> None:
     mid = (scale.min() + scale.max()) / 2 if scale.size else 0
     heatmap(ax, grid, rare, "seat-games", ranks,
             np.array([[f"{100 * v:.1f}" if np.isfinite(v) else "" for v in row] for row in grid]),
-            ~rare & (grid < mid), "viridis", scale.min() if scale.size else None,
-            scale.max() if scale.size else None, 7 if k > 9 else 9,
-            f"{what} (%), pooled over the middle card")
+            dark=~rare & (grid < mid), cmap="viridis",
+            vmin=scale.min() if scale.size else None, vmax=scale.max() if scale.size else None,
+            fontsize=7 if k > 9 else 9, bar_label=f"{what} (%), pooled over the middle card")
     ax.set_xlabel("lowest card of the face-up triple")
     ax.set_ylabel("highest card of the face-up triple")
     blocks.figure("study_heatmap", fig, "Each cell pools the triples with that lowest and "
