@@ -28,7 +28,8 @@ from sim.runs.registry import spec_file
 
 KIND = "run"
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
-FORMAT = 2
+# 3: summary.json's overall.cycle_stop and neighbours are facts, not words (sim.runs.tally)
+FORMAT = 3
 
 
 class Store:

@@ -20,7 +20,7 @@ from sim.runs.chunks import Played
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.saved import Loaded, parts_of
-from sim.runs.tally import cycle_note
+from sim.runs.tally import cycle_facts
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
 from sim.studies.saved import Games, close, opened, result_of
@@ -46,7 +46,7 @@ def blocks(deals, block, until_clear):
 
 
 KIND = "compare"
-FORMAT = 1
+FORMAT = 2                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
 RESULT = "compare.json"
 
 
@@ -167,7 +167,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                            f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
                 if until_clear else None,
                 "independent": independent, "seed": seed, "rules": rules, "options": opts,
-                "block": block, "cycle_stop": cycle_note(base),
+                "block": block, "cycle_stop": cycle_facts(base),
                 "seating": seating if k > 2 else "fixed",
                 "seating_note": seating_note(seating if k > 2 else "fixed", k)}
 
