@@ -10,7 +10,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 from sim.kernel.engine import deck_jokers  # noqa: E402
 from sim.kernel.layout import (  # noqa: E402
-    BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
+    BURNED, FD, FDN, FDS, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
 )
 
 
@@ -20,7 +20,7 @@ def card_totals(st) -> np.ndarray:
     for s in range(st[PLAYERS]):
         tot += st[HANDS + s * NR:HANDS + s * NR + NR]
         tot += st[FU + s * NR:FU + s * NR + NR]
-        tot += np.bincount(st[FD + s * DECK:FD + s * DECK + st[FDN + s]], minlength=NR)
+        tot += np.bincount(st[FD + s * FDS:FD + s * FDS + st[FDN + s]], minlength=NR)
     tot += np.bincount(st[STOCK:STOCK + st[STOCKLEN]], minlength=NR)
     tot += np.bincount(st[PILE:PILE + st[PILELEN]], minlength=NR)
     tot += st[BURNED:BURNED + NR]

@@ -21,10 +21,10 @@ import numpy as np
 from sim.kernel.compiler import ix, jit
 from sim.kernel.cards import JOKER, TEN, TWO, joker_count
 from sim.kernel.layout import (
-    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
+    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, FDS, EFF_COVER, EFF_NONE,
     EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD, EV_BLIND_FAIL, EV_BURN,
     EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, FD, FDN, FU, FUN, HANDN, HANDS, HAVE,
-    KNOWN, L_PICKUP, L_UPLOW, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
+    KNOWN, L_PICKUP, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
     PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN, PLAYERS, R_AGAIN, R_COUNT, R_EFFECT, R_EFFECTS,
     R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_PICKS, R_REMOVE,
     R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
@@ -111,8 +111,6 @@ def legal_from(st, rz):
         word = lead & (mask * _GROUPS)
     i = 2 * source + (word == 0)
     word |= np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP
-    if source == 1:                             # the lowest face-up rank, for an add (H11)
-        word |= lowest_bit(np.int64(st[ix(w)]) & RANKS_MASK) << L_UPLOW
     return word
 
 
@@ -304,7 +302,7 @@ def _blind(st, p, rz):
     k = max(st[COUNT], 1) if rz[Z_COUNT] else 1
     left = st[ix(FDN + p)]
     take = min(k, left)
-    top = FD + p * DECK + left - 1            # R17: last dealt is turned first
+    top = FD + p * FDS + left - 1            # R17: last dealt is turned first
     r = st[ix(top)]
     ok = take == k                            # R16: fewer than the count is illegal
     for i in range(take):
@@ -563,7 +561,7 @@ def deal(st, rng, players, dealer, rules):
                 size -= 1                     # dealt from the top: what stays is the stock
                 r = st[ix(STOCK + size)]
                 if packet == 0:
-                    st[ix(FD + s * DECK + st[ix(FDN + s)])] = r
+                    st[ix(FD + s * FDS + st[ix(FDN + s)])] = r
                     st[ix(FDN + s)] += 1
                 elif packet == 1 and not v1:
                     _up_add(st, s, r, 1)

@@ -14,7 +14,7 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
-    ADD, BLIND, BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FU, FUN, HANDN,
+    ADD, BLIND, BURNED, COUNT, CURRENT, DEALER, DIR, FDS, EVENT_NAMES, FD, FDN, FU, FUN, HANDN,
     HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PILE, PILELEN,
     PLAYERS, REMOVED, REMOVEDN, RULES, STATE_SIZE, STOCK, STOCKLEN, TOP,
 )
@@ -145,7 +145,7 @@ def to_state(pos) -> np.ndarray:
         for r in face_up[seat]:
             st[FU + seat * NR + r] += 1
         st[HANDN + seat], st[FUN + seat] = len(hands[seat]), len(face_up[seat])
-        st[FD + seat * DECK:FD + seat * DECK + len(face_down[seat])] = face_down[seat]
+        st[FD + seat * FDS:FD + seat * FDS + len(face_down[seat])] = face_down[seat]
         st[FDN + seat] = len(face_down[seat])
     st[OUTORDER:OUTORDER + MAXP] = -1
     st[OUTORDER:OUTORDER + len(out)] = out
@@ -182,7 +182,7 @@ def to_position(st, ruleset, dealer=True) -> dict:
         "direction": int(st[DIR]),
         "hands": [_per_rank(st, HANDS + s * NR) for s in seats],
         "face_up": [_per_rank(st, FU + s * NR) for s in seats],
-        "face_down": [_names(st[FD + s * DECK:FD + s * DECK + st[FDN + s]]) for s in seats],
+        "face_down": [_names(st[FD + s * FDS:FD + s * FDS + st[FDN + s]]) for s in seats],
         "stock": _names(st[STOCK:STOCK + st[STOCKLEN]]),
         "pile": _names(st[PILE:PILE + st[PILELEN]]),
         "count": int(st[COUNT]),

@@ -20,7 +20,7 @@ from sim.kernel.compiler import borrow, jit
 from sim.kernel.engine import deck_jokers, derive_have
 from sim.kernel.fastpath import ENTRY
 from sim.kernel.layout import (
-    BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FU, HANDN, HANDS, KNOWN, MAXP, NOUT,
+    BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FDS, FU, HANDN, HANDS, KNOWN, MAXP, NOUT,
     NR, OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
 )
 from sim.kernel.moves import is_legal
@@ -63,7 +63,7 @@ def sample_world(obs, hand, rng, st, pool):
                 st[HANDS + s * NRANK + pool[k]] += 1
                 k += 1
         for i in range(obs[FDN + s]):
-            st[FD + s * DECK + i] = pool[k]
+            st[FD + s * FDS + i] = pool[k]
             k += 1
     for i in range(obs[STOCKLEN]):
         st[STOCK + i] = pool[k]
@@ -175,9 +175,9 @@ def _take_elsewhere(st, s, d, k, o):
             k -= c
     for t in range(players):
         for i in range(st[FDN + t]):
-            if st[FD + t * DECK + i] == d:
+            if st[FD + t * FDS + i] == d:
                 if k == 0:
-                    st[FD + t * DECK + i] = o
+                    st[FD + t * FDS + i] = o
                     return
                 k -= 1
     for i in range(st[STOCKLEN]):
@@ -212,7 +212,7 @@ def deal_holding(st, rng, players, rules, s, want):
         for r in range(NR):
             total[r] += st[FU + t * NR + r] + st[HANDS + t * NR + r]
         for i in range(st[FDN + t]):
-            total[st[FD + t * DECK + i]] += 1
+            total[st[FD + t * FDS + i]] += 1
     for i in range(st[STOCKLEN]):
         total[st[STOCK + i]] += 1
     for r in range(NR):
