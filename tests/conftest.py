@@ -10,7 +10,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 from sim.kernel.engine import deck_jokers  # noqa: E402
 from sim.kernel.layout import (  # noqa: E402
-    BURNED, FD, FDN, FDS, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
+    BURNED, FD, FDN, FDS, FU, HANDS, NDECKS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK,
+    STOCKLEN,
 )
 
 
@@ -29,8 +30,8 @@ def card_totals(st) -> np.ndarray:
 
 
 def assert_conserved(st):
-    """R1, H13, H17: every card of the ruleset's deck exactly once."""
-    assert card_totals(st).tolist() == [4] * 13 + [deck_jokers(st)]
+    """R1, H13, H17, H18: every card of the ruleset's deck (d decks) exactly once."""
+    assert card_totals(st).tolist() == [4 * int(st[NDECKS])] * 13 + [deck_jokers(st)]
 
 
 @pytest.fixture

@@ -52,9 +52,9 @@ class Builtin(NamedTuple):
 # The fast path. Order matters only for speed: each table's kinds are tested in this order
 # (and the PEERS rows before the others, in the referee that inlines them).
 BUILTINS = (
-    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE),
-    Builtin("random", 2, move=baseline.random_move),
-    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, params=True),
+    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE, hand=True),
+    Builtin("random", 2, move=baseline.random_move, hand=True),
+    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, hand=True, params=True),
     Builtin("simple", 4, move=peers.simple, referee=PEERS, hand=True, params=True),
     Builtin("none", 5, swap=baseline.keep),
     Builtin("random", 6, swap=baseline.random_swap),
@@ -62,8 +62,8 @@ BUILTINS = (
 )
 
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
-# tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
-# tournaments of 7 to 16 strategies only). The core seats them game by game through the
+# tuples of MAXP (8) functions, or of 16 when there are more (a second compile of the core, for
+# tournaments of 9 to 16 strategies only). The core seats them game by game through the
 # seat table (:func:`kinds`): no tuple is rebuilt, no parameter row copied.
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]

@@ -121,7 +121,7 @@ def _big(obs, hand, h):
     elif count > 0:                          # a follow (H0): the ranks the top allows
         ranks = np.int64(obs[ix(R_FOLLOW + 1 + obs[TOP])])
         if obs[R_COUNT]:
-            lo = count                       # R9: exactly the count
+            lo = max(count, 5)               # R9: exactly the count (none below 5)
             hi = count
     word = np.int64(0)
     for r in range(NR):

@@ -115,8 +115,9 @@ class RunConfig:
         docs/position.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
         ``preset_rows``: the parameter rows, instead of reading them from the strategies'
         files; ``imported_as``: user files written elsewhere (a worker's copy), by name."""
-        if not isinstance(players, int) or not 2 <= players <= 6:
-            raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {players}")
+        if not isinstance(players, int) or not 2 <= players <= 8:
+            raise RunError(f"--players: Shithead is for 2 to 6 players, 2 to 8 with two decks "
+                           f"(R1, H18), got {players}")
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
         check_seed(seed)
