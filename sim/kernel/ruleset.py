@@ -384,7 +384,7 @@ def _value(opt: Option, value, text: bool):
         if len(set(value)) != len(value):
             raise ValueError(f"{where}: the ranks must be distinct, got {list(value)}")
         return value
-    if value not in opt.kind or isinstance(value, bool):
+    if value not in opt.kind or isinstance(value, (bool, float)):
         raise ValueError(f"{where}: expected one of {', '.join(map(str, opt.kind))}, "
                          f"got {raw!r}")
     return value
