@@ -26,7 +26,8 @@ from sim.runs.folder import StoreError  # noqa: F401  (re-exported)
 
 KIND = "run"
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
-FORMAT = 2
+# 3: per-seat columns for 8 seats, column_0 .. column_7 (two decks seat 8, H18)
+FORMAT = 3
 
 
 class Store:
@@ -105,7 +106,8 @@ def records(cfg, b):
 
 def read_records(df) -> Records:
     """The record fields of the games in ``df`` (a saved batch's columns, :func:`records`);
-    a field not saved (``errors``) is zeros."""
+    a field not saved (``errors``) is zeros, a seat's column missing (a folder saved with 6
+    seats, before format 3) the field's padding."""
     values = {}
     for f in FIELDS:
         if f.column is None:
@@ -113,7 +115,9 @@ def read_records(df) -> Records:
         elif f.name == "end":
             values[f.name] = _end_codes(df[f.column])
         elif f.shape:
+            pad = np.full(len(df), f.pad, f.dtype)
             values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
+                                       if f"{f.column}_{s}" in df else pad
                                        for s in range(f.shape[0])], axis=1)
         else:
             values[f.name] = df[f.column].to_numpy()

@@ -52,7 +52,7 @@ def blocks(deals, block, until_clear):
 
 
 KIND = "compare"
-FORMAT = 1
+FORMAT = 2                  # 2: per-seat record columns for 8 seats (sim.runs.store, H18)
 RESULT = "compare.json"
 
 

@@ -23,7 +23,7 @@ from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 KIND = "swap-study"
-FORMAT = 1
+FORMAT = 2                  # 2: per-seat record columns for 8 seats (sim.runs.store, H18)
 STUDY = "study.json"
 VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
