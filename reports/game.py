@@ -90,21 +90,25 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
     return lines
 
 
+def _play(st, m: int) -> tuple[str, int, list[str], int]:
+    """Apply legal move ``m`` of the seat to move with the kernel: the move in words (from
+    the hand, face-up or face-down), the cards drawn after it, its events' names, the events."""
+    text = move_text(m, ("hand", "face-up", "face-down")[engine.play_source(st)])
+    before = int(st[STOCKLEN])
+    ev = int(engine.apply_move(st, m))
+    return text, before - int(st[STOCKLEN]), [n for bit, n in EVENT_NAMES if ev & bit], ev
+
+
 def tell_move(st, m: int, who: str) -> tuple[str, int]:
     """Apply legal move ``m`` of the seat to move and say what happened (events, draws,
     blind cards); returns the line and the events."""
     p = int(st[CURRENT])
-    source = engine.play_source(st)
     turned = ""
-    if source == 2:                           # R14, R17: the top of the stack, turned
+    if engine.play_source(st) == 2:           # R14, R17: the top of the stack, turned
         n = int(st[COUNT]) if st[COUNT] > 0 and st[R_COUNT] else 1
         k = int(st[FDN + p])
         turned = " ".join(NAMES[r] for r in st[FD + p * FDS + max(0, k - n):FD + p * FDS + k])
-    before = int(st[STOCKLEN])
-    ev = int(engine.apply_move(st, m))
-    drew = before - int(st[STOCKLEN])
-    names = [name for bit, name in EVENT_NAMES if ev & bit]
-    text = move_text(m, ("hand", "face-up", "face-down")[source])
+    text, drew, names, ev = _play(st, m)
     if turned:
         text += f": {turned}" + (", which cannot be played (R15)" if "blind_fail" in names
                                  else "")
@@ -227,12 +231,8 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
     forced = cfg.ruleset.forced_opening and rank >= 0
     for turn, m in enumerate(rec.moves, 1):
         p = int(st[CURRENT])
-        source = ("hand", "face-up", "face-down")[engine.play_source(st)]
-        before = int(st[STOCKLEN])
-        ev = engine.apply_move(st, m)
-        drew = before - int(st[STOCKLEN])
-        names = [name for bit, name in EVENT_NAMES if ev & bit]
-        text = f"{turn:5d}. seat {p} {move_text(m, source)}"
+        move, drew, names, _ = _play(st, m)
+        text = f"{turn:5d}. seat {p} {move}"
         if forced and turn == 1:
             text += " (the forced opening, H16)"
         if drew:

@@ -291,7 +291,7 @@ def test_seat_and_starter_intervals_are_over_deals_not_over_games():
     """Issue 10, item 4: every rotation of a deal gives a seat the same cards; when the seat
     that wins one rotation wins them all, games are not independent and the interval over
     deals is about sqrt(rotations) wider than Wilson's over games."""
-    from reports.summary import wilson
+    from sim.runs.tally import wilson
 
     rng = np.random.default_rng(5)
     t = Tournament(["a", "b", "c", "d"], 4, False)

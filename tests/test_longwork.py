@@ -277,7 +277,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     monkeypatch.setattr(batch, "compiled", lambda configs=None: False)
     monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
     with options.maybe_progress(True, 100, "value games") as progress:
-        bar = progress.owner.bar
+        bar = progress.bar
         assert bar.tasks[0].description == options.COMPILING
         progress.phase("value games", 100)
         assert bar.tasks[-1].description == options.COMPILING
@@ -286,7 +286,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
         assert bar.tasks[-1].completed == 10
     monkeypatch.setattr(batch, "compiled", lambda configs=None: True)
     with options.maybe_progress(True, 100) as progress:
-        assert progress.owner.bar.tasks[0].description == "games"
+        assert progress.bar.tasks[0].description == "games"
 
 
 def test_the_playout_commands_say_compiling_in_the_one_wording(cli, monkeypatch, tmp_path):

@@ -323,7 +323,7 @@ def test_layout_problems_finds_a_cut_title_and_a_legend_over_data():
     assert any("legend covers the text '95.0%'" in p for p in problems), problems
     fig = new_figure(8, 4)
     rate_bars(fig.add_subplot(), ["a", "b"], [0.9, 0.95], [0.85, 0.9], [0.95, 0.99],
-               "#4c78a8", fair=0.5, fair_label="fair share 1/2", n=[1000, 10])
+               "#4c78a8", players=2, n=[1000, 10])
     assert layout_problems(fig) == []
 
 
@@ -610,9 +610,6 @@ def test_the_simulator_does_not_import_the_reports(saved):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
-    from reports.summary import Tally, wilson          # old imports still work
-    from sim.runs.tally import Tally as T2, wilson as w2
-    assert Tally is T2 and wilson is w2
 
 
 def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved, tmp_path,

@@ -83,7 +83,7 @@ def review_command(
                  "opponents": opponents, "out": str(out) if out else None}
         extra = {"partial": "interrupted"} if r.interrupted else {}
         jsonout.echo("review", Ruleset.parse(saved["rules"]), asked,
-                     {**r.to_dict(), **extra}, default=float)
+                     {**r.to_dict(), **extra})
     else:
         from reports.review import describe
         typer.echo("\n".join(describe(r, _game_line(saved))))

@@ -4,7 +4,6 @@ face-up choice), every move and the result."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from reports.game import HUMAN, result_of
 from sim.kernel.layout import CURRENT, FIRST, OVER, TURN
 from sim.kernel.position import move_to_id, to_position
 from sim.kernel.ruleset import Ruleset
+from sim.runs.folder import write_bytes
 from sim.studies.analysis import move_words
 
 FORMAT = "shithead-sim played game"
@@ -82,9 +82,7 @@ def save(record: dict, path: Path) -> Path:
     path = Path(path).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(dumps(record))
-        os.replace(tmp, path)
+        write_bytes(path, dumps(record).encode())
     except OSError as e:
         raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
     return path

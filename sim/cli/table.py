@@ -22,7 +22,7 @@ from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
     CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
 )
-from sim.kernel.moves import is_legal
+from sim.kernel.moves import is_legal_move
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
@@ -47,8 +47,6 @@ class Table:
         if not 0 <= self.seat < self.players:
             raise ValueError(f"--seat: expected a seat from 0 to {self.players - 1}, got "
                              f"{self.seat}")
-        if not 0 <= self.seed < 2**63:
-            raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {self.seed}")
         bots = self.players - 1
         names = list(self.opponents or ["counting"])
         if len(names) == 1:
@@ -58,8 +56,9 @@ class Table:
                              f"seat ({bots}), got {len(names)}")
         it = iter(names)
         self.seats = [HUMAN if s == self.seat else next(it) for s in range(self.players)]
-        # The bots seated as a run seats its strategies; the human's seat holds a bot's
-        # entry that never moves, and its swap is replaced by the human's choice (swap).
+        # The bots seated as a run seats its strategies (the seed checked there too); the
+        # human's seat holds a bot's entry that never moves, and its swap is replaced by the
+        # human's choice (swap).
         self.cfg = RunConfig(games=1, players=self.players, seed=self.seed,
                              strategies=[names[0] if n == HUMAN else n for n in self.seats],
                              rules=self.rules, max_turns=self.max_turns)
@@ -131,7 +130,7 @@ class Table:
         hand.flags.writeable = False
         legal = engine.legal_word(self.st)
         m = int(self.cfg.move_objs[p].fn(obs, hand, legal, self.rng, self.cfg.rows[p]))
-        if not is_legal(legal, m, obs):
+        if not is_legal_move(legal, m, obs, hand):      # R24; big plays too (H18)
             raise ValueError(f"strategy {self.seats[p]!r} (seat {p}) returned move id {m}, "
                              f"which is not a legal move (R24)")
         return m

@@ -1,20 +1,13 @@
 """Every legal move of a position with its estimated value, from playouts (``sim analyze``).
 
-The seat to move is the analyst. Its point of view (R26) is what it may know: everything
-public and its own hand. Each *world* re-deals everything else consistently with that view
-(:func:`sim.kernel.sampling.sample_world`), and every legal move is played out once in each
-world with the same random stream (common random numbers), so that the moves are compared on
-the same deals; after the move every seat plays a named strategy (``counting`` by default)
-until the analyst's result is decided (:func:`sim.kernel.sampling.playouts`).
-
-The input is read by :mod:`sim.studies.view`: a docs/position.md position, whose hidden cards are
-checked and then not used unless ``omniscient``, or a *view* writing them ``"?"``.
-
-The score of a playout is, under seed rules, 1 when the analyst goes out first (R18, R25) and
-0 otherwise; under V2 (``last_player_loses``), its finishing place, 1 = first out, P = the
-Shithead. A playout still going after ``max_turns`` turns is *unfinished*: it counts as not
-won (seed rules) or as the mean of the places still open (V2), and is reported. The text
-``sim analyze`` prints is :mod:`reports.analysis`'s.
+The seat to move is the analyst: each *world* re-deals what it cannot see (R26,
+:func:`sim.kernel.sampling.sample_world`), every legal move is played out once in each world
+with the same random stream (common random numbers), and after it every seat plays a named
+strategy (``counting`` by default, :func:`sim.kernel.sampling.playouts`). A playout scores 1
+for a win (R18, R25), else 0; under V2 the analyst's finishing place; one still going after
+``max_turns`` is unfinished (not won; under V2 the mean of the places still open). The input
+is read by :mod:`sim.studies.view`, the text is :mod:`reports.analysis`'s; the method, and
+``--until-clear``'s race: docs/analyze-and-play.md.
 """
 from __future__ import annotations
 
@@ -31,6 +24,7 @@ from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
 from sim.runs.config import RunConfig, check_seed
+from sim.studies.stats import Z95
 from sim.studies.view import check_rules, hidden_counts, state_of
 
 DEFAULT_OPPONENTS = "counting"
@@ -39,7 +33,6 @@ DEFAULT_MAX_TURNS = 2000
 DEFAULT_TOLERANCE = 1.0        # --until-clear's indifference zone, in points (hundredths)
 WILSON = "95% Wilson score interval"
 NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
-Z95 = 1.959963984540054        # the normal quantile of a two-sided 95% interval
 
 
 # -- moves as words --------------------------------------------------------------------------
@@ -107,17 +100,15 @@ def tie_of(scores, v2: bool, span: float, z: float | None = None, names=None) ->
 
 def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
     """One look of ``--until-clear``: the leader (the best mean among the ``active`` moves)
-    against each other active move, paired over the worlds both were played in, with
-    :func:`sim.studies.stats.mean_interval` at the two-sided level of ``z``. A move whose
-    interval of "leader minus it" (V2: it minus the leader) lies above 0 is dropped: it
-    plays no further worlds. Returns (active, leader, stopped): "clear" when only the
-    leader is left; "tolerance" when every move left is at most ``tolerance`` better than
-    the leader (each interval's low end above ``-tolerance``); else None. With ``z`` from
-    Bonferroni over every look and the ``k - 1`` comparisons with the true best, the true
-    best is dropped, or the leader declared when it is ``tolerance`` or more worse than the
-    best, with probability at most 5%: each such error is the interval of "some move minus
-    the best" missing at its low end, so a one-sided level suffices (``z`` at
-    5% / (looks (k - 1)), benchmarks/analyze_race.py simulates it)."""
+    against each other active move, paired over the worlds both were played in
+    (:func:`paired_difference` at the two-sided level of ``z``). A move whose interval of
+    "leader minus it" (V2: it minus the leader) lies above 0 is dropped: it plays no further
+    worlds. Returns (active, leader, stopped): "clear" when only the leader is left;
+    "tolerance" when every move left is at most ``tolerance`` better than the leader (each
+    interval's low end above ``-tolerance``); else None. With ``z`` one-sided at 5% /
+    (looks (k - 1)), a wrong answer (the best dropped, or a leader named ``tolerance`` or more
+    behind it) has probability at most 5%: docs/analyze-and-play.md says why, and
+    benchmarks/analyze_race.py simulates it."""
     from scipy.stats import norm
 
     active = active.copy()

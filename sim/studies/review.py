@@ -1,35 +1,14 @@
-"""A game review (``sim review``): each decision of one seat in a saved game, the move made
-against the best move by ``sim analyze``'s playouts, and the win chance (V2: expected place)
-the move made lost.
+"""A game review (``sim review``): each decision of one seat in a saved game (its swap, R5/V1,
+turn 0, and each turn with more than one legal move, R24), the move made against the best
+move by ``sim analyze``'s playouts, and the win chance (V2: expected place) it lost.
 
-A decision is the seat's swap (R5, V1: :func:`swap_decision`, turn 0) or a turn of the seat
-with more than one legal move (R24). Each decision is judged in two steps, on two sets of
-worlds re-dealt from the seat's point of view (R26), every world with one random stream for
-every move (common random numbers):
-
-- **Ranking.** ``rollouts`` worlds rank the legal moves and name the best: for a turn, this
-  is :func:`sim.studies.analysis.analyze_decision`, the very analysis ``sim play``'s ``hint``
-  prints (the same worlds for the same ``rollouts`` and seed). Where moves are not clearly
-  different from the best on these worlds, the decision keeps them (``tied``).
-- **Measuring.** ``rollouts`` fresh worlds (the next indices of the same seed: independent
-  of the first) play out the named best and the move made only, and the loss is their
-  difference there, world by world. The best was not chosen on these worlds, so the loss is
-  an unbiased estimate of the true gap between the move named best and the move made (no
-  winner's curse: on the ranking worlds the best's lead is the largest of noisy leads, so it
-  leans high). It can be negative, where the move made did better on the fresh worlds; it
-  is reported as measured, not clipped to 0 (clipping would bias it up again). Its interval
-  is 95% (:func:`sim.studies.stats.mean_interval`), and a decision is a mistake when the
-  interval excludes 0: when the move made is as good as the named best, in at most 2.5% of
-  decisions. The true gap is to the move *named* best, which may itself not be the truly
-  best: the loss is, on average, no more than the loss against the truly best move.
-
-The total loss is the sum of the decisions' losses, with a 95% normal interval from their
-standard errors (their worlds are independent). ``benchmarks/review_bias.py`` simulates both
-estimators (the loss on the ranking worlds, before; on fresh worlds, now) where the true
-values are known (``benchmarks/results/review-bias.md``).
-
-The saved game is the dict :mod:`sim.cli.savedgame` writes (``sim play``, ``sim replay
---save``); :func:`game_states` replays it through the kernel.
+Each decision is ranked on ``rollouts`` worlds re-dealt from the seat's view (R26; a turn by
+:func:`sim.studies.analysis.analyze_decision`, the analysis ``hint`` prints), and the loss is
+measured on as many fresh worlds, so that it has no winner's curse (it may be below 0, and
+is kept so); a mistake is a loss whose 95% interval lies above 0 (a move as good as the
+named best is called one in at most 2.5% of decisions). The total adds the losses, with a
+normal interval from their standard errors. Why and how: docs/analyze-and-play.md. The
+saved game is the dict ``sim play`` writes; :func:`game_states` replays it.
 """
 from __future__ import annotations
 
@@ -490,33 +469,27 @@ def save(r: Review, game: dict, out) -> None:
     ``game.json`` (the game reviewed); marked partial for an interrupted review."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
+    from sim.studies.saved import close
 
     options = {"players": int(game["players"]), "games": 1, "rules": game["rules"],
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
-    saved = folder.open_for_write(out, "review", format=1, options=options, match={})
-    files = {"game.json": game, "review.json": r.to_dict()}
-    if r.interrupted:
-        saved.mark_partial("interrupted: the decisions reviewed so far", files, default=float)
-    else:
-        saved.finish(files, default=float)
+    saved = folder.open_for_write(out, "review", format=1, options=options, match={},
+                                  default=float)
+    close(saved, {"game.json": game, "review.json": r.to_dict()},
+          "interrupted: the decisions reviewed so far" if r.interrupted else None)
 
 
 def read(root, manifest):
     """The review saved in ``root`` (kind ``review``; sim.studies.saved): its options as
     ``config``; ``sim report`` reads review.json itself."""
-    import pandas as pd
-
-    from sim.runs.saved import Loaded, unfinished
+    from sim.runs.saved import unfinished
+    from sim.studies.saved import opened
 
     if not (root / "review.json").exists():
         raise ValueError(unfinished(root, manifest, "review.json"))
-    summary = {"config": manifest.get("options", {}), "overall": {}}
-    if manifest.get("partial"):
-        summary["partial"] = manifest["partial"]
-    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
-                  by_strategy=pd.DataFrame())
+    return opened(root, manifest, {})
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.swapstudy.triples import card_names, table_code
+from sim.studies.swapstudy.triples import card_names, table_code, usual_up, words
 
 DEFAULT_DEALS = 5000
 DEFAULT_STRATEGY = "lowest"          # the swap study's default
@@ -82,14 +82,7 @@ def splits_of(codes) -> list[tuple[tuple, tuple]]:
 
 def usual_split(codes) -> tuple:
     """The face-up codes ``highest-up`` chooses from these six cards (as dealt under V1)."""
-    from strategies.basic import highest_up
-    cards = np.asarray(codes, np.int32)
-    mask = int(highest_up.py_func(cards, cards, np.zeros(4, np.uint64), np.zeros(1)))
-    return tuple(int(cards[i]) for i in range(6) if (mask >> i) & 1)
-
-
-def words(codes) -> str:
-    return " ".join(card_names(codes))
+    return tuple(int(codes[i]) for i in usual_up(codes))
 
 
 # -- by playouts -----------------------------------------------------------------------------
@@ -98,8 +91,8 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                 progress=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
     seat 0 holding the cards; ``progress(games done, games)`` once the input is checked, then
-between blocks. The same ``seed`` and
-    options give the same numbers, whatever the threads."""
+    between blocks. The same ``seed`` and options give the same numbers, whatever the
+    threads."""
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
     from sim.kernel.referee import BAD_MOVE, BAD_SWAP, UNFINISHED
