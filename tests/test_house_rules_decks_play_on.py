@@ -13,7 +13,7 @@ import pytest
 
 from sim.kernel import engine
 from sim.kernel import position as rules
-from sim.kernel.layout import CHAIN, CURRENT
+from sim.kernel.layout import CHAIN, CURRENT, OUTORDER, TURN
 from sim.kernel.ruleset import Ruleset
 from sim.runs.config import RunError
 from sim.runs.runner import RunConfig, play_batch, record_game
@@ -133,6 +133,13 @@ def test_H18_eight_player_games_with_two_decks_in_the_batch_core():
                     strategies=["lowest", "random", "cheapest", "simple"] * 2)
     b = play_batch(cfg, 0, 60, 1)
     assert (b.status <= 1).all() and (b.order[b.status == 0, :7] >= 0).all()
+    for g in (3, 17):                       # one game step by step: the same game
+        rec = record_game(cfg, g)
+        st = rec.start.copy()
+        for m in rec.moves:
+            engine.apply_move(st, int(m))
+        assert int(st[TURN]) == b.turns[g] and list(st[OUTORDER:OUTORDER + 8]) == list(
+            b.order[g])
 
 
 # -- H19 play on ---------------------------------------------------------------------------------

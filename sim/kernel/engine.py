@@ -21,7 +21,7 @@ import numpy as np
 from sim.kernel.compiler import ix, jit
 from sim.kernel.cards import JOKER, TEN, TWO, deck_number, joker_count
 from sim.kernel.layout import (
-    ADD, ADDN, BIG, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DECK, DIR, EFF_CHAIN,
+    ADD, ADDN, BIG, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
     EFF_COVER, EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD,
     EV_BLIND_FAIL, EV_BURN, EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, END, FD, FDN,
     FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
@@ -63,7 +63,8 @@ _GROUPS = np.int64(1 | (1 << NR) | (1 << (2 * NR)) | (1 << (3 * NR)))
 
 
 # The ruleset's scalars that the hot path reads, as one tuple (:func:`rules_of`), in this order;
-# Z_WIDE: this game has two decks (H18) or plays on (H19), whose legal moves take another path.
+# Z_WIDE: 4 when this game has two decks (H18) or plays on (H19), whose legal moves take a path
+# of their own (added to the source of play, so that the seed rules pay no branch for it).
 Z_COUNT, Z_HAND, Z_FOUR, Z_TRANS, Z_AGAIN, Z_FUPICK, Z_PICKS, Z_EFFECTS, Z_WIDE = range(9)
 
 
@@ -77,7 +78,7 @@ def rules_of(st):
     ns against 84: the compiler then folds the house rules away. As runtime data (one
     compiled kernel for every ruleset) they cost that difference."""
     return (st[R_COUNT], st[R_HAND], st[R_FOUR], st[R_TRANS], st[R_AGAIN], st[R_FUPICK],
-            st[R_PICKS], st[R_EFFECTS], st[NDECKS] > 1 or st[R_PLAYON] != 0)
+            st[R_PICKS], st[R_EFFECTS], np.int32((st[NDECKS] + st[R_PLAYON] > 1) * 4))
 
 
 @jit(inline="always")
@@ -95,15 +96,15 @@ def legal_from(st, rz):
     the effective top allows (H0: one lookup in the ruleset's follow table). The pick-up
     bits (R10, R12, R16, H10, H11) come from the packed codes ``R_PICKS``: few branches,
     because a mispredicted branch costs more here than a shift. A game of two decks (H18) or
-    of play on (H19) takes :func:`_legal_wide` instead, at the cost of one predicted branch
-    here.
+    of play on (H19) takes :func:`_legal_wide` instead, through the blind turn's branch
+    (``Z_WIDE`` added to the source): no branch more for the seed rules.
     """
-    if rz[Z_WIDE]:
-        return _legal_wide(st, rz)
     p = st[CURRENT]
     count = st[COUNT]
-    source = play_source(st)
-    if source == 2:                             # R14, R16 (H10 "always": or pick up)
+    source = play_source(st) + rz[Z_WIDE]
+    if source >= 2:                             # R14, R16 (H10 "always": or pick up)
+        if source > 2:
+            return _legal_wide(st, rz)
         return np.int64((rz[Z_PICKS] >> 12) & 7 if count > 0 else 2) << L_PICKUP
     w = HAVE + 4 * p + 2 * source
     lead = np.int64(st[ix(w)]) | (np.int64(st[ix(w + 1)]) << (2 * NR))
@@ -652,6 +653,7 @@ def deal(st, rng, players, dealer, rules):
     for _ in range(deck_jokers(st)):
         st[ix(STOCK + size)] = JOKER
         size += 1
+    total = size
     for i in range(size - 1, 0, -1):          # Fisher-Yates
         j = randint(rng, i + 1)
         st[ix(STOCK + i)], st[ix(STOCK + j)] = st[ix(STOCK + j)], st[ix(STOCK + i)]
@@ -688,7 +690,7 @@ def deal(st, rng, players, dealer, rules):
                 else:
                     _hand_add(st, s, r, 1)
                     st[ix(HANDN + s)] += 1
-    for i in range(size, DECK):
+    for i in range(size, total):              # the slots dealt from: the state stays clear
         st[ix(STOCK + i)] = 0
     st[STOCKLEN] = size
 

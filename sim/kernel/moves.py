@@ -16,7 +16,8 @@ import numpy as np
 
 from sim.kernel.compiler import ix, jit
 from sim.kernel.layout import (
-    ADD, ADDN, BIG, BLIND, CHAIN, COUNT, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END,
+    ADD, ADDN, BIG, BLIND, CHAIN, COUNT, CURRENT, END, FU, HANDN, HANDS, L_ADD, L_BIG, L_BLIND,
+    L_END,
     L_PICKUP, NDECKS, NMOVES, NR, PICKUP, R_COUNT, R_FOLLOW, R_FUPICK, RANKS_MASK, TOP, TOPRANK,
 )
 
@@ -138,8 +139,10 @@ def big_word(obs, hand):
     ``hand``: bit ``(n - 5) * 14 + r`` for a play of ``n`` cards of rank ``r``, whose id is
     ``BIG`` + that bit's index. Zero unless the legal word has ``L_BIG``. They come from the
     hand only, and are legal exactly where a play of that size would be (H18): a lead, a
-    follow of a legal rank (under R9 only of the count's size), a continuation (H19)."""
-    return _big(obs, hand, 0)
+    follow of a legal rank (under R9 only of the count's size), a continuation (H19).
+    (The batch core may hand a built-in the whole state as ``hand``, sim.kernel.fastpath:
+    then the mover's hand is read in it.)"""
+    return _big(obs, hand, 0 if hand.shape[0] == NR else HANDS + obs[CURRENT] * NR)
 
 
 @jit(inline="always")

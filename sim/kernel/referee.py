@@ -36,7 +36,7 @@ SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12:
 # The batch core's scratch (:func:`scratch`): the state, the swap's cards, then the cycle
 # detection's (int32); the swap choices, an error, the seat table (int64).
 _SEEN = STATE_SIZE + SWAP_CARDS
-_WORK64 = 6 + 3 + SEAT_TABLE
+_WORK64 = MAXP + 3 + SEAT_TABLE
 
 
 class Scratch(NamedTuple):
@@ -299,8 +299,8 @@ def _games(games, pool, work, records, play):
     st, cards = borrow(work.state[:STATE_SIZE]), borrow(work.state[STATE_SIZE:_SEEN])
     seen = borrow(work.state[_SEEN:]) if cycle_stop else borrow(work.state[:0])
     log = borrow(work.state[:0])                  # never written
-    swaps, err, kinds = (borrow(work.work[:6]), borrow(work.work[6:9]),
-                         borrow(work.work[9:_WORK64]))
+    swaps, err, kinds = (borrow(work.work[:MAXP]), borrow(work.work[MAXP:MAXP + 3]),
+                         borrow(work.work[MAXP + 3:_WORK64]))
     rng, params, rules_ = borrow(work.rng), borrow(pool.params), borrow(games.rules)
     n = len(pool.moves)
     impure = _seat(seat_rows, 0, players, pool.kinds, n, kinds)

@@ -37,7 +37,7 @@ def sample_world(obs, hand, rng, st, pool):
     players = obs[PLAYERS]
     n = 0                                    # the unseen cards: deck minus everything known
     for r in range(NRANK):
-        left = deck_jokers(obs) if r == NRANK - 1 else 4 * obs[NDECKS]     # R1, H13, H18
+        left = deck_jokers(obs) if r == NRANK - 1 else 4 * max(obs[NDECKS], 1)   # R1, H13, H18
         left -= obs[PILECNT + r] + obs[BURNED + r] + hand[r]
         for s in range(players):
             left -= obs[FU + s * NRANK + r]
