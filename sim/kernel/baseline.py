@@ -15,7 +15,7 @@ import numpy as np
 from sim.kernel.compiler import jit
 from sim.kernel.layout import BIG, L_BIG
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_cards, nth_legal,
+    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_play, nth_legal,
     play_ranks, popcount,
 )
 from sim.kernel.rng import randint
@@ -40,12 +40,7 @@ def lowest(obs, hand, legal, rng, params):
     chain (H19) it goes on with all its cards of the run's rank"""
     ranks = play_ranks(legal)
     if ranks:
-        r = lowest_bit(ranks)
-        if has(legal, L_BIG):                 # H18: all copies, 5 to 8 of them too
-            m = most_big(big_word(obs, hand), r)
-            if m >= 0:
-                return m
-        return most_cards(legal, r)
+        return most_play(legal, lowest_bit(ranks), obs, hand)     # H18: 5 to 8 cards too
     if has(legal, L_BIG):                     # H18: only plays of 5 to 8 cards are legal
         big = big_word(obs, hand)
         return most_big(big, lowest_bit(big_ranks(big)))

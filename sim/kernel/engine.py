@@ -646,10 +646,11 @@ def deal(st, rng, players, dealer, rules):
     d = _deck_number(st[R_DECKS], players, st[R_HAND])    # H18
     st[NDECKS] = d
     size = 0                                  # the deck is shuffled where the stock lies
-    for r in range(TWO + 1):
-        for _ in range(4 * d):
-            st[ix(STOCK + size)] = r
-            size += 1
+    for _ in range(d):                        # H18: d decks, one after the other
+        for r in range(TWO + 1):
+            for _ in range(4):
+                st[ix(STOCK + size)] = r
+                size += 1
     for _ in range(deck_jokers(st)):
         st[ix(STOCK + size)] = JOKER
         size += 1

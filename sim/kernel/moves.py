@@ -161,6 +161,24 @@ def most_big(big, rank):
 
 
 @jit(inline="always")
+def most_play(legal, rank, obs, hand):
+    """The largest legal play of ``rank`` (an id), plays of 5 to 8 cards included (two decks,
+    H18: :func:`big_word`), or -1 when no play of 1 to 4 of it is legal. Those are looked
+    for only where 4 cards of the rank may be played: a strategy pays nothing for them under
+    one deck."""
+    if has(legal, 3 * NR + rank):
+        if has(legal, L_BIG):
+            m = most_big(big_word(obs, hand), rank)
+            if m >= 0:
+                return m
+        return 3 * NR + rank
+    for n in range(3, 0, -1):
+        if has(legal, (n - 1) * NR + rank):
+            return (n - 1) * NR + rank
+    return -1
+
+
+@jit(inline="always")
 def _lowest_up(obs):
     """The mover's lowest face-up rank (-1 for none)."""
     base = FU + obs[CURRENT] * NR
