@@ -313,7 +313,7 @@ def _play(st, r, n, rz, hand):
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
     if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
-        if r != TEN and st[R_OUTBURN] and _out_after(st, hand):
+        if st[R_OUTBURN] and r != TEN and _out_after(st, hand):
             return 0                          # H20: out before the four burns
         _clear_pile(st, BURNED, 0)
         st[BURNS] += 1
@@ -322,11 +322,12 @@ def _play(st, r, n, rz, hand):
     return 0
 
 
-@jit(inline="always")
+@jit
 def _out_after(st, hand):
-    """H20: will the mover hold no card at all after this play and its drawing (R8)?"""
+    """H20: will the mover hold no card at all after this play and its drawing (R8; ``hand``:
+    the play came from the hand)? Called, not inlined: only H20 asks."""
     p = st[CURRENT]
-    return (not holds_cards(st, p)) and (not hand or st[STOCKLEN] == 0)
+    return not holds_cards(st, p) and (not hand or st[STOCKLEN] == 0)
 
 
 # Called, not inlined (like _blind): the rarer paths of a turn, out of the referee's inlined
@@ -414,7 +415,7 @@ def apply_with(st, m, rz):
     p = st[CURRENT]
     r = -1                                    # the rank played, -1 for a pick-up
     n = 1
-    if m < ADD:
+    if m < ADD or (m >= BIG and m < ADDN):    # a play (H18: 5 to 8 cards from the hand)
         r = move_rank(m)                      # looked up (sim.kernel.moves): no division
         n = move_cards(m)
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
@@ -444,10 +445,8 @@ def apply_with(st, m, rz):
         st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
-    else:                                     # END (H19), 5-8 cards (H18), ADDN (H11)
-        ev, r, n = _apply_new(st, p, m, rz)
-        if m == END:
-            return ev
+    else:                                     # END (H19), ADDN (H11): out of line
+        return _apply_rare(st, p, m, rz)
     st[TURN] += 1
     st[LASTMOVER] = p
     effect = EFF_NONE
@@ -464,33 +463,29 @@ def apply_with(st, m, rz):
 
 
 @jit
-def _apply_new(st, p, m, rz):
-    """The moves of the new families, out of line (:func:`apply_with` calls it): ``END``
-    (H19), made here to the end; a play of 5 to 8 cards from the hand (H18) and an ``ADDN``
-    pick-up (H11 one_then_rank), whose ends :func:`apply_with` makes. Returns (events, the
-    rank played or -1, cards played)."""
-    if m == END:                              # H19: the run's effect applies, the turn passes
+def _apply_rare(st, p, m, rz):
+    """The moves no seed game makes, made to the end out of line (:func:`apply_with` calls
+    it): H19's ``END`` (the run's effect applies, for its rank on top and its ``CHAIN``
+    cards, and the turn passes) and H11 one_then_rank's ``ADDN`` (k of the face-up cards of
+    a rank go on the pile, then the pile is picked up: an add is never a play, R12)."""
+    st[TURN] += 1
+    st[LASTMOVER] = p
+    if m == END:
         r = st[TOPRANK]
-        n = st[CHAIN]
+        n = np.int64(st[CHAIN])
         st[CHAIN] = 0
-        st[TURN] += 1
-        st[LASTMOVER] = p
-        effect = st[ix(R_EFFECT + r)] & (EFF_CHAIN - 1) if (rz[Z_EFFECTS] >> r) & 1 else 0
-        return _after_special(st, p, n, effect, 0), np.int64(r), np.int64(n)
+        effect = np.int64(0)
+        if (rz[Z_EFFECTS] >> r) & 1:
+            effect = np.int64(st[ix(R_EFFECT + r)] & (EFF_CHAIN - 1))
+        return _after_special(st, p, n, effect, np.int64(0))
     r = move_rank(m)
-    n = move_cards(m)
-    if m >= ADDN:                             # H11 one_then_rank: n of face-up r, then pick up
-        _up_add(st, p, r, -n)
-        st[ix(FUN + p)] -= n
-        _push(st, r, n, rz[Z_TRANS])
-        return _pickup(st, p), -1, n
-    _hand_add(st, p, r, -n)                   # H18: big plays come from the hand only
-    st[ix(HANDN + p)] -= n
-    k = st[ix(KNOWN + p * NR + r)] - n
-    st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
-    ev = _play(st, r, n, rz, True)
-    _draw(st, p, rz[Z_HAND])
-    return ev, r, n
+    k = move_cards(m)
+    _up_add(st, p, r, -k)
+    st[ix(FUN + p)] -= k
+    _push(st, r, k, rz[Z_TRANS])
+    ev = _pickup(st, p)
+    st[CURRENT] = next_seat(st, p)            # R10: the next seat leads
+    return ev
 
 
 @jit(inline="always")

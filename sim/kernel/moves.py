@@ -105,9 +105,11 @@ def most_cards(legal, rank):
     return -1
 
 
-@jit(inline="always")
+@jit
 def _big(obs, hand, h):
-    """:func:`big_word` with the hand's counts at ``hand[h:h + 14]``."""
+    """:func:`big_word` with the hand's counts at ``hand[h:h + 14]``. Called, not inlined: its
+    loops are read only in games of two decks, and inlined at every caller they lengthened
+    the cold compile."""
     if obs[NDECKS] < 2:
         return np.int64(0)
     p = obs[CURRENT]
