@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.kernel import engine, referee                        # noqa: E402
 from sim.kernel.layout import FU, HANDS, KNOWN, MAXP, NR, PUB  # noqa: E402
-from sim.kernel.moves import is_legal                         # noqa: E402
+from sim.kernel.moves import is_legal_move                    # noqa: E402
 from sim.kernel.position import move_to_dict, to_state        # noqa: E402
 from sim.kernel.cards import NAMES                            # noqa: E402
 from sim.kernel.rng import seed_game                          # noqa: E402
@@ -133,7 +133,7 @@ class Bridge:
         endgame = len(s.players) == 2 and not len(s.talon)
         fn, row = (self.end_fn, self.end_row) if endgame else (self.fn, self.row)
         m = int(fn(obs, hand, legal, self.rng, row))
-        if not is_legal(legal, m, obs):
+        if not is_legal_move(legal, m, obs, hand):
             raise SystemExit(f"error: our strategy returned an illegal move {m} (R24)")
         self.decisions += 1
         self.cpu += time.process_time() - t

@@ -11,7 +11,7 @@ from reports.plain import rules_words
 from sim.kernel import engine
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
-    BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDN, HANDS,
+    BURNED, COUNT, CURRENT, DEALER, DIR, EVENT_NAMES, FD, FDN, FDS, FIRST, FU, HANDN, HANDS,
     KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STARTRANK,
     STOCKLEN, TOP, TURN, V2,
 )
@@ -107,7 +107,7 @@ def tell_move(st, m: int, who: str) -> tuple[str, int]:
     if engine.play_source(st) == 2:           # R14, R17: the top of the stack, turned
         n = int(st[COUNT]) if st[COUNT] > 0 and st[R_COUNT] else 1
         k = int(st[FDN + p])
-        turned = " ".join(NAMES[r] for r in st[FD + p * DECK + max(0, k - n):FD + p * DECK + k])
+        turned = " ".join(NAMES[r] for r in st[FD + p * FDS + max(0, k - n):FD + p * FDS + k])
     text, drew, names, ev = _play(st, m)
     if turned:
         text += f": {turned}" + (", which cannot be played (R15)" if "blind_fail" in names
@@ -213,7 +213,7 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
              f"{rules_words(cfg.ruleset)}",
              f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
     for s in range(cfg.players):
-        fd = " ".join(NAMES[r] for r in st[FD + s * DECK:FD + s * DECK + st[FDN + s]])
+        fd = " ".join(NAMES[r] for r in st[FD + s * FDS:FD + s * FDS + st[FDN + s]])
         lines.append(f"  seat {s} ({cfg.strategies[s]}, swap {cfg.swaps[s]}): face-down [{fd}] "
                      f"(top last), face-up [{counted(st, FU + s * NR) or '-'}], "
                      f"hand [{counted(st, HANDS + s * NR) or '-'}]")

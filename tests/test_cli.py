@@ -72,7 +72,7 @@ def test_run_writes_the_ruleset_in_full(cli, tmp_path):
     assert out["options"]["rules"] == {"base": "classic", "skip_rank": "8"}     # as asked
     rules = out["ruleset"]                                                    # as used
     assert rules["count_rule"] is False and rules["skip_rank"] == "8"
-    assert len(rules) == 22
+    assert len(rules) == 25                       # base and every option, H1-H20, V1, V2
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["options"]["options"] == rules
 

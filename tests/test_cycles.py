@@ -331,7 +331,7 @@ def test_store_records_the_reason_and_resume_still_works(tmp_path):
     whole = run(cfg, out=out)
     assert whole.cycles > 0
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["format"] == 3 and manifest["options"]["cycle_stop"] is True
+    assert manifest["format"] == 4 and manifest["options"]["cycle_stop"] is True
     df = pd.concat(pd.read_parquet(p) for p in sorted((out / "games").glob("*.parquet")))
     by = df["unfinished_by"].astype(object)
     assert (by == "cycle").sum() == whole.cycles

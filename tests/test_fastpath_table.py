@@ -64,6 +64,7 @@ fastpath.use(fastpath.BUILTINS + (
     Builtin("toy-swap", 9, swap=toyfast.toy_swap, referee=ANY)))
 
 from sim.kernel import referee as core
+from sim.kernel.layout import MAXP
 from sim.kernel.records import FIELDS
 from sim.runs.batch import entry, play_batch
 from sim.runs.config import RunConfig
@@ -77,8 +78,8 @@ def table(move, swap):
 fast, plain = table("toy", "toy-swap"), table("toy-first-class", "toy-swap-first-class")
 a, b = play_batch(fast, 0, 300, 1), play_batch(plain, 0, 300, 1)
 print(json.dumps({
-    "kinds": [fast.seat_table[:3].tolist(), fast.seat_table[6:9].tolist(),
-              plain.seat_table[:3].tolist(), plain.seat_table[6:9].tolist()],
+    "kinds": [fast.seat_table[:3].tolist(), fast.seat_table[MAXP:MAXP + 3].tolist(),
+              plain.seat_table[:3].tolist(), plain.seat_table[MAXP:MAXP + 3].tolist()],
     "entries": [entry(fast).__name__, entry(plain).__name__],
     "compiled": [len(core.run_peers.signatures), len(core.run_games.signatures)],
     "same": [f.name for f in FIELDS if not np.array_equal(getattr(a, f.name), getattr(b, f.name))],

@@ -92,7 +92,8 @@ def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, las
 
 # Options shared by the commands.
 GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
-PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6 (R1).")
+PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6; 2 to 8 with two decks "
+                       "(R1, H18).")
 SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
 STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all seats, or once "
                         "per seat in seat order (see `sim strategies`). Default: lowest.")

@@ -22,7 +22,7 @@ from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
     CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
 )
-from sim.kernel.moves import is_legal
+from sim.kernel.moves import is_legal_move
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
@@ -130,7 +130,7 @@ class Table:
         hand.flags.writeable = False
         legal = engine.legal_word(self.st)
         m = int(self.cfg.move_objs[p].fn(obs, hand, legal, self.rng, self.cfg.rows[p]))
-        if not is_legal(legal, m, obs):
+        if not is_legal_move(legal, m, obs, hand):      # R24; big plays too (H18)
             raise ValueError(f"strategy {self.seats[p]!r} (seat {p}) returned move id {m}, "
                              f"which is not a legal move (R24)")
         return m

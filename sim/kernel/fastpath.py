@@ -39,6 +39,11 @@ ALONE = "alone"    # every referee, and a table of it alone gets a loop of its o
 REFEREES = (ANY, PEERS, ALONE)
 
 
+# A row's ``hand`` that is the whole state (:class:`Builtin`): a slice of the hand costs a
+# tenth of a cheap strategy's turn, for what only a rare path reads (plays of 5 to 8 cards).
+STATE = "state"
+
+
 class Builtin(NamedTuple):
     """One built-in of the fast path: a row of :data:`BUILTINS`."""
 
@@ -47,16 +52,18 @@ class Builtin(NamedTuple):
     move: object = None   # its move function (plain Python: the strategy's py_func), or
     swap: object = None   # ... its swap policy's function: a row has one of the two
     referee: str = ANY    # which referee inlines it (ANY, PEERS, ALONE)
-    hand: bool = False    # it reads its hand (else it gets ``obs`` there: no slice is made)
+    hand: object = False  # it reads its hand (else it gets ``obs`` there: no slice is made);
+                          # STATE: it gets the whole state there, unsliced, and finds its
+                          # hand itself (sim.kernel.moves.big_word: two decks only, H18)
     params: bool = False  # it reads its parameter row (else ``obs`` there)
 
 
 # The fast path. Order matters only for speed: each table's kinds are tested in this order
 # (and the PEERS rows before the others, in the referee that inlines them).
 BUILTINS = (
-    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE),
-    Builtin("random", 2, move=baseline.random_move),
-    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, params=True),
+    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE, hand=STATE),
+    Builtin("random", 2, move=baseline.random_move, hand=STATE),
+    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, hand=STATE, params=True),
     Builtin("simple", 4, move=peers.simple, referee=PEERS, hand=True, params=True),
     Builtin("none", 5, swap=baseline.keep),
     Builtin("random", 6, swap=baseline.random_swap),
@@ -64,8 +71,8 @@ BUILTINS = (
 )
 
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
-# tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
-# tournaments of 7 to 16 strategies only). The core seats them game by game through the
+# tuples of MAXP (8) functions, or of 16 when there are more (a second compile of the core, for
+# tournaments of 9 to 16 strategies only). The core seats them game by game through the
 # seat table (:func:`kinds`): no tuple is rebuilt, no parameter row copied.
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]
@@ -166,7 +173,8 @@ SOURCES: dict = {}
 
 def _move_call(row, fn: str) -> str:
     """The call of ``row``'s move function, named ``fn``, with the arguments it reads."""
-    return (f"{fn}(obs, {_HAND if row.hand else 'obs'}, legal, rng, "
+    hand = "st" if row.hand == STATE else _HAND if row.hand else "obs"
+    return (f"{fn}(obs, {hand}, legal, rng, "
             f"{'params[kinds[ENTRY + p]]' if row.params else 'obs'})")
 
 

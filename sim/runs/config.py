@@ -86,8 +86,9 @@ class RunConfig:
 
     def __post_init__(self):
         games, players, threads = self.games, self.players, self.threads
-        if not isinstance(players, int) or not 2 <= players <= 6:
-            raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {players}")
+        if not isinstance(players, int) or not 2 <= players <= 8:
+            raise RunError(f"--players: Shithead is for 2 to 6 players, 2 to 8 with two decks "
+                           f"(R1, H18), got {players}")
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
         check_seed(self.seed)

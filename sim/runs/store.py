@@ -29,7 +29,8 @@ from sim.runs.registry import spec_file
 KIND = "run"
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
 # 3: summary.json's overall.cycle_stop and neighbours are facts, not words (sim.runs.tally)
-FORMAT = 3
+# 4: per-seat columns for 8 seats, column_0 .. column_7 (two decks seat 8, H18)
+FORMAT = 4
 
 
 class Store:
@@ -125,7 +126,8 @@ def records(cfg, b):
 
 def read_records(df) -> Records:
     """The record fields of the games in ``df`` (a saved batch's columns, :func:`records`);
-    a field not saved (``errors``) is zeros."""
+    a field not saved (``errors``) is zeros, a seat's column missing (a folder saved with 6
+    seats, before format 4) the field's padding."""
     import pandas as pd
 
     values = {}
@@ -136,7 +138,9 @@ def read_records(df) -> Records:
             values[f.name] = (pd.Categorical(df[f.column], categories=END_NAMES[1:]).codes
                               + END_FINISHED + 1).astype(np.int8)
         elif f.shape:
+            pad = np.full(len(df), f.pad, f.dtype)
             values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
+                                       if f"{f.column}_{s}" in df else pad
                                        for s in range(f.shape[0])], axis=1)
         else:
             values[f.name] = df[f.column].to_numpy()

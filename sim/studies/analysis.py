@@ -19,7 +19,7 @@ import numpy as np
 
 from sim.kernel.cards import NAMES
 from sim.kernel.compiler import install
-from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, TURN, V2
+from sim.kernel.layout import ADD, ADDN, BLIND, CURRENT, END, OVER, PICKUP, PLAYERS, TURN, V2
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
@@ -43,8 +43,12 @@ def move_words(m: int) -> str:
         return "blind"
     if m == PICKUP:
         return "pickup"
-    if m >= ADD:
+    if m == END:                                     # H19
+        return "end"
+    if ADD <= m < PICKUP:
         return f"add {NAMES[m - ADD]}"
+    if m >= ADDN:                                    # H11 one_then_rank: fewer than all
+        return f"add {' '.join([NAMES[move_rank(m)]] * move_cards(m))}"
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
 
 

@@ -46,7 +46,8 @@ def blocks(deals, block, until_clear):
 
 
 KIND = "compare"
-FORMAT = 2                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
+FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
+                          # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 RESULT = "compare.json"
 
 

@@ -24,7 +24,8 @@ from sim.studies.swapstudy.values import refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 KIND = "swap-study"
-FORMAT = 2                  # 2: values.json's cycle_stop and neighbours are facts (sim.runs.tally)
+FORMAT = 3                  # 2: values.json's cycle_stop and neighbours are facts (sim.runs.tally)
+                            # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 STUDY = "study.json"
 VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
