@@ -1,6 +1,6 @@
 """The work of the commands that play many games (``sim run``, ``sim compare``, ``sim study
-swap``, ``sim study rules``, ``sim tune``) and of ``sim swap``, written once for both front
-ends: the typer commands print what it returns, the Python API (:mod:`sim.cli.api`) opens
+swap``, ``sim study rules``, ``sim tune``), of ``sim swap`` and of ``sim review``, written
+once: the typer commands print what it returns, the Python API (:mod:`sim.cli.api`) opens
 what it saved as ``sim.load`` does.
 
 Each function takes the command's options as typed (counts as ``"250k"`` or numbers, a
@@ -101,10 +101,10 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
             cycle_stop=True, until_clear=False, max_games=None, independent=False,
             seating="balanced", out=None, resume=False, quiet=False) -> Done:
     """``sim compare``: ``result`` is the tournament as a dict (``Tournament.to_dict()`` and
-    its ``info``), saved in ``out`` (compare.json) if given, also when Ctrl-C stopped it
-    after a deal was played under every rotation."""
+    its ``info``), saved in ``out`` (compare.json) by :func:`sim.studies.compare.compare`,
+    also when Ctrl-C stopped it after a deal was played under every rotation."""
     from sim.runs import folder
-    from sim.studies.compare import check_field, compare as play, estimate_plan, save
+    from sim.studies.compare import check_field, compare as play, estimate_plan
 
     strategies = _seq(strategies)
     cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
@@ -128,8 +128,6 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
     if not t.games:
         raise KeyboardInterrupt("interrupted before a deal was played under every rotation")
     done.result = dict(t.to_dict(), info=info)
-    if out is not None:
-        save(out, t, info, done.result)
     return done
 
 
@@ -217,6 +215,41 @@ def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fr
         fresh_games=fresh, seed=seed, rules=rs, threads=threads or 1, max_turns=max_turns,
         params=_seq(param), out=out, resume=resume, progress=progress, cycle_stop=cycle_stop),
         [(table, planned)], quiet, rs, asked, threads or 1, planned)
+
+
+def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="counting", out=None,
+           quiet=False) -> Done:
+    """``sim review`` of the saved ``game`` (:func:`sim.cli.savedgame.load`): ``result`` is
+    the :class:`~sim.studies.review.Review`, saved in ``out`` if given (on Ctrl-C, of the
+    decisions reviewed so far, saved marked partial); unless ``quiet``, a line on stderr for
+    each decision."""
+    import typer
+
+    from reports.review import turn_text
+    from sim.cli.options import say_compiling_playouts
+    from sim.kernel.ruleset import Ruleset
+    from sim.studies import review as rv
+
+    n = _count(rollouts, "--rollouts")
+    asked = {"seat": seat, "rollouts": n, "seed": seed, "opponents": opponents,
+             "out": str(out) if out else None}
+
+    def start(r):
+        if not quiet:
+            say_compiling_playouts()
+            typer.echo(f"reviewing {r.total} decisions of seat {r.seat} (the swap included) "
+                       f"with {n:,} worlds each", err=True)
+
+    def progress(r, d):
+        if not quiet:
+            typer.echo(f"  {len(r.decisions)}/{r.total}: {turn_text(d.turn)} {d.made} "
+                       f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
+
+    done = _play(lambda _: rv.review(game, seat, rollouts=n, seed=seed, opponents=opponents,
+                                     out=out, on_start=start, on_decision=progress),
+                 None, True, Ruleset.parse(game["rules"]), asked)
+    done.asked.update(seat=done.result.seat, seed=done.result.seed)     # as resolved
+    return done
 
 
 def read_cards(words) -> list[int]:

@@ -52,6 +52,23 @@ def move_words(m: int) -> str:
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
 
 
+def splits_of(cards) -> list[tuple[tuple, tuple, int]]:
+    """A swap's different choices (R5): ``cards`` (rank codes) split half face up, half in
+    hand, as ``(face-up codes, hand codes, mask)``, codes sorted, ``mask`` the face-up places
+    in ``cards``; equal cards make equal splits, each given once, by its first mask in
+    ``itertools.combinations``' order (the swap policies'). For sim swap and sim review."""
+    from itertools import combinations
+
+    cards = [int(c) for c in cards]
+    out = {}
+    for up in combinations(range(len(cards)), len(cards) // 2):
+        u = tuple(sorted(cards[i] for i in up))
+        if u not in out:
+            out[u] = (u, tuple(sorted(cards[i] for i in range(len(cards)) if i not in up)),
+                      sum(1 << i for i in up))
+    return list(out.values())
+
+
 # -- the race of --until-clear ---------------------------------------------------------------
 def best_first(scores, v2: bool) -> list[int]:
     """Columns of ``scores`` (worlds x moves, NaN where a move was not played), best mean

@@ -122,7 +122,8 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
 
     Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
     ``partial.result`` the ``(Tournament, info)`` of the deals played so far (whole blocks
-    are saved: ``resume`` plays the rest).
+    are saved: ``resume`` plays the rest). ``out`` is then finished with compare.json
+    (:func:`read`), or marked partial once a deal was played under every rotation.
     """
     import numba
 
@@ -151,9 +152,10 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                "seating": seating}
     # DIR/games/part-NNNNN.parquet: each block's games, read back on --resume; what must
     # match to resume is the plan (what decides the games and the blocks)
-    kept = Games(None if out is None else folder.open_for_write(
+    saved = None if out is None else folder.open_for_write(
         out, KIND, format=FORMAT, options=options, match={"plan": plan}, resume=resume,
-        results=(RESULT, "summary.json"), default=float), resume)
+        results=(RESULT, "summary.json"), default=float)
+    kept = Games(saved, resume)
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
@@ -179,9 +181,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
             if independent:
                 numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
             name = f"part-{index:05d}"
-            saved = kept.read(name)
-            if saved is not None:
-                b, rows = _saved_block(saved, n, k, kept.dir / f"{name}.parquet"), None
+            df = kept.read(name)
+            if df is not None:
+                b, rows = _saved_block(df, n, k, kept.dir / f"{name}.parquet"), None
             else:
                 try:
                     b, rows = match.play(orders, numbers, tick=played.tick)
@@ -202,20 +204,16 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                     stopped = "clear"
                     break
     except KeyboardInterrupt:
-        raise Interrupted(Partial((t, describe("interrupted")), t.games, deals * k)) from None
-    return t, describe(stopped)
-
-
-def save(path, t: Tournament, info: dict, result: dict | None = None) -> None:
-    """Write compare.json (``result``: ``t.to_dict()`` if computed, with ``info``) into the
-    folder :func:`compare` saved its blocks in, and mark it finished, or partial when
-    ``info`` says the tournament was interrupted (``--resume`` goes on)."""
-    d = dict(result or t.to_dict())
-    d["info"] = info
-    partial = None
-    if info.get("stopped") == "interrupted":
-        partial = d["partial"] = "interrupted: the deals played so far; continue with --resume"
-    close(folder.open_saved(path, KIND), {RESULT: d}, partial, default=float)
+        stopped = "interrupted"
+    info = describe(stopped)
+    partial = ("interrupted: the deals played so far; continue with --resume"
+               if stopped == "interrupted" else None)
+    if saved is not None and t.games:       # compare.json: finished, or partial (--resume goes on)
+        extra = {"partial": partial} if partial else {}
+        close(saved, {RESULT: dict(t.to_dict(), info=info, **extra)}, partial, default=float)
+    if partial:
+        raise Interrupted(Partial((t, info), t.games, deals * k))
+    return t, info
 
 
 def read(root, manifest) -> Loaded:

@@ -27,7 +27,7 @@ from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
 from sim.studies.analysis import (
     DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, analyze_decision, best_first, decision_seed,
-    move_words, paired_difference, play_worlds, tie_of,
+    move_words, paired_difference, play_worlds, splits_of, tie_of,
 )
 
 DEFAULT_ROLLOUTS = 300
@@ -75,30 +75,22 @@ def game_states(game: dict):
 
 def state_at(game: dict, turn: int) -> np.ndarray:
     """The state before turn ``turn`` (from 1; one past the last move when the game goes on
-    after it). ``ValueError`` for a turn the game does not have."""
+    after it), the game replayed once. ``ValueError`` for a turn the game does not have."""
     moves = len(game["moves"])
-    last = moves
-    if isinstance(turn, int) and turn == moves + 1:
-        st = start_state(game)
-        for _, _, _, m in game_states(game):
-            engine.apply_move(st, m)
-        if not st[OVER]:
-            return st
-    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
-        raise ValueError(f"--at: expected a turn from 1 to {last} (the game has {moves} "
-                         f"moves), got {turn}")
-    for t, st, _, _ in game_states(game):
+    wrong = f"--at: expected a turn from 1 to {moves} (the game has {moves} moves), got {turn}"
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= moves + 1:
+        raise ValueError(wrong)
+    st = None
+    for t, st, _, m in game_states(game):
         if t == turn:
             return st
-    raise AssertionError("unreachable")
-
-
-def default_seat(game: dict) -> int:
-    seat = game.get("seat")
-    if seat is None:
-        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
-                         "seat to review")
-    return int(seat)
+    if st is None:                          # no move: the position after the swap
+        st = start_state(game)
+    else:                                   # the last move played: the turn after it
+        engine.apply_move(st, m)
+    if st[OVER]:
+        raise ValueError(wrong)
+    return st
 
 
 # -- the review ------------------------------------------------------------------------------
@@ -243,25 +235,12 @@ def has_swap(game: dict) -> bool:
     return game.get("dealt") is not None and game.get("start") is not None
 
 
-def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
-    """The seat's distinct swap choices (R5, H12; V1: its dealt hand): ``(mask, face-up
-    ranks)`` each, the first mask of each set of face-up ranks."""
-    from itertools import combinations
-
-    cards = [int(c) for c in engine.swap_choices(dealt, seat)]
-    hs = len(cards) // 2
-    out = {}
-    for up in combinations(range(len(cards)), hs):
-        ranks = tuple(sorted(cards[i] for i in up))
-        out.setdefault(ranks, sum(1 << i for i in up))
-    return [(m, r) for r, m in out.items()]
-
-
 def saved_choice(game: dict, options: list, seat: int) -> int:
-    """The index in ``options`` (:func:`swap_options`) of the seat's saved face-ups;
+    """The index in ``options`` (:func:`sim.studies.analysis.splits_of` of its dealt cards)
+    of the seat's saved face-ups;
     ``ValueError`` when they are not half of its dealt cards (R5)."""
     up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    for i, (_, ranks) in enumerate(options):
+    for i, (ranks, _, _) in enumerate(options):
         if ranks == up:
             return i
     raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
@@ -315,12 +294,12 @@ def swap_again(game: dict) -> np.ndarray:
     for s, m in given.items():
         choice[s] = m
     for s in range(players):
-        options = swap_options(dealt, s)
-        i = saved_choice(game, options, s)
-        ranks = sorted(int(c) for b, c in enumerate(engine.swap_choices(dealt, s))
-                       if (int(choice[s]) >> b) & 1)
-        if choice[s] < 0 or tuple(ranks) != options[i][1]:
-            choice[s] = options[i][0]           # not found again: the saved face-ups
+        dealt_cards = engine.swap_choices(dealt, s)
+        options = splits_of(dealt_cards)
+        up, _, first = options[saved_choice(game, options, s)]
+        ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != up:
+            choice[s] = first                   # not found again: the saved face-ups
     fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
     st[:] = dealt
     if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
@@ -335,7 +314,11 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
     the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
     for every choice; the other seats swap by their game's swap policies and every seat then
-    plays ``opponents`` to the end of the game. None for a game saved before its swap."""
+    plays ``opponents`` to the end of the game. None for a game saved before its swap.
+    ``sim swap`` splits the cards alike (:func:`sim.studies.analysis.splits_of`) but values
+    six cards over every deal holding them, one strategy at every seat, scored as the swap
+    study scores; here it is this seat's choice at this deal from what it saw, the others
+    swapping as they did, scored as a turn is (V2: the expected place)."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
     from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
@@ -347,7 +330,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     t0 = time.perf_counter()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
-    options = swap_options(dealt, seat)
+    options = splits_of(engine.swap_choices(dealt, seat))
     made = saved_choice(game, options, seat)
     cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     pool = cfg.pool
@@ -370,7 +353,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
             for i, o in enumerate(chosen):
                 st[:] = world
                 prng[:] = rng                       # the same stream for every choice
-                params[MAXP + seat, 0] = options[o][0]
+                params[MAXP + seat, 0] = options[o][2]
                 if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards,
                                           err):
                     raise ValueError(f"swap policy of seat {int(err[0])} returned "
@@ -389,15 +372,15 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     v2 = bool(dealt[V2])
     span = float(players - 1) if v2 else 1.0
     ranked = play(0, range(len(options)))
-    names = ["up " + " ".join(NAMES[r] for r in options[i][1]) for i in range(len(options))]
+    names = ["up " + " ".join(NAMES[r] for r in up) for up, _, _ in options]
     order = best_first(ranked, v2)
     b = order[0]
     tie = tie_of(ranked, v2, span, Z95, names)
     fresh = play(rollouts, [b] + ([] if b == made else [made]))
     return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
                     worlds=rollouts, seconds=time.perf_counter() - t0,
-                    made_json={"face_up": [NAMES[r] for r in options[made][1]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][1]]},
+                    made_json={"face_up": [NAMES[r] for r in options[made][0]]},
+                    best_json={"face_up": [NAMES[r] for r in options[b][0]]},
                     ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
                     **measured_loss(fresh, v2, span))
 
@@ -419,40 +402,54 @@ def plan(game: dict, seat: int) -> tuple[list, int]:
 
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
-           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
-           into: Review | None = None) -> Review:
+           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
+           on_start=None, on_decision=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
-    swap first (turn 0, :func:`swap_decision`), then its turns with a choice.
-    ``on_decision(review, decision)`` is called after each (progress); a turn is analysed
-    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own
-    seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed: the same
-    ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
-    reproducible and its decisions are independent of each other. ``into``: a
-    :class:`Review` to fill (the caller keeps the decisions made when interrupted)."""
+    swap first (turn 0, :func:`swap_decision`), then its turns with a choice, each analysed
+    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own,
+    else 0), as ``sim play``'s ``hint`` analyses it: the same ``rollouts`` as
+    ``--hint-rollouts`` rank each turn as the hint did. The decisions are reproducible and
+    independent of each other. ``on_start(review)`` once the options are checked,
+    ``on_decision(review, decision)`` after each; with ``out``, saved there (:func:`save`).
+    Ctrl-C raises :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review
+    so far (``interrupted``), saved as such."""
+    from sim.runs import folder
+    from sim.runs.partial import Interrupted, Partial
+
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
     seed = default_seed(game) if seed is None else seed
     check_seed(seed)
-    seat = default_seat(game) if seat is None else seat
+    if seat is None and game.get("seat") is None:
+        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
+                         "seat to review")
+    seat = int(game["seat"]) if seat is None else seat
     todo, forced = plan(game, seat)
-    st0 = start_state(game)
-    r = into if into is not None else Review(0, 0, False, 0, 0, "", 0, 0, 0)
-    r.seat, r.players, r.v2 = seat, int(game["players"]), bool(st0[V2])
-    r.rollouts, r.seed, r.opponents = rollouts, seed, opponents
+    if out is not None:
+        folder.new_dir(out)
     swap = has_swap(game)
-    r.total, r.turns, r.forced = len(todo) + swap, len(game["moves"]), forced
-    if swap:
-        d = swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents)
-        r.decisions.append(d)
-        if on_decision is not None:
+    r = Review(seat, int(game["players"]), bool(start_state(game)[V2]), rollouts, seed,
+               opponents, len(todo) + swap, len(game["moves"]), forced)
+    if on_start is not None:
+        on_start(r)
+    on_decision = on_decision or (lambda review, decision: None)
+    try:
+        if swap:
+            r.decisions.append(swap_decision(game, seat, rollouts=rollouts, seed=seed,
+                                             opponents=opponents))
+            on_decision(r, r.decisions[-1])
+        for turn, st, m in todo:
+            t0 = time.perf_counter()
+            d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
+            d.seconds = time.perf_counter() - t0
+            r.decisions.append(d)
             on_decision(r, d)
-    for turn, st, m in todo:
-        t0 = time.perf_counter()
-        d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
-        d.seconds = time.perf_counter() - t0
-        r.decisions.append(d)
-        if on_decision is not None:
-            on_decision(r, d)
+    except KeyboardInterrupt:
+        r.interrupted = True
+    if out is not None:
+        save(r, game, out)
+    if r.interrupted:
+        raise Interrupted(Partial(r, len(r.decisions), r.total, "decisions"))
     return r
 
 
