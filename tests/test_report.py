@@ -626,5 +626,5 @@ def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved
     run(RunConfig(games=300, players=3, seed=1, strategies=["lowest"], threads=1), out=out)
     assert "Win rate by seat (seat effect)" in write_report(out)[0].read_text()
     r = cli("run", "--games", "300", "--players", "3")
-    assert "By seat (seat effect: the same strategy at every seat)" in " ".join(
+    assert "By seat (seat effect: lowest, swap highest-up, at every seat)" in " ".join(
         r.output.split())
