@@ -108,9 +108,26 @@ def seat_twins(row: dict, players: int, k: int) -> list:
 
 
 def shared_text(row: dict, players: int, k: int) -> str:
-    """:func:`seat_twins` in words: "seat 0 (every game)", or "no other seat"."""
+    """:func:`seat_twins` in words: "seat 0 (every game)", "seats 2, 4, 6 (every game)" (short
+    enough for eight seats' rows), or "no other seat"."""
     twins = seat_twins(row, players, k)
-    return ", ".join(f"seat {t}" for t in twins) + " (every game)" if twins else "no other seat"
+    if not twins:
+        return "no other seat"
+    return f"seat{'s' * (len(twins) > 1)} {', '.join(map(str, twins))} (every game)"
+
+
+def seats_text(seats) -> str:
+    """A seat, or seats as the tally lists them (``"0,1,2,3,5"``), with runs of three or more
+    written as ranges (``"0-3,5"``): eight seats' rows stay narrow."""
+    parts = [int(x) for x in str(seats).split(",") if x != ""]
+    out, i = [], 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1] == parts[j] + 1:
+            j += 1
+        out += [f"{parts[i]}-{parts[j]}"] if j - i >= 2 else [str(p) for p in parts[i:j + 1]]
+        i = j + 1
+    return ",".join(out)
 
 
 def cycle_stop_text(stop) -> str:

@@ -7,7 +7,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from reports.plain import cycle_stop_text, neighbours_text, rules_words, shared_text
+from reports.plain import (
+    cycle_stop_text, neighbours_text, rules_words, seats_text, shared_text,
+)
 from sim.runs.tally import neighbours
 from sim.studies.design import seat_design_of
 
@@ -72,19 +74,23 @@ def print_summary(tally, seconds: float, console: Console | None = None,
     console.print(f"Stopping endless games: {cycle_stop_text(ov['cycle_stop'])}.")
     v2 = cfg.options["last_player_loses"]
     same = len(set(zip(cfg.strategies[:cfg.players], cfg.swaps[:cfg.players]))) == 1
-    for title, rows, key in (("By seat" + (" (seat effect: the same strategy at every seat)"
+    everywhere = f"{cfg.strategies[0]}, swap {cfg.swaps[0]}, at every seat"
+    for title, rows, key in (("By seat" + (f" (seat effect: {everywhere})"
                                            if same else " and the strategy there (not a "
                                            "seat effect: the seats hold different "
                                            "strategies)"), tally.seat_rows(), "seat"),
                              ("By strategy (over the seats it holds)", tally.strategy_rows(),
                               "seats")):
         more = key == "seat" and v2
+        named = not (same and key == "seat")   # one strategy everywhere: said in the title
+        # The unfinished games and mean turns are the run's (the line above), alike on every
+        # row: left out, so that a table of eight seats fits 80 columns.
         console.print(_table(
             title + (" - win = first out (V2)" if v2 else ""),
-            [key, "strategy", "swap", "games", "wins", "win rate", "95% CI", "unfinished",
-             "mean turns"] + (["shithead", "mean place"] if more else []),
-            [[str(r[key]), r["strategy"], r["swap"], f"{r['games']:,}", f"{r['wins']:,}",
-              _pct(r["win_rate"]), _ci(r), f"{r['unfinished']:,}", f"{r['mean_turns']:.1f}"]
+            [key] + ["strategy", "swap"] * named + ["games", "wins", "win rate", "95% CI"]
+            + (["shithead", "mean place"] if more else []),
+            [[seats_text(r[key])] + [r["strategy"], r["swap"]] * named
+             + [f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]), _ci(r)]
              + ([f"{r['shithead']:,}", f"{r['mean_place']:.3f}"] if more else [])
              for r in rows], left=("strategy", "swap")))
     mixed = neighbours(cfg.strategies, cfg.players, cfg.ruleset)

@@ -508,7 +508,7 @@ def test_the_loss_is_measured_on_fresh_worlds_and_the_ranking_is_hints():
     from sim.studies.analysis import analyze_decision, move_words
 
     g = _run_game(0)
-    turn, st, m = next((t, s, m) for t, s, m in rv.plan(g, 0)[0]
+    turn, st, m = next((t, s, m) for t, s, m, _ in rv.plan(g, 0)[0]
                        if len(legal_ids(s)) >= 3)
     d = rv.decide(st, m, rollouts=40, seed=9, turn=turn)
     a = analyze_decision(st, rollouts=40, seed=9)
@@ -555,7 +555,7 @@ def test_hint_and_review_rank_a_decision_alike(monkeypatch):
         t.play(t.legal()[0] if int(t.st[CURRENT]) == 0 else t.bot_move())
     t.reason = "quit"
     game = json.loads(json.dumps(record(t)))
-    turn, st, m = next(x for x in rv.plan(game, 0)[0] if x[0] == hinted)
+    turn, st, m, _ = next(x for x in rv.plan(game, 0)[0] if x[0] == hinted)
     d = rv.decide(st, m, rollouts=60, seed=rv.default_seed(game), turn=turn)
     a = seen[0]
     assert d.ranking == [move_words(a.moves[i]) for i in a.order()]

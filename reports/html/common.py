@@ -8,6 +8,7 @@ import base64
 import datetime as _dt
 import io
 import math
+import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -207,7 +208,6 @@ def axes(w=8.0, h=4.2):
 
 def fig_title(fig, text: str) -> None:
     """The figure's title, wrapped to the figure's width."""
-    import textwrap
     text = text.replace("(n = ", "(n\u00a0=\u00a0")       # keep "n = 1,000" on one line
     fig.suptitle(textwrap.fill(text, max(30, int(fig.get_figwidth() * 10.5))))
 
@@ -231,6 +231,12 @@ def rate_bars(ax, labels, rate, low, high, color, players=None, n=None, names_la
     flat = _too_wide(ax, labels)
     if flat:
         labels = [str(lab).replace("\n", ", ") for lab in labels]
+        fig = ax.figure
+        if len(fig.axes) == 1:                 # room for every bar (8 seats and a starter)
+            fig.set_figheight(max(fig.get_figheight(), 1.8 + 0.42 * len(labels)))
+        # the names' axis label along the axes' height, wrapped to fit it
+        inches = ax.get_position().height * fig.get_figheight()
+        names_label = textwrap.fill(names_label, max(20, int(inches / 0.075)))
     x = np.arange(len(labels))
     bar = ax.barh if flat else ax.bar
     size = {"height" if flat else "width": 0.6}
@@ -401,9 +407,11 @@ def run_section(page: Page, run: Loaded) -> None:
     if ov.get("burns_per_game") is not None:
         rows.append(("burns per game", f"{as_float(ov['burns_per_game']):.2f}"))
     if "swaps" in cfg and isinstance(cfg.get("strategies"), list):
-        rows.append(("seats (strategy and swap policy)", ", ".join(
-            f"{s}: {st} (swap {sw})" for s, (st, sw) in enumerate(
-                zip(cfg.pop("strategies"), cfg.pop("swaps"))))))
+        seats = list(zip(cfg.pop("strategies"), cfg.pop("swaps")))
+        rows.append(("seats (strategy and swap policy)", (
+            f"every seat: {seats[0][0]} (swap {seats[0][1]})" if len(set(seats)) == 1 and
+            len(seats) > 1 else ", ".join(f"{s}: {st} (swap {sw})"
+                                          for s, (st, sw) in enumerate(seats)))))
     rows += [(k.replace("_", " "), _value(v)) for k, v in cfg.items() if v is not None]
     if run.parts:
         rows.append(("batch / record files", f"{int_text(man.get('batch'))} games per file, "

@@ -216,7 +216,7 @@ def _seats(blocks: Section, cmp: dict, games) -> None:
     blocks.heading("Seat effect in the tournament" if balanced
                    else "Win rate by seat in the tournament (not a seat effect)")
     rows = list(seat) + ([dict(start, seat="starter")] if start else [])
-    labels = [f"seat {r['seat']}" if r["seat"] != "starter" else "starting\nplayer (R6)"
+    labels = [f"seat {r['seat']}" if r["seat"] != "starter" else "starter (R6)"
               for r in rows]
     p = cmp.get("players") or len(seat)
     k = len(cmp.get("strategies") or [])

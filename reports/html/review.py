@@ -39,7 +39,9 @@ def answer(page: Page, run: Loaded) -> None:
         blocks.figure("review_values", _plot(r), "Each decision's value with the best move and "
                       "after the move made, from the same worlds (turn 0: the swap); a red "
                       "mark is a mistake (the loss's interval excludes 0).")
-    rows = [{"turn": "swap" if x.turn == 0 else x.turn, "made": x.made,
+    chains = any(x.chain for x in r.decisions)     # H19: a turn of several moves
+    rows = [{"turn": "swap" if x.turn == 0 else x.turn,
+             "in turn": f"{x.chain[0]}-{x.chain[1]}" if x.chain else "", "made": x.made,
              "best": "=" if x.best == x.made else x.best,
              "made value": value_text(x.value_made, r.v2),
              "best value": value_text(x.value_best, r.v2), "loss": loss_text(x.loss, r.v2),
@@ -47,8 +49,11 @@ def answer(page: Page, run: Loaded) -> None:
              "mistake": "MISTAKE" if x.mistake else ""} for x in r.decisions]
     unit = "places" if r.v2 else "percentage points of win chance"
     blocks.table("review_decisions", pd.DataFrame(rows, columns=[
-        "turn", "made", "best", "made value", "best value", "loss", "95% interval",
-        "mistake"]), f"Every decision with a choice; loss in {unit}:")
+        "turn"] + ["in turn"] * chains + ["made", "best", "made value", "best value", "loss",
+                                          "95% interval", "mistake"]),
+        f"Every decision with a choice; loss in {unit}"
+        + ("; a chain's moves (H19) are one turn, named by its first and last move (as "
+           "sim replay numbers them)" if chains else "") + ":")
 
 
 def _plot(r):

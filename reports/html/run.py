@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    SPARSE, Page, _legend_below, axes, int_text, pct_text, percent_axis, rate_bars,
+    SPARSE, TEXT_COLUMNS, Page, _fmt_table, _legend_below, axes, int_text, pct_text,
+    percent_axis, rate_bars,
 )
-from reports.plain import neighbours_text
+from reports.plain import neighbours_text, seats_text
 from sim.kernel.ruleset import Ruleset
 from sim.runs.saved import Loaded
 from sim.runs.tally import neighbours, wilson
@@ -98,7 +99,7 @@ def _strategy_section(page: Page, run: Loaded) -> None:
     if bs.empty or "seats" not in bs:      # a tournament's table is drawn by its section
         return
     blocks = page.section("strategies", "Win rate by strategy")
-    labels = [f"{lab}\nseats {','.join(map(str, seats))}\nn={int_text(g)}"
+    labels = [f"{lab}\nseats {seats_text(','.join(map(str, seats)))}\nn={int_text(g)}"
               for (lab, seats), g in zip(_strategy_labels(run), bs["games"])]
     fig, ax = axes(8, 4.4)
     rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
@@ -109,10 +110,25 @@ def _strategy_section(page: Page, run: Loaded) -> None:
                   "played; the seats of one game are not independent, so read the intervals "
                   "as indicative.", f"Win rate by strategy with 95% Wilson CI (n = "
                   f"{int_text(bs['games'].sum())} seat-games)")
-    blocks.table("by_strategy", bs, "Win rate by strategy:")
+    _per_row_table(blocks, "by_strategy", bs, "Win rate by strategy")
     mixed = _neighbours(run)
     if mixed:
         blocks.text("Note: " + neighbours_text(mixed))
+
+
+GAME_COLUMNS = ("unfinished", "mean_turns")     # of the games, not of a seat or a strategy
+
+
+def _per_row_table(blocks, name: str, df: pd.DataFrame, what: str) -> None:
+    """A seat's or a strategy's table, shown without the columns of the whole run that
+    repeat on every row (unfinished games, mean turns: The run gives them), so that eight
+    seats' rows stay readable; the CSV keeps every column."""
+    same = [c for c in GAME_COLUMNS if c in df and len(df) > 1 and df[c].nunique() == 1]
+    shown = _fmt_table(df.drop(columns=same))
+    note = (f" ({' and '.join(c.replace('_', ' ') for c in same)}: the same on every row, "
+            f"in The run)" if same else "")
+    blocks.table(name, df, f"{what}{note}:", shown=shown,
+                 text=[c for c in shown.columns if c in TEXT_COLUMNS])
 
 
 def _neighbours(run: Loaded) -> dict | None:
@@ -151,7 +167,7 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
         blocks.figure("win_rate_by_seat", fig, "Each seat's share of all games won; the "
                       "dealer is drawn at random (R3).", f"Win rate by seat with 95% Wilson "
                       f"CI (n = {int_text(bs['games'].iloc[0])} games)")
-        blocks.table("by_seat", bs, "Win rate by seat:")
+        _per_row_table(blocks, "by_seat", bs, "Win rate by seat")
         if "shithead" in bs:
             games = bs["games"].to_numpy()
             ci = [wilson(int(k), int(n)) for k, n in zip(bs["shithead"], games)]
@@ -233,7 +249,8 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
     fig, ax = axes()
     limit = max(_hist_limit(pick.sum(axis=0)), 2)
     edges = np.arange(limit + 1) - 0.5
-    colors = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#9d755d"]
+    colors = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#9d755d", "#eeca3b",
+              "#1d2433"]                       # one each for up to 8 seats' strategies
     rows = []
     total = 0
     groups = _strategy_labels(run) or [("all seats", list(range(run.players)))]

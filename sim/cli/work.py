@@ -162,11 +162,13 @@ def study_rules(*, players=4, base="seed", rule=None, only=None, games="40k", sk
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
     from sim.studies.ruleslab.study import estimate_plan, rules_lab
+    from sim.studies.ruleslab.variants import variants
 
     # the budgets as typed (``40k``; ``--mc-deals 0`` leaves montecarlo out)
     counts = {"games": _count(games), "skill_deals": _count(skill_deals, "--skill-deals"),
               "mc_deals": 0 if str(mc_deals).strip() == "0" else _count(mc_deals, "--mc-deals")}
     folder.check_resume(resume, out, "study")
+    variants(base, players, _seq(rule) or [], _seq(only) or [])   # before the estimate
     shared = dict(players=players, base=base, rule=_seq(rule) or [], only=_seq(only) or [],
                   strategy=strategy, seed=seed, max_turns=max_turns, threads=threads,
                   cycle_stop=cycle_stop, **counts)

@@ -86,9 +86,14 @@ class RunConfig:
 
     def __post_init__(self):
         games, players, threads = self.games, self.players, self.threads
-        if not isinstance(players, int) or not 2 <= players <= 8:
-            raise RunError(f"--players: Shithead is for 2 to 6 players, 2 to 8 with two decks "
-                           f"(R1, H18), got {players}")
+        try:
+            ruleset = Ruleset.parse(self.rules)
+        except ValueError as e:
+            raise RunError(f"rules: {e}") from None
+        try:                          # R1, H18: the ruleset owns the players' check
+            ruleset.check_players(players)
+        except ValueError as e:
+            raise RunError(f"--players: {e}") from None
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
         check_seed(self.seed)
@@ -99,11 +104,6 @@ class RunConfig:
                            f"(this machine's cores), got {threads}")
         if self.batch < 1:
             raise RunError(f"batch: expected a positive number, got {self.batch}")
-        try:
-            ruleset = Ruleset.parse(self.rules)
-            ruleset.check_players(players)
-        except ValueError as e:
-            raise RunError(f"rules: {e}") from None
         imported_as = dict(self.imported_as or {})
         strategies = _per_seat(self.strategies, players, "--strategy")
         swaps = _per_seat(self.swaps or [None], players, "--swap")
@@ -155,7 +155,7 @@ class RunConfig:
     @cached_property
     def pool(self) -> fastpath.Pool:
         """The core's pool for this table: entry ``s`` is seat ``s``'s (:data:`SEATED`);
-        always 6 entries, so one compiled core serves every table size. Made once per config,
+        always MAXP entries, so one compiled core serves every table size. Made once per config,
         as :attr:`seat_table` and :attr:`rules_vector`: a tournament calls the core thousands
         of times with the same ones. (Not flagged read-only: that would be another Numba
         type, and another compile of the core; nothing writes to them.)"""

@@ -261,7 +261,8 @@ def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
     """The playout strategies as the batch core takes them (:attr:`RunConfig.pool`):
     ``me`` at ``seat`` (default: ``opponents``), ``opponents`` elsewhere; and their names.
     Only the seats are taken from the config: the rules are the state's own."""
-    cfg = RunConfig(players=players,
+    cfg = RunConfig(players=players,      # a ruleset that seats them: 7-8 need two decks (H18)
+                    rules="seed" if players <= 6 else {"base": "seed", "decks": 2},
                     strategies=[me or opponents if s == seat else opponents
                                 for s in range(players)])
     moves, params = cfg.pool.moves, cfg.pool.params

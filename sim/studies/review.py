@@ -21,7 +21,8 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
+    CHAIN, CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES,
+    V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
@@ -66,7 +67,10 @@ def game_states(game: dict):
         if st[OVER] or entry.get("seat") != p:
             raise ValueError(f"move {turn} is seat {entry.get('seat')}'s, but seat {p} is to "
                              f"move" + (" (the game is over)" if st[OVER] else ""))
-        m = move_to_id(entry["move"])
+        try:
+            m = move_to_id(entry["move"], st)         # H11 one_then_rank: n of those held
+        except ValueError as e:
+            raise ValueError(f"move {turn}: {e}") from None
         if m not in legal_ids(st):
             raise ValueError(f"move {turn} {entry['move']} is not legal (R24)")
         yield turn, st.copy(), p, m
@@ -93,6 +97,20 @@ def state_at(game: dict, turn: int) -> np.ndarray:
     return st
 
 
+def move_phrase(st, m: int) -> str:
+    """Move ``m`` made at state ``st`` as ``sim play`` reads it (:func:`sim.cli.words.parse`
+    reads it back to this move): :func:`sim.studies.analysis.move_words`, but an H11
+    ``one_then_rank`` add of all of a face-up rank writes every card (``add K K K``), as its
+    fewer do (``add K``, ``add K K``), so that no two moves read alike."""
+    from sim.kernel.cards import NAMES
+    from sim.kernel.layout import ADD, FU, PICKUP, R_FUPICK
+
+    if ADD <= m < PICKUP and st[R_FUPICK] == 3:
+        held = int(st[FU + int(st[CURRENT]) * NR + m - ADD])
+        return "add " + " ".join([NAMES[m - ADD]] * held)
+    return move_words(m)
+
+
 # -- the review ------------------------------------------------------------------------------
 @dataclass
 class Decision:
@@ -103,7 +121,9 @@ class Decision:
     choices not clearly different from it there (the best alone when it is clear); ``more``:
     the ranking worlds more that would likely separate the tied ones (None: far more, or a
     review saved before); ``fresh``: the worlds the values and the loss were measured on (0
-    in a review saved before, whose values and loss are from the ranking worlds)."""
+    in a review saved before, whose values and loss are from the ranking worlds); ``chain``:
+    under H19, the first and last move of the decision's turn when that turn is a chain of
+    several moves (empty otherwise: a turn of one move)."""
 
     turn: int
     moves: int                  # legal moves
@@ -124,6 +144,7 @@ class Decision:
     tied: list = field(default_factory=list)
     more: int | None = None
     fresh: int = 0
+    chain: list = field(default_factory=list)   # H19: [first, last] move of a turn of several
 
 
 @dataclass
@@ -222,10 +243,10 @@ def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_
     fresh, _ = play_worlds(st, cols, seed=decision_seed(seed, st), first=a.n, n=rollouts,
                            opponents=opponents, max_turns=max_turns)
     tie = a.tie()
-    return Decision(turn=turn, moves=len(a.moves), made=move_words(made),
-                    best=move_words(a.moves[b]), worlds=a.n, seconds=a.seconds,
-                    made_json=move_to_dict(made), best_json=move_to_dict(a.moves[b]),
-                    ranking=[move_words(a.moves[j]) for j in order], tied=tie["tied"],
+    return Decision(turn=turn, moves=len(a.moves), made=move_phrase(st, made),
+                    best=move_phrase(st, a.moves[b]), worlds=a.n, seconds=a.seconds,
+                    made_json=move_to_dict(made, st), best_json=move_to_dict(a.moves[b], st),
+                    ranking=[move_phrase(st, a.moves[j]) for j in order], tied=tie["tied"],
                     more=tie["more"], **measured_loss(fresh, a.v2, span))
 
 
@@ -386,19 +407,25 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
-    """The seat's decisions to review, ``(turn, state, move)`` each, and its forced turns."""
+    """The seat's decisions to review, ``(turn, state, move, chain)`` each (``chain``: the
+    first and last move of its turn when that turn is an H19 chain of several moves, else
+    ``[]``), and its forced turns."""
     players = int(game["players"])
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise ValueError(f"--seat: expected a seat from 0 to {players - 1}, got {seat}")
     todo, forced = [], 0
+    first, last = 0, {}                  # each move's turn: its first move; a turn's last
     for turn, st, p, m in game_states(game):
+        first = first if st[CHAIN] else turn      # in a chain (H19): the same turn goes on
+        last[first] = turn
         if p != seat:
             continue
         if len(legal_ids(st)) > 1:
-            todo.append((turn, st, m))
+            todo.append((turn, st, m, first))
         else:
             forced += 1
-    return todo, forced
+    return [(turn, st, m, [first, last[first]] if last[first] > first else [])
+            for turn, st, m, first in todo], forced
 
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
@@ -438,10 +465,10 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
             r.decisions.append(swap_decision(game, seat, rollouts=rollouts, seed=seed,
                                              opponents=opponents))
             on_decision(r, r.decisions[-1])
-        for turn, st, m in todo:
+        for turn, st, m, chain in todo:
             t0 = time.perf_counter()
             d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
-            d.seconds = time.perf_counter() - t0
+            d.seconds, d.chain = time.perf_counter() - t0, chain
             r.decisions.append(d)
             on_decision(r, d)
     except KeyboardInterrupt:

@@ -55,7 +55,7 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     try:
         vs, refused = variants(base, players, rule, only)
     except ValueError as e:
-        raise RunError(f"--base/--rule/--only/--players: {e}") from None
+        raise RunError(str(e)) from None
     threads = threads or numba.config.NUMBA_NUM_THREADS
     plan = {"players": players, "base": base, "rule": list(rule), "only": list(only),
             "seed": seed, "games": games,
