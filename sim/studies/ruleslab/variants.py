@@ -6,7 +6,8 @@ must fit the deck at this number of players); the refused ones are listed with t
 A change that is sure to play the games of a ruleset already measured is skipped, with the
 reason: a ``decks`` value (H18) giving as many decks at this number of players as the base or
 an earlier value (``masters`` is 2 decks at 4-6 players, as ``decks=2``), and H20 under H3
-``false`` (moot: nothing burns by four of a kind). ``starter_order`` (H15) takes any list of
+``false`` (nothing burns by four of a kind) or without V2 (the game ends at the first out,
+the move H20 changes, with the same winner). ``starter_order`` (H15) takes any list of
 ranks: two alternatives are measured, the order reversed and the order with 2s first.
 """
 from __future__ import annotations
@@ -49,7 +50,7 @@ def values_of(opt) -> list:
 def same_games(rs: Ruleset, key: str, players: int, decks: dict) -> str:
     """Why the change of ``key`` to ``rs`` plays games already measured ("" if it may not):
     its number of decks (H18) is one of ``decks`` (decks at ``players`` -> the ident that
-    has it), or H20 without H3."""
+    has it), or H20 without H3 or without V2."""
     if key == "decks":
         d = rs.decks_for(players)
         if d in decks:
@@ -57,6 +58,9 @@ def same_games(rs: Ruleset, key: str, players: int, decks: dict) -> str:
                     f"{decks[d]} (H18)")
     if key == "out_before_burn" and not rs.four_burns:
         return "moot with four_burns=false: nothing burns by four of a kind (H20, H3)"
+    if key == "out_before_burn" and not rs.last_player_loses:
+        return ("moot without last_player_loses: the game ends at the first out, the move "
+                "H20 changes, with the same winner (H20, V2)")
     return ""
 
 
