@@ -35,7 +35,10 @@ import numba
 from sim.runs.runner import RunConfig, play_batch
 
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+# ../shared/reference beside the project (or beside the folder of its git worktrees)
+REFERENCE = next((p / "shared" / "reference" for p in Path(__file__).resolve().parents[1:4]
+                  if (p / "shared" / "reference").is_dir()),
+                 Path(__file__).resolve().parents[1].parent / "shared" / "reference")
 TWO_DECKS, PLAY_ON = "seed decks=2", "classic play_on=true"            # H18, H19
 RULES = {TWO_DECKS: {"base": "seed", "decks": 2},
          PLAY_ON: {"base": "classic", "play_on": True}}
