@@ -163,13 +163,17 @@ def test_a_skipped_change_plays_the_games_it_names():
                     games("out_before_burn=true", "classic"))
 
 
-def test_the_new_options_measured_from_classic():
+def test_the_new_options_measured_from_classic(tmp_path):
     """A tiny lab of H18-H20 and one_then_rank from classic (count rule off, so H19 is
     allowed; V2, so H20 matters): every measure for each, two decks lengthen the game, the
-    skipped ones listed once."""
+    skipped ones listed once (terminal and page)."""
+    from reports.html import write_report
     from reports.lab_text import ruleslab_lines
 
-    res = rules_lab(base="classic", only=NEW, **dict(SMALL, games=400, skill_deals=20))
+    res = rules_lab(base="classic", only=NEW, out=tmp_path / "lab",
+                    **dict(SMALL, games=400, skill_deals=20))
+    html = write_report(tmp_path / "lab")[0].read_text()
+    assert "Not measured, sure to play games measured already: decks=masters (2 decks" in html
     idents = [r["ident"] for r in res["rulesets"]]
     assert {"decks=2", "play_on=true", "out_before_burn=true",
             "faceup_pickup=one_then_rank"} <= set(idents)
