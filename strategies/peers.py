@@ -19,7 +19,9 @@
     it plays the first legal card in the row's dealt order: likewise a random legal face-up
     card, each rank weighted by its face-up cards. The draws come from the game's random
     stream, so it is not pure (sim.kernel.cycle) and its games are reproducible from the seed.
-    No swap.
+    No swap. Its program has no chains; under H19 it plays as it lays cards: it goes on with
+    every card of a normal rank (all copies) and ends the turn on a ``single`` rank (one
+    card a turn).
 
 Rank orders are written as card names separated by spaces; every rank 2 .. A must appear once
 (jokers, when the ruleset has them, come last).
@@ -101,7 +103,9 @@ simple = move_strategy(
     "simple",
     "boothj5's Simple (docs/rules.md §11.6): the first legal rank of `order`, all copies, but one "
     "card of the ranks in `single`, which rank equal: one of them drawn at random; from the "
-    "face-ups a random legal card (its dealt order); picks up only when it cannot play",
+    "face-ups a random legal card (its dealt order); picks up only when it cannot play; in a "
+    "chain (H19) goes on with every card of a normal rank and ends the turn on a rank in "
+    "`single` (it lays those one at a time)",
     swap="none",
     params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
     prepare=_prepare_simple,

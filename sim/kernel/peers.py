@@ -12,7 +12,7 @@ import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.layout import (
-    ADD, BIG, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, STOCKLEN,
+    ADD, BIG, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, STOCKLEN, TOPRANK,
 )
 from sim.kernel.moves import (
     big_ranks, big_word, forced, has, lowest_bit, most_big, most_cards, play_id, play_ranks,
@@ -112,6 +112,9 @@ def simple(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     single = np.int64(params[0])
+    if has(legal, L_END):                     # H19: as Simple lays cards, all of a normal
+        r = obs[TOPRANK]                      # rank, one of a `single` rank, never two
+        return END if (single >> r) & 1 else _all(legal, r, big)
     p = obs[CURRENT]
     if obs[HANDN + p] > 0:
         r = first_of(ranks, params)
