@@ -248,7 +248,7 @@ def _evaluate_in_python(quality, base, calls):
         calls.append(int(m))
         return quality[m]
 
-    def cands(obs, legal, b, pickups, cand):
+    def cands(obs, hand, legal, b, pickups, cand):
         cand[:len(quality)] = np.arange(len(quality))
         return len(quality)
 

@@ -238,3 +238,22 @@ def test_the_readme_strategy_plays_every_ruleset_without_H19(tmp_path):
                          max_turns=3000))
         sizes.add((rs.decks_for(players), players))
     assert {(2, 7), (2, 8)} <= sizes
+
+
+def test_the_guides_chain_example_plays_H19_and_ends_on_its_specials(tmp_path):
+    """docs/strategies.md's "Play on (H19)" example: the one thing a strategy adds for H19."""
+    import re
+
+    from tests.test_user_strategies import GUIDE
+
+    code = next(b for b in re.findall(r"```python\n(.*?)```", GUIDE.read_text(), re.S)
+                if "def careful_chains" in b)
+    bots = tmp_path / "chainbots.py"
+    bots.write_text(code)
+    spec = f"{bots}:careful_chains"
+    assert choose(spec, chain("2", ["2", "K", "9"])) == END_MOVE
+    assert choose(spec, chain("2", ["2", "K", "9"], stock=())) == play("2")
+    assert choose(spec, chain("5", ["5", "5", "K"])) == play("5", "5")
+    for players in (2, 4, 6):
+        _check(RunConfig(games=200, players=players, seed=players, rules="masters-of-shithead",
+                         strategies=[spec] + ["counting"] * (players - 1), max_turns=3000))
