@@ -5,8 +5,8 @@ then searches the candidates: the largest play of each legal rank (splitting a p
 triple is never searched; 5 to 8 cards with two decks, H18), pick-ups only when no play is
 legal (``pickups=0``, default; 1 searches them too, with every k of a one_then_rank pick-up,
 H11), and ``counting``'s move, which may be a pick-up on purpose. In a chain (H19) the
-candidates are the largest continuation and ``END``; every opponent model plays its own
-chains in the playouts. It samples
+candidates are every continuation and ``END``; every opponent model plays its own chains in
+the playouts. It samples
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
@@ -49,11 +49,11 @@ from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
 from sim.kernel.engine import apply_with, legal_from, rules_of
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_BIG, L_END, L_PICKUP,
+    ADD, BIG, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_BIG, L_END, L_PICKUP,
     MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, has, lowest_bit, most_big, most_cards, most_play,
+    big_word, count_legal, has, lowest_bit, most_big, most_cards, most_play,
     move_cards, nth_legal, play_ranks,
 )
 from sim.kernel.referee import deal_unswapped, inlined_apply, opening_move
@@ -218,30 +218,39 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
     return _score(st, me)
 
 
+@jit(inline="always")
+def _rank_bits(r):
+    """The bits of rank ``r`` in a big word (:func:`sim.kernel.moves.big_word`)."""
+    return (np.int64(1) | (np.int64(1) << NRANK) | (np.int64(1) << (2 * NRANK))
+            | (np.int64(1) << (3 * NRANK))) << r
+
+
 @jit
 def candidates(obs, hand, legal, base, pickups, cand):
     """Write the moves worth searching into ``cand``; return how many. Plays: the largest
     play of each legal rank (splitting a pair or triple is never searched; 5 to 8 cards with
-    two decks, H18); in a chain (H19) that is the largest continuation, and ``END`` is a
-    candidate too; pick-ups and adds (every k of a one_then_rank pick-up, H11): with
+    two decks, H18); in a chain (H19) every continuation and ``END`` (going on with fewer
+    cards than all is keeping some back, as ``END`` keeps all); pick-ups and adds (every k of a one_then_rank pick-up, H11): with
     ``pickups`` 0 only when no play is legal; and ``base`` (the heuristic's own choice,
     which may be a pick-up on purpose) in any case."""
     plays = legal & ((np.int64(1) << ADD) - 1)
     if pickups == 0 and plays:
         legal = plays | (legal & ((np.int64(1) << L_END) | (np.int64(1) << L_BIG)))
     big = big_word(obs, hand) if has(legal, L_BIG) else np.int64(0)
+    every = has(legal, L_END)
     k = 0
     found = False
     for i in range(count_legal(legal, obs)):
         m = nth_legal(legal, obs, i)
-        if m >= ADD or (m == most_cards(legal, m % NRANK) and most_big(big, m % NRANK) < 0):
+        if m >= ADD or every or (m == most_cards(legal, m % NRANK)
+                                 and most_big(big, m % NRANK) < 0):
             cand[k] = m
             k += 1
             found |= m == base
-    ranks = big_ranks(big)
-    while ranks:                             # H18: the largest play of 5 to 8 of each rank
-        m = most_big(big, lowest_bit(ranks))
-        ranks &= ranks - 1
+    while big:                               # H18: plays of 5 to 8 (in a chain: every one)
+        b = lowest_bit(big)
+        m = BIG + b if every else most_big(big, b % NRANK)
+        big &= ~(np.int64(1) << b) if every else ~_rank_bits(b % NRANK)
         cand[k] = m
         k += 1
         found |= m == base
@@ -358,9 +367,9 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     "out in the same sampled worlds (`rollouts` playouts per decision, cut at `horizon` "
     "turns and scored by a learned value), each other seat "
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
-    "counting only when a move wins clearly more (`prior`); in a chain (H19) END and the "
-    "largest continuation are candidates like any move (counting's own rule the default), "
-    "and the playouts play chains by each seat's model",
+    "counting only when a move wins clearly more (`prior`); in a chain (H19) END and every "
+    "continuation are candidates like any move (counting's own rule the default), and the "
+    "playouts play chains by each seat's model",
     swap="highest-up",
     params={"rollouts": (120, 1, 1_000_000), "horizon": (40, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),

@@ -113,7 +113,7 @@ def test_H19_random_chooses_among_end_and_every_continuation():
     assert seen == {repr(play("5")), repr(play("5", "5")), repr(END_MOVE)}
 
 
-def test_H19_montecarlo_searches_end_and_the_largest_continuation():
+def test_H19_montecarlo_searches_end_and_every_continuation():
     st = to_state(chain("5", ["5", "5", "K"]))
     legal = engine.legal_word(st)
     assert has(legal, L_END)
@@ -121,7 +121,16 @@ def test_H19_montecarlo_searches_end_and_the_largest_continuation():
     hand = st[HANDS:HANDS + NR]
     base = 1 * NR + 2                                  # counting's move: both 5s
     got = sorted(cand[:candidates(st[:PUB], hand, legal, base, 0, cand)].tolist())
-    assert got == sorted([base, END])
+    assert got == sorted([2, base, END])               # one 5, both, or END
+
+
+def test_H19_montecarlo_searches_every_continuation_of_five_or_more_too():
+    st = to_state(chain("5", ["5"] * 6, ruleset={**PLAY_ON, "decks": 2}))
+    legal = engine.legal_word(st)
+    cand = np.zeros(200, np.int64)
+    got = sorted(cand[:candidates(st[:PUB], st[HANDS:HANDS + NR], legal, END, 0, cand)].tolist())
+    assert got == sorted([(n - 1) * NR + 2 for n in range(1, 5)]
+                         + [BIG + (n - 5) * NR + 2 for n in (5, 6)] + [END])
 
 
 # -- H18: plays of 5 to 8 cards where a strategy plays every copy -------------------------------
