@@ -42,8 +42,8 @@ from sim.kernel.layout import (
     R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN, STOCKLEN, TOPRANK, TURN,
 )
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, move_cards, most_play,
-    nth_legal, play_ranks,
+    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_cards, move_cards,
+    most_play, nth_legal, play_ranks,
 )
 from sim.kernel.rng import randint
 from sim.kernel.strategy import move_strategy
@@ -83,6 +83,13 @@ def _highest_rank(bits):
         if (bits >> r) & 1:
             return r
     return -1
+
+
+@jit
+def largest_play(legal, r, obs, hand):
+    """:func:`sim.kernel.moves.most_play`, out of line: only games of two decks (H18) call it,
+    and inlined in counting's loops it cost a one-deck turn 8%."""
+    return most_play(legal, r, obs, hand)
 
 
 @jit(inline="always")
@@ -298,7 +305,7 @@ def _score(obs, hand, p, from_hand, r, m, block, w):
     unless it burns four of a kind (R22, H3). ``w``: :func:`_weights`.
     """
     w_shed, w_break, cten, ctwo, cjoker, count_rule, trans, ten_wild, four = w
-    c = move_cards(m)                                   # 5 to 8 with two decks (H18)
+    c = m // NR + 1 if m < ADD else move_cards(m)       # 5 to 8 with two decks (H18)
     wildish = r == trans or (r == TEN and ten_wild)     # H5, H2: kept like a 2
     # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
     # as it holds ranks, however many cards: a play sheds one rank, not c cards
@@ -322,6 +329,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
     line, so that the usual path stays small. ``w``: the caller's :func:`_weights`."""
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)
     danger = _knob(params, 7, _DANGER) * (_knob(params, 6, _NEAR) - left_q)
     mode = 0 if obs[HANDN + q] > 0 else (1 if obs[FUN + q] > 0 else 2)
     unknown_q = 0
@@ -340,10 +348,12 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
         while bits:
             r = lowest_bit(bits)
             bits &= bits - 1
-            m = most_play(legal, r, obs, hand)
+            m = most_cards(legal, r)
+            if bigs:
+                m = largest_play(legal, r, obs, hand)
             block = 0.0
             if _plain_effect(obs, r):
-                c = move_cards(m) if obs[R_COUNT] else 1
+                c = (m // NR + 1 if m < ADD else move_cards(m)) if obs[R_COUNT] else 1
                 answers = obs[R_FOLLOW + (0 if r == TWO else r + 1)]   # E = r after it (R20)
                 none = 1.0
                 for a in range(NR):
@@ -435,6 +445,7 @@ def counting(obs, hand, legal, rng, params):
     left_q = obs[HANDN + q] + obs[FUN + q] + obs[FDN + q]
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)                   # H18: plays of 5 to 8 cards are legal
     usual = left_q >= _knob(params, 6, _NEAR) or q == p
     w = _weights(obs, params)
     if usual:
@@ -443,7 +454,9 @@ def counting(obs, hand, legal, rng, params):
         while bits:
             r = lowest_bit(bits)
             bits &= bits - 1
-            m = most_play(legal, r, obs, hand)
+            m = most_cards(legal, r)
+            if bigs:
+                m = largest_play(legal, r, obs, hand)
             score = _score(obs, hand, p, from_hand, r, m, 0.0, w)
             if score >= best_score:
                 best_score, best = score, m
@@ -455,7 +468,9 @@ def counting(obs, hand, legal, rng, params):
     while bits:
         r = lowest_bit(bits)
         bits &= bits - 1
-        m = most_play(legal, r, obs, hand)
+        m = most_cards(legal, r)
+        if bigs:
+            m = largest_play(legal, r, obs, hand)
         score = _score(obs, hand, p, from_hand, r, m, 0.0, w)
         if score > best_score:
             best_score, best = score, m

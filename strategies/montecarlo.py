@@ -53,16 +53,15 @@ from sim.kernel.layout import (
     MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
 from sim.kernel.moves import (
-    big_word, count_legal, has, lowest_bit, most_big, most_cards, most_play,
-    move_cards, nth_legal, play_ranks,
+    big_word, count_legal, has, lowest_bit, most_big, most_cards, move_cards, nth_legal, play_ranks,
 )
 from sim.kernel.referee import deal_unswapped, inlined_apply, opening_move
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64, uniform
 from sim.kernel.sampling import sample_world
 from sim.kernel.strategy import move_strategy
 from strategies.heuristics import (
-    BREAK, SHED, card_cost, chain_move, counting, forced_move, highest, pickup_move,
-    save_specials, wild,
+    BREAK, SHED, card_cost, chain_move, counting, forced_move, highest, largest_play,
+    pickup_move, save_specials, wild,
 )
 from strategies.peers import cheapest, prepare_cheapest
 from strategies.value import COEF, NFEAT, seat_features, value as position_value
@@ -106,12 +105,15 @@ def _lite(legal, st):
     from_hand = st[HANDN + p] > 0
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)
     bits = ranks
     while bits:
         r = lowest_bit(bits)
         bits &= bits - 1
-        m = most_play(legal, r, st, st)      # H18: 5 to 8 cards too
-        c = move_cards(m)
+        m = most_cards(legal, r)
+        if bigs:                             # H18: 5 to 8 cards too
+            m = largest_play(legal, r, st, st)
+        c = m // NRANK + 1 if m < ADD else move_cards(m)
         score = SHED * c - card_cost(r)
         held = st[HANDS + p * NRANK + r] if from_hand else st[FU + p * NRANK + r]
         if held > c:
