@@ -16,7 +16,9 @@ first game and after an aborted one), a game aborted after 100 turns per remaini
 ``--variant`` runs it with one of RULES.md §11.5's remaining differences taken out, by a patch
 applied here (the peer's files are never changed): ``deal-order-starter`` (§11.5.1: the starter
 by rank alone, ties to the earliest seat in deal order, as H14 here), ``no-kill-faceups``
-(§11.5.4: its KILL branch offers no face-up cards), or both (``+``).
+(§11.5.4: its KILL branch offers no face-up cards), ``one-card-four`` (CheapShit lays one
+card of a rank outside 4..J into a four while the stock lasts, and no more: a ``cheapest``
+without §11.6's four-of-a-kind clause), or several joined by ``+``.
 
 ``ours`` plays the same games in our kernel: the ``masters-of-shithead`` preset, ``cheapest``
 at every seat and its default swap (``none``, as CheapShit without a table), every game replayed
@@ -51,14 +53,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 RULES = "masters-of-shithead"
 PEER_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]  # its sort
 START_ORDER = ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A", "10", "2", "3"]   # H15 preset
 TURNS_PER_PLAYER = 100          # the peer's MAX_NOF_TURNS_PER_PLAYER
 SCALARS = ("turns", "pickups", "burns", "burns_ten", "burns_four", "stock_turns")
-VARIANTS = ("deal-order-starter", "no-kill-faceups")
+VARIANTS = ("deal-order-starter", "no-kill-faceups", "one-card-four")
+SPREAD = {"4", "5", "6", "7", "8", "9", "J"}        # CheapShit lays all of these (§11.6)
 
 
 def triple_key(ranks) -> str:
@@ -102,9 +104,18 @@ class Tally:
 
 
 # -- the peer's engine -------------------------------------------------------------------------
+def load_engine(src: Path):
+    """The peer's modules, imported from its source folder (the one holding ``shithead/``)."""
+    if not (src / "shithead" / "game.py").is_file():
+        sys.exit(f"error: --engine {src}: expected the peer's source folder, holding "
+                 f"shithead/game.py (masters-of-shithead/src)")
+    sys.path.insert(0, str(src))
+    from shithead import game, play, player, state
+    return game, play, player, state
+
+
 def peer_side(a) -> dict:
-    from peer_engine import load_engine
-    game, play_mod, plr, state_mod, _ = load_engine(a.engine.resolve())
+    game, play_mod, plr, state_mod = load_engine(a.engine.resolve())
     Game, Play, State = game.Game, play_mod.Play, state_mod.State
     variant = set(a.variant.split("+")) if a.variant else set()
     bad = variant - set(VARIANTS)
@@ -113,6 +124,8 @@ def peer_side(a) -> dict:
                  f"{', '.join(VARIANTS)}, joined by +")
     if "no-kill-faceups" in variant:
         patch_no_kill_faceups(State)
+    if "one-card-four" in variant:
+        patch_one_card_four(plr.CheapShit, Play)
     out = {}
     for n in a.players:
         random.seed(a.seed * 1_000_003 + n)          # the peer's randomness: its global module
@@ -121,8 +134,17 @@ def peer_side(a) -> dict:
         shithead = None
         t0 = time.process_time()
         for g in range(a.games):
-            shithead = peer_game(Game, Play, State, state_mod, players, shithead, tally,
-                                 "deal-order-starter" in variant)
+            try:
+                shithead = peer_game(Game, Play, State, state_mod, players, shithead, tally,
+                                     "deal-order-starter" in variant)
+            except AttributeError as e:
+                # its auction's last resort reads a State.starter that does not exist: two
+                # players holding the same three cards (rank and suit, two decks) tie to the
+                # end of the auction. The game cannot be played there; it is left out.
+                if "starter" not in str(e):
+                    raise
+                tally.notes["crashed_identical_hands"] += 1
+                shithead = None
             if (g + 1) % 2000 == 0:
                 print(f"\r{n} players: {g + 1}/{a.games} games, "
                       f"{time.process_time() - t0:.0f} CPU-s", end="", file=sys.stderr,
@@ -148,6 +170,21 @@ def patch_no_kill_faceups(State):
         return plays
 
     State.get_legal_game_plays = get_legal_game_plays
+
+
+def patch_one_card_four(CheapShit, Play):
+    """CheapShit without the KILL-branch adds of a rank it lays one at a time (outside 4..J,
+    the stock not empty): its one card completes the four and the pile burns, as a
+    ``cheapest`` without §11.6's "its cards complete a four: all of them" would play."""
+    select = CheapShit.select_play
+
+    def select_play(self, plays, state):
+        if (any(p.action == "KILL" for p in plays) and len(state.talon)
+                and state.discard.get_top_rank() not in SPREAD):
+            return Play("KILL")
+        return select(self, plays, state)
+
+    CheapShit.select_play = select_play
 
 
 def deal_order_starter(state, state_mod) -> int:
@@ -436,12 +473,52 @@ def chi2_sf(x, k):
         return float("nan")
 
 
+def homogeneity(ca, cb) -> tuple[float, int]:
+    """Pearson's chi-square of a 2 x k table (two samples' counts over k classes), its dof."""
+    t = np.array([ca, cb], float)
+    t = t[:, t.sum(0) > 0]
+    e = t.sum(1, keepdims=True) * t.sum(0, keepdims=True) / t.sum()
+    return float(((t - e) ** 2 / e).sum()), t.shape[1] - 1
+
+
+def compact(A_all: dict, B_all: dict, ns: list, min_games: int) -> list[str]:
+    """One table over the player counts: each statistic as "a / b (z)"."""
+    cols = {}
+    for n in ns:
+        A, B = A_all["sides"][n], B_all["sides"][n]
+        rows = rows_for(A, B)
+        cell = {}
+        for what, va, vb, z in rows[:1 + len(SCALARS)]:
+            cell[what] = f"{va:.3f} / {vb:.3f} ({z:+.1f})"
+        k = int(n)
+        for what, va, vb, z in rows[1 + len(SCALARS):1 + len(SCALARS) + k]:
+            if what.startswith(("starts: seat +1", "starts: seat dealer")):
+                cell[what] = f"{va:.2f} / {vb:.2f} ({z:+.1f})"
+        x2, dof = homogeneity(A["starter"], B["starter"])
+        cell["starter, every seat: chi2 / dof (p)"] = f"{x2:.1f} / {dof} ({chi2_sf(x2, dof):.2g})"
+        zs = np.array([r[3] for r in rows[1 + len(SCALARS) + k:]])
+        cell["places, every seat: cells with \\|z\\| > 2, of; largest \\|z\\|"] = (
+            f"{int((abs(zs) > 2).sum())} of {len(zs)}; {abs(zs).max():.1f}")
+        tri = triple_chi2(A, B, min_games)
+        cell["face-up triples: chi2 / dof = ratio (p)"] = (
+            f"{tri['chi2']:.0f} / {tri['dof']} = {tri['ratio']:.2f} ({tri['p']:.2g})")
+        cols[n] = cell
+    keys = list(dict.fromkeys(k for c in cols.values() for k in c))
+    lines = ["| statistic | " + " | ".join(f"{n} players" for n in ns) + " |",
+             "|---" * (len(ns) + 1) + "|"]
+    for k in keys:
+        lines.append(f"| {k} | " + " | ".join(cols[n].get(k, "") for n in ns) + " |")
+    return lines
+
+
 def compare(a) -> None:
     A_all, B_all = json.loads(a.a.read_text()), json.loads(a.b.read_text())
     name_a, name_b = a.names
-    lines = []
+    ns = sorted(set(A_all["sides"]) & set(B_all["sides"]), key=int)
+    lines = [f"Each cell: {name_a} / {name_b} (z, two-sample).", ""]
+    lines += compact(A_all, B_all, ns, a.min_games)
     summary = {}
-    for n in sorted(set(A_all["sides"]) & set(B_all["sides"]), key=int):
+    for n in ns:
         A, B = A_all["sides"][n], B_all["sides"][n]
         rows = rows_for(A, B)
         lines.append(f"\n**{n} players** ({name_a}: {A['games']} games, {name_b}: "
@@ -504,7 +581,7 @@ def main(argv=None):
             p.add_argument("--engine", type=Path, required=True,
                            help="the peer's source folder (masters-of-shithead/src)")
             p.add_argument("--variant", default="",
-                           help=f"one of {', '.join(VARIANTS)} (or both joined by +)")
+                           help=f"one of {', '.join(VARIANTS)} (or several joined by +)")
             p.add_argument("--engine-commit", default="")
         else:
             p.add_argument("--rules", default=RULES)
