@@ -12,7 +12,7 @@ import time
 
 import numba
 
-from reports.summary import wilson
+from sim.runs.tally import wilson
 from sim.runs.runner import RunConfig, run
 from sim.runs.registry import all_moves
 

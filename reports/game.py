@@ -11,9 +11,9 @@ from reports.plain import rules_words
 from sim.kernel import engine
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
-    BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FIRST, FU, HANDN, HANDS,
-    KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN, STARTRANK,
-    STOCKLEN, TOP, TURN, V2,
+    BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, EVENT_NAMES, FD, FDN, FDS, FIRST, FU, HANDN,
+    HANDS, KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN,
+    STARTRANK, STOCKLEN, TOP, TOPRANK, TURN, V2,
 )
 from sim.kernel.position import move_to_dict
 from sim.kernel.ruleset import Ruleset
@@ -34,15 +34,18 @@ def pile_text(st, show=8) -> str:
     return f"[{head}{' '.join(cards[-show:])}] ({n} card{'s' * (n != 1)})" if n else "[] (empty)"
 
 
-def move_text(m, source) -> str:
-    """Move id ``m`` in words, played from ``source`` (hand, face-up, face-down)."""
-    move = move_to_dict(int(m))
+def move_text(m, source, st=None) -> str:
+    """Move id ``m`` in words, played from ``source`` (hand, face-up, face-down); ``st``, the
+    state it is made in, tells how many face-ups an H11 ``one_then_rank`` add takes."""
+    move = move_to_dict(int(m), st)
     if "play" in move:
         return f"plays {' '.join(move['play'])} from {source}"
     if "blind" in move:
         return "turns face-down"
+    if "end" in move:                              # H19
+        return "ends the turn"
     if "add" in move:
-        return f"adds face-up {move['add']} and picks up"
+        return f"adds face-up {' '.join([move['add']] * move.get('n', 1))} and picks up"
     return "picks up"
 
 
@@ -59,7 +62,11 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
     """What the player at ``seat`` sees (R26)."""
     players = int(st[PLAYERS])
     count, top = int(st[COUNT]), int(st[TOP])
-    if count == 0:
+    if st[CHAIN] and not st[OVER]:            # H19: the run goes on, or the turn ends
+        mover = "you" if int(st[CURRENT]) == seat else f"seat {int(st[CURRENT])}"
+        rank = NAMES[int(st[TOPRANK])]
+        rule = f"{mover} may play more {rank}s or end the turn (H19)"
+    elif count == 0:
         rule = "you lead" if int(st[CURRENT]) == seat else "the next player leads"
     else:
         cards = f"{count} card{'s' * (count > 1)} (R9)" if st[R_COUNT] else \
@@ -90,30 +97,74 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
     return lines
 
 
-def tell_move(st, m: int, who: str) -> tuple[str, int]:
-    """Apply legal move ``m`` of the seat to move and say what happened (events, draws,
-    blind cards); returns the line and the events."""
-    p = int(st[CURRENT])
-    source = engine.play_source(st)
-    turned = ""
-    if source == 2:                           # R14, R17: the top of the stack, turned
-        n = int(st[COUNT]) if st[COUNT] > 0 and st[R_COUNT] else 1
-        k = int(st[FDN + p])
-        turned = " ".join(NAMES[r] for r in st[FD + p * DECK + max(0, k - n):FD + p * DECK + k])
+def _play(st, m: int) -> tuple[str, int, list[str], int]:
+    """Apply legal move ``m`` of the seat to move with the kernel: the move in words (from
+    the hand, face-up or face-down), the cards drawn after it, its events' names, the events."""
+    text = move_text(m, ("hand", "face-up", "face-down")[engine.play_source(st)], st)
     before = int(st[STOCKLEN])
     ev = int(engine.apply_move(st, m))
-    drew = before - int(st[STOCKLEN])
-    names = [name for bit, name in EVENT_NAMES if ev & bit]
-    text = move_text(m, ("hand", "face-up", "face-down")[source])
+    return text, before - int(st[STOCKLEN]), [n for bit, n in EVENT_NAMES if ev & bit], ev
+
+
+def _told(st, m: int) -> tuple[str, list[str], int]:
+    """Apply legal move ``m`` of the seat to move: what it did in words (the blind cards
+    turned, the draws), its events' names, the events."""
+    p = int(st[CURRENT])
+    turned = ""
+    if engine.play_source(st) == 2:           # R14, R17: the top of the stack, turned
+        n = int(st[COUNT]) if st[COUNT] > 0 and st[R_COUNT] else 1
+        k = int(st[FDN + p])
+        turned = " ".join(NAMES[r] for r in st[FD + p * FDS + max(0, k - n):FD + p * FDS + k])
+    text, drew, names, ev = _play(st, m)
     if turned:
         text += f": {turned}" + (", which cannot be played (R15)" if "blind_fail" in names
                                  else "")
     if drew:
         text += f", draws {drew}"
+    return text, names, ev
+
+
+def tell_move(st, m: int, who: str) -> tuple[str, int]:
+    """Apply legal move ``m`` of the seat to move and say what happened (events, draws,
+    blind cards); returns the line and the events. A move in a chain (H19) says so: the
+    mover goes on with the run, or ends the turn."""
+    going_on = bool(st[CHAIN])
+    text, names, ev = _told(st, m)
+    if going_on and not text.startswith("ends"):
+        text = "goes on: " + text
     line = f"{int(st[TURN]):4d}. {who} {text} -> pile {pile_text(st)}"
     if names:
         line += "  <" + ", ".join(names) + ">"
     return line, ev
+
+
+class Turns:
+    """The moves of a game gathered into turns, for the story of a game: a turn is one move,
+    or under H19 a chain of them by one seat (a run's plays and its ``end``), told as one
+    line and numbered by its moves (``12-14.``), so that ``--at`` still names a move. Feed
+    it each move once applied (:meth:`add`); it returns the turn once the turn has passed."""
+
+    def __init__(self):
+        self.first, self.parts, self.names = None, [], []
+
+    def add(self, turn: int, text: str, names, st):
+        """Move number ``turn`` in words, its events, the state after it: ``(label, the
+        turn's moves in words, its events)`` when the turn has passed, else None."""
+        self.first = self.first or turn
+        self.parts.append(text)
+        self.names += [n for n in names if n not in self.names]
+        if st[CHAIN] and not st[OVER]:           # H19: the mover goes on, or ends
+            return None
+        return self.done(turn)
+
+    def done(self, turn: int):
+        """The turn so far, ended at move ``turn`` (None if it has no move)."""
+        if self.first is None:
+            return None
+        label = str(turn) if self.first == turn else f"{self.first}-{turn}"
+        out = (label, "; ".join(self.parts), self.names)
+        self.first, self.parts, self.names = None, [], []
+        return out
 
 
 def result_of(st) -> dict:
@@ -181,12 +232,19 @@ def describe_saved(game: dict) -> list[str]:
 
     st = start_state(game)
     lines.append(f"Seat {int(st[CURRENT])} starts (R6).")
+    if rules.play_on:
+        lines.append(CHAIN_NOTE)
+    turns = Turns()
     try:
-        for _, st, p, m in game_states(game):       # each move checked (R24)
-            line, _ = tell_move(st, m, label(seats, p))
-            lines.append(line)
+        for turn, st, p, m in game_states(game):       # each move checked (R24)
+            text, names, _ = _told(st, m)
+            told = turns.add(turn, text, names, st)
+            if told:
+                lines.append(_turn_line(told, label(seats, p), st))
     except ValueError as e:
         raise ValueError(f"--file: {e}") from None
+    if turns.first is not None:                     # stopped in a chain
+        lines.append(_turn_line(turns.done(int(st[TURN])), label(seats, int(st[CURRENT])), st))
     if st[OVER]:
         lines += result_lines(st, seats)
         if game.get("result") != result_of(st):
@@ -200,6 +258,17 @@ def describe_saved(game: dict) -> list[str]:
     return lines
 
 
+CHAIN_NOTE = ("Play on (H19): a turn may be a chain of moves, told as one line numbered by "
+              "its moves (12-14.); --at N names move N.")
+
+
+def _turn_line(told, who: str, st) -> str:
+    """A turn of :class:`Turns` as ``sim replay --file`` and ``sim play`` tell a move."""
+    label, text, names = told
+    line = f"{label:>4}. {who} {text} -> pile {pile_text(st)}"
+    return line + ("  <" + ", ".join(names) + ">" if names else "")
+
+
 def replay_lines(cfg, game: int, rec) -> list[str]:
     """A game of a run told turn by turn (``sim replay``): the deal, each swap, every move and
     its events, re-applied with the kernel's :func:`~sim.kernel.engine.apply_move` from the
@@ -209,7 +278,7 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
              f"{rules_words(cfg.ruleset)}",
              f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
     for s in range(cfg.players):
-        fd = " ".join(NAMES[r] for r in st[FD + s * DECK:FD + s * DECK + st[FDN + s]])
+        fd = " ".join(NAMES[r] for r in st[FD + s * FDS:FD + s * FDS + st[FDN + s]])
         lines.append(f"  seat {s} ({cfg.strategies[s]}, swap {cfg.swaps[s]}): face-down [{fd}] "
                      f"(top last), face-up [{counted(st, FU + s * NR) or '-'}], "
                      f"hand [{counted(st, HANDS + s * NR) or '-'}]")
@@ -224,25 +293,32 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
     why = ("R6" if cfg.ruleset.starter == "dealt" else "H14, H15") + (
         f": the rank {NAMES[rank]}" if rank >= 0 else ": no listed rank, first in deal order")
     lines.append(f"Seat {int(st[FIRST])} starts ({why}).")
+    if cfg.ruleset.play_on:
+        lines.append(CHAIN_NOTE)
     forced = cfg.ruleset.forced_opening and rank >= 0
-    for turn, m in enumerate(rec.moves, 1):
-        p = int(st[CURRENT])
-        source = ("hand", "face-up", "face-down")[engine.play_source(st)]
-        before = int(st[STOCKLEN])
-        ev = engine.apply_move(st, m)
-        drew = before - int(st[STOCKLEN])
-        names = [name for bit, name in EVENT_NAMES if ev & bit]
-        text = f"{turn:5d}. seat {p} {move_text(m, source)}"
-        if forced and turn == 1:
-            text += " (the forced opening, H16)"
-        if drew:
-            text += f", draws {drew}"
-        text += f" -> pile {pile_text(st)} count {int(st[COUNT])}"
+    turns = Turns()
+
+    def told(turn_of, p):
+        label, moves, names = turn_of
+        text = f"{label:>5}. seat {p} {moves} -> pile {pile_text(st)} count {int(st[COUNT])}"
         if int(st[DIR]) == -1:
             text += ", direction -1"
         if names:
             text += "  <" + ", ".join(names) + ">"
-        lines.append(text)
+        return text
+
+    for turn, m in enumerate(rec.moves, 1):
+        p = int(st[CURRENT])
+        move, drew, names, _ = _play(st, m)
+        if forced and turn == 1:
+            move += " (the forced opening, H16)"
+        if drew:
+            move += f", draws {drew}"
+        turn_of = turns.add(turn, move, names, st)
+        if turn_of:
+            lines.append(told(turn_of, p))
+    if turns.first is not None:                     # stopped in a chain (R25)
+        lines.append(told(turns.done(len(rec.moves)), int(st[CURRENT])))
     if rec.status == 0:
         order = [int(s) for s in st[OUTORDER:OUTORDER + cfg.players] if s >= 0]
         if cfg.options["last_player_loses"]:

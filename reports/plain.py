@@ -1,6 +1,8 @@
 """Plain lines of text for the commands that print without tables: the rules presets and
 options (``sim rules``), the strategies (``sim strategies``) and a tuning's result
-(``sim tune``). Kept free of ``rich``, whose import these short commands do not need."""
+(``sim tune``); and the words of what a run saves as facts (the stopping of endless games,
+the seats' neighbours), for the terminal and the page. Kept free of ``rich``, whose import
+these short commands do not need."""
 from __future__ import annotations
 
 
@@ -106,6 +108,55 @@ def seat_twins(row: dict, players: int, k: int) -> list:
 
 
 def shared_text(row: dict, players: int, k: int) -> str:
-    """:func:`seat_twins` in words: "seat 0 (every game)", or "no other seat"."""
+    """:func:`seat_twins` in words: "seat 0 (every game)", "seats 2, 4, 6 (every game)" (short
+    enough for eight seats' rows), or "no other seat"."""
     twins = seat_twins(row, players, k)
-    return ", ".join(f"seat {t}" for t in twins) + " (every game)" if twins else "no other seat"
+    if not twins:
+        return "no other seat"
+    return f"seat{'s' * (len(twins) > 1)} {', '.join(map(str, twins))} (every game)"
+
+
+def seats_text(seats) -> str:
+    """A seat, or seats as the tally lists them (``"0,1,2,3,5"``), with runs of three or more
+    written as ranges (``"0-3,5"``): eight seats' rows stay narrow."""
+    parts = [int(x) for x in str(seats).split(",") if x != ""]
+    out, i = [], 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1] == parts[j] + 1:
+            j += 1
+        out += [f"{parts[i]}-{parts[j]}"] if j - i >= 2 else [str(p) for p in parts[i:j + 1]]
+        i = j + 1
+    return ",".join(out)
+
+
+def cycle_stop_text(stop) -> str:
+    """Why games proven endless are stopped or not, from the facts of
+    :func:`sim.runs.tally.cycle_facts` (a folder saved before them holds these words)."""
+    if isinstance(stop, str):
+        return stop
+    if not stop["asked"]:
+        return "off (--no-cycle-stop)"
+    impure = stop["impure"]
+    if not impure:
+        return "on: every seat's strategy is pure"
+    one = len(impure) == 1
+    return (f"off: {', '.join(impure)} {'is' if one else 'are'} not declared pure (a function "
+            f"of the position only)"
+            + (f"; on once {'its seats are' if one else 'their seats are'} out (V2: the seats "
+               f"still to move are then all pure)" if stop["once_out"] else ""))
+
+
+def neighbours_text(n: dict) -> str:
+    """The note under a run whose seats hold different strategies, from the facts of
+    :func:`sim.runs.tally.neighbours` (a folder saved before them holds the note): this
+    seating named, and the tournament that compares the strategies fairly."""
+    if "note" in n:
+        return n["note"]
+    seated = ", ".join(f"seat {s} {name}" for s, name in enumerate(n["seats"]))
+    return (f"The seats hold different strategies ({seated}), so each strategy's row is its "
+            "result in this seating, beside these neighbours, not a measure of the strategy: "
+            "a seat's win rate depends on who plays before and after it, and another seating "
+            "of the same strategies can give very different rows. To compare the strategies "
+            "fairly, every one in every seat after every other on the same deals: "
+            f"{n['fair_command']}")

@@ -96,7 +96,19 @@ def total_interval_text(s: dict, scale: float) -> str:
             f"{scale * s['total_low']:.2f} to {scale * s['total_high']:.2f}")
 
 
+def chain_text(chain) -> str:
+    """An H19 turn of several moves (``[first, last]``) as the review heads its decisions,
+    numbered as ``sim replay`` numbers it."""
+    return (f"turn {chain[0]}-{chain[1]}: one turn of {chain[1] - chain[0] + 1} moves, a "
+            f"chain (H19)")
+
+
 def describe(r: Review, game_line: str = "") -> list[str]:
-    """Every line ``sim review`` prints."""
-    return (header(r, game_line) + [decision_line(d, r.v2) for d in r.decisions]
-            + [summary_line(r)])
+    """Every line ``sim review`` prints; the decisions of one H19 chain under one heading."""
+    lines, chain = header(r, game_line), []
+    for d in r.decisions:
+        if d.chain and d.chain != chain:
+            lines.append(f"{'':>5}  {chain_text(d.chain)}")
+        chain = d.chain
+        lines.append(decision_line(d, r.v2))
+    return lines + [summary_line(r)]

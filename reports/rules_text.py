@@ -92,7 +92,7 @@ def entries() -> dict[str, Entry]:
 
 def accepted() -> str:
     """What `sim rules explain` accepts, in one line (for error messages)."""
-    return ("a rule R1-R26, V1, V2, H0, H0a, H1-H17 (or a range such as R14-R16), a section "
+    return ("a rule R1-R26, V1, V2, H0, H0a, H1-H20 (or a range such as R14-R16), a section "
             "§1-§11.7 (or 11.5), an option key such as ten_anywhere, or a preset: "
             + ", ".join(PRESETS))
 

@@ -1,4 +1,4 @@
-"""The run summary as terminal tables (rich)."""
+"""The run summary, a tournament and a swap study as terminal tables (rich)."""
 from __future__ import annotations
 
 import math
@@ -7,13 +7,43 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from reports.plain import rules_words, shared_text
+from reports.plain import (
+    cycle_stop_text, neighbours_text, rules_words, seats_text, shared_text,
+)
 from sim.runs.tally import neighbours
 from sim.studies.design import seat_design_of
 
 
 def _pct(x):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}%"
+
+
+def _ci(r):
+    return f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}"
+
+
+def _pts(r, key="difference"):
+    """A difference and its interval in points: ``+1.23 pts``, ``+0.10 .. +2.36``."""
+    return (f"{100 * r[key]:+.2f} pts",
+            f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}")
+
+
+def _console(console: Console | None) -> Console:
+    """``console``, or one wide enough for the tables when the output goes to a file or a
+    pipe."""
+    import sys
+
+    return console or Console(width=None if sys.stdout.isatty() else 160)
+
+
+def _table(title: str, columns, rows, left=()) -> Table:
+    """A table titled ``title``: ``columns`` right-aligned but for those in ``left``."""
+    t = Table(title=title, title_justify="left")
+    for c in columns:
+        t.add_column(c, justify="left" if c in left else "right")
+    for row in rows:
+        t.add_row(*row)
+    return t
 
 
 def unfinished_text(d: dict, cap=None) -> str:
@@ -29,10 +59,7 @@ def print_summary(tally, seconds: float, console: Console | None = None,
                   partial: str | None = None) -> None:
     """The run's summary; ``partial`` (what was interrupted) heads a summary of the games
     played before Ctrl-C. Games/s count the games played here, not those loaded by --resume."""
-    import sys
-
-    # Wide enough for the tables when the output goes to a file or a pipe.
-    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    console = _console(console)
     cfg = tally.cfg
     ov = tally.overall()
     if partial:
@@ -44,43 +71,50 @@ def print_summary(tally, seconds: float, console: Console | None = None,
                   f"finished game, {seconds:.2f} s "
                   f"({(ov['games'] - tally.loaded) / max(seconds, 1e-9):,.0f} games/s"
                   + (f" played, {tally.loaded:,} games loaded" if tally.loaded else "") + ")")
-    console.print(f"Stopping endless games: {ov['cycle_stop']}.")
+    console.print(f"Stopping endless games: {cycle_stop_text(ov['cycle_stop'])}.")
     v2 = cfg.options["last_player_loses"]
     same = len(set(zip(cfg.strategies[:cfg.players], cfg.swaps[:cfg.players]))) == 1
-    for title, rows, key in (("By seat" + (" (seat effect: the same strategy at every seat)"
+    everywhere = f"{cfg.strategies[0]}, swap {cfg.swaps[0]}, at every seat"
+    for title, rows, key in (("By seat" + (f" (seat effect: {everywhere})"
                                            if same else " and the strategy there (not a "
                                            "seat effect: the seats hold different "
                                            "strategies)"), tally.seat_rows(), "seat"),
                              ("By strategy (over the seats it holds)", tally.strategy_rows(),
                               "seats")):
-        t = Table(title=title + (" - win = first out (V2)" if v2 else ""), title_justify="left")
-        cols = [key, "strategy", "swap", "games", "wins", "win rate", "95% CI", "unfinished",
-                "mean turns"]
-        if key == "seat" and v2:
-            cols += ["shithead", "mean place"]
-        for c in cols:
-            t.add_column(c, justify="left" if c in ("strategy", "swap") else "right")
-        for r in rows:
-            row = [str(r[key]), r["strategy"], r["swap"], f"{r['games']:,}", f"{r['wins']:,}",
-                   _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
-                   f"{r['unfinished']:,}", f"{r['mean_turns']:.1f}"]
-            if key == "seat" and v2:
-                row += [f"{r['shithead']:,}", f"{r['mean_place']:.3f}"]
-            t.add_row(*row)
-        console.print(t)
+        more = key == "seat" and v2
+        named = not (same and key == "seat")   # one strategy everywhere: said in the title
+        # The unfinished games and mean turns are the run's (the line above), alike on every
+        # row: left out, so that a table of eight seats fits 80 columns.
+        console.print(_table(
+            title + (" - win = first out (V2)" if v2 else ""),
+            [key] + ["strategy", "swap"] * named + ["games", "wins", "win rate", "95% CI"]
+            + (["shithead", "mean place"] if more else []),
+            [[seats_text(r[key])] + [r["strategy"], r["swap"]] * named
+             + [f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]), _ci(r)]
+             + ([f"{r['shithead']:,}", f"{r['mean_place']:.3f}"] if more else [])
+             for r in rows], left=("strategy", "swap")))
     mixed = neighbours(cfg.strategies, cfg.players, cfg.ruleset)
     if mixed:
-        console.print(f"[bold]Note[/]: {escape(mixed['note'])}", highlight=False)
+        console.print(f"[bold]Note[/]: {escape(neighbours_text(mixed))}", highlight=False)
+
+
+def _rating(r) -> tuple[str, str]:
+    """A tournament row's rating and its interval, or the one bound the data give."""
+    if r.get("rating_bound") == "lower":
+        return f">= {r['rating_low']:+.0f}", "separated: a lower bound"
+    if r.get("rating_bound") == "upper":
+        return f"<= {r['rating_high']:+.0f}", "separated: an upper bound"
+    interval = f"{r['rating_low']:+.0f} .. {r['rating_high']:+.0f}"
+    return f"{r['rating']:+.0f}", interval + (" (set by the prior)"
+                                              if r.get("rating_bound") == "prior" else "")
 
 
 def print_compare(d: dict, seconds: float, console: Console | None = None) -> None:
     """A tournament's tables: per strategy, the leader against each other strategy, head to
     head, seat and starter effects; each followed by what it counts and how."""
-    import sys
-
     from sim.studies.stats import format_p
 
-    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    console = _console(console)
     info = d["info"]
     v2 = info["options"]["last_player_loses"]
     key = "place_share" if v2 else "win_rate"
@@ -94,7 +128,7 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     if info.get("seating_note"):
         console.print(f"Seating: {info['seating_note']}.")
     if info.get("cycle_stop"):
-        console.print(f"Stopping endless games: {info['cycle_stop']}.")
+        console.print(f"Stopping endless games: {cycle_stop_text(info['cycle_stop'])}.")
     if anytime:
         looks = f"{info['looks']} look" + ("s" if info["looks"] != 1 else "")
         console.print("Stopped: " + (f"{info['leader']} is ahead of every other strategy"
@@ -103,24 +137,13 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
                       + f" after {looks}. Every interval below is an anytime-valid "
                       "confidence sequence (CS): it keeps its level however often the "
                       "results were looked at and whenever play stopped.")
-    t = Table(title="Per strategy (every seat equally often; intervals over deals)",
-              title_justify="left")
-    for c in ("strategy", "seat-games", "win rate" if not v2 else "place share", level,
-              "unfinished", "rating (Elo scale)", "95% interval"):
-        t.add_column(c, justify="left" if c == "strategy" else "right")
-    for r in sorted(d["per_strategy"], key=lambda r: -r[key]):
-        rating, interval = f"{r['rating']:+.0f}", (f"{r['rating_low']:+.0f} .. "
-                                                    f"{r['rating_high']:+.0f}")
-        if r.get("rating_bound") == "lower":
-            rating, interval = f">= {r['rating_low']:+.0f}", "separated: a lower bound"
-        elif r.get("rating_bound") == "upper":
-            rating, interval = f"<= {r['rating_high']:+.0f}", "separated: an upper bound"
-        elif r.get("rating_bound") == "prior":
-            interval += " (set by the prior)"
-        t.add_row(r["strategy"], f"{r['games']:,}", _pct(r[key]),
-                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}",
-                  rating, interval)
-    console.print(t)
+    console.print(_table(
+        "Per strategy (every seat equally often; intervals over deals)",
+        ("strategy", "seat-games", "win rate" if not v2 else "place share", level,
+         "unfinished", "rating (Elo scale)", "95% interval"),
+        [(r["strategy"], f"{r['games']:,}", _pct(r[key]), _ci(r), f"{r['unfinished']:,}",
+          *_rating(r)) for r in sorted(d["per_strategy"], key=lambda r: -r[key])],
+        left=("strategy",)))
     rt = d["ratings"]
     console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}; intervals "
                   f"{rt['intervals']}. Where some strategies always finished ahead of others "
@@ -128,52 +151,42 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
                   + (f" The {rt['unfinished']:,} unfinished games give no choice event."
                      if rt.get("unfinished") is not None else ""))
     lead = d["leader"]
-    m = Table(title=f"The leader, {lead['strategy']}, against each other strategy: mean paired "
-                    f"per-deal difference of {'win rates' if not v2 else 'place shares'}",
-              title_justify="left")
-    for c in ("against", "difference", f"{100 * lead['level']:.4g}% " + level[4:], "p",
-              f"p x {len(lead['comparisons'])} (adjusted)"):
-        m.add_column(c, justify="left" if c == "against" else "right")
-    for r in lead["comparisons"]:
-        m.add_row(r["against"], f"{100 * r['difference']:+.2f} pts",
-                  f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
-                  format_p(r["p_value"]), format_p(r["p_adjusted"]))
-    console.print(m)
-    h = Table(title="Head to head: share of meetings the first finished ahead of the second "
-                    "(a meeting: a seat of each in one game, one finishing ahead of the other)",
-              title_justify="left")
+    console.print(_table(
+        f"The leader, {lead['strategy']}, against each other strategy: mean paired per-deal "
+        f"difference of {'win rates' if not v2 else 'place shares'}",
+        ("against", "difference", f"{100 * lead['level']:.4g}% " + level[4:], "p",
+         f"p x {len(lead['comparisons'])} (adjusted)"),
+        [(r["against"], *_pts(r), format_p(r["p_value"]), format_p(r["p_adjusted"]))
+         for r in lead["comparisons"]], left=("against",)))
     hh = d["head_to_head"]
     open_ = hh.get("unfinished")
-    for c in ("strategy", "against", "meetings", "share ahead", level) + (
-            ("undecided (unfinished)",) if open_ is not None else ()):
-        h.add_column(c, justify="left" if c in ("strategy", "against") else "right")
     names = hh["strategies"]
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            if i < j:
-                h.add_row(a, b, f"{hh['meetings'][i][j]:,}", _pct(hh["matrix"][i][j]),
-                          f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}",
-                          *([f"{open_[i][j]:,}"] if open_ is not None else []))
-    console.print(h)
+    console.print(_table(
+        "Head to head: share of meetings the first finished ahead of the second (a meeting: "
+        "a seat of each in one game, one finishing ahead of the other)",
+        ("strategy", "against", "meetings", "share ahead", level)
+        + (("undecided (unfinished)",) if open_ is not None else ()),
+        [(a, b, f"{hh['meetings'][i][j]:,}", _pct(hh["matrix"][i][j]),
+          f"{_pct(hh['ci_low'][i][j])} - {_pct(hh['ci_high'][i][j])}",
+          *([f"{open_[i][j]:,}"] if open_ is not None else []))
+         for i, a in enumerate(names) for j, b in enumerate(names) if i < j],
+        left=("strategy", "against")))
     seats = seat_design_of(d)
-    s = Table(title=("Seat effect (all strategies pooled; every seat beside every company "
-                     "equally often; intervals over deals)" if seats["balanced"] else
-                     "Win rate by seat, all strategies pooled (intervals over deals): "
-                     + seats["note"]), title_justify="left")
-    for c in ("seat", "games", "wins", "win rate", level, "unfinished") + (
-            () if seats["balanced"] else ("same strategy as",)):
-        s.add_column(c, justify="right")
-    for r in d["seat_effect"]:
-        s.add_row(str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]),
-                  f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}", f"{r['unfinished']:,}",
-                  *(() if seats["balanced"] else (shared_text(r, d["players"],
-                                                              len(d["strategies"])),)))
-    console.print(s)
+    balanced = seats["balanced"]
+    console.print(_table(
+        "Seat effect (all strategies pooled; every seat beside every company equally often; "
+        "intervals over deals)" if balanced else "Win rate by seat, all strategies pooled "
+        "(intervals over deals): " + seats["note"],
+        ("seat", "games", "wins", "win rate", level, "unfinished")
+        + (() if balanced else ("same strategy as",)),
+        [(str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", _pct(r["win_rate"]), _ci(r),
+          f"{r['unfinished']:,}",
+          *(() if balanced else (shared_text(r, d["players"], len(d["strategies"])),)))
+         for r in d["seat_effect"]]))
     st = d["starter_effect"]
     console.print(f"The starting player (R6) won {_pct(st['win_rate'])} of games "
-                  f"({level} {_pct(st['ci_low'])} - {_pct(st['ci_high'])} over deals, "
-                  f"n={st['games']:,}, {st['unfinished']:,} unfinished); a fair share is "
-                  f"{_pct(1 / d['players'])}.")
+                  f"({level} {_ci(st)} over deals, n={st['games']:,}, {st['unfinished']:,} "
+                  f"unfinished); a fair share is {_pct(1 / d['players'])}.")
     console.print(f"Unfinished games: {d['unfinished']:,} of {d['games']:,}; "
                   f"{d['unfinished_policy']} (it adds 0 to every result above).")
 
@@ -181,11 +194,10 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
 def print_study(study: dict, console: Console | None = None) -> None:
     """The swap study: the split model's card values, examples, the head-to-head and its
     verdict, then the descriptive triple table; the unfinished-games policy under them."""
-    import sys
-
     from sim.studies.stats import format_p
+    from sim.studies.swapstudy.study import plain_answer
 
-    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    console = _console(console)
     rows = study["triples"]
     unf = study["unfinished"]
     policy = study.get("unfinished_policy", "")
@@ -194,22 +206,18 @@ def print_study(study: dict, console: Console | None = None) -> None:
                   f"move strategy {study['strategy']}, {study['games']:,} games with random "
                   f"swaps ({unf:,} unfinished, counted as not won), "
                   f"{study.get('seconds', 0):.0f} s")
-    from sim.studies.swapstudy.study import plain_answer
     answer = study.get("answer") or plain_answer(study)
     if answer:
         console.print(f"[bold]Answer[/] ({study['players']} players, "
                       f"{rules_words(study['rules'])}): {answer}")
     cards = study.get("cards") or []
     if cards:
-        t = Table(title="Split model: gain of a card face up rather than in hand, relative to "
-                        "the average card (its rank terms only; the split policy adds the "
-                        "pair, triple and whole-triple terms)", title_justify="left")
-        for c in ("card", "gain (log-odds)", "± SE", "≈ points of win rate"):
-            t.add_column(c, justify="left" if c == "card" else "right")
-        for r in sorted(cards, key=lambda r: -r["gain"]):
-            t.add_row(r["card"], f"{r['gain']:+.3f}", f"{r['se']:.3f}",
-                      f"{100 * r['points']:+.2f}")
-        console.print(t)
+        console.print(_table(
+            "Split model: gain of a card face up rather than in hand, relative to the average "
+            "card (its rank terms only; the split policy adds the pair, triple and "
+            "whole-triple terms)", ("card", "gain (log-odds)", "± SE", "≈ points of win rate"),
+            [(r["card"], f"{r['gain']:+.3f}", f"{r['se']:.3f}", f"{100 * r['points']:+.2f}")
+             for r in sorted(cards, key=lambda r: -r["gain"])], left=("card",)))
         if study["model"].get("se"):
             console.print(study["model"]["se"] + ".")
         console.print(f"Model: {study['model']['kind']}; "
@@ -217,30 +225,25 @@ def print_study(study: dict, console: Console | None = None) -> None:
                       f"counted as not won) in {study['model']['cells']:,} cells.")
     for e in study.get("examples") or []:
         console.print(f"  {' '.join(e['cards'])}: {e['why']}")
-    h = Table(title=f"Split policy vs each policy (seats alternated, duplicate deals; "
-                    f"{study['h2h_games_per_policy']:,} games each)", title_justify="left")
-    for c in ("against", "games", "unfinished", "split's share of wins", "margin per seat",
-              "95% CI", "p", "p (BH-adjusted)"):
-        h.add_column(c, justify="left" if c == "against" else "right")
-    for r in study["head_to_head"]:
-        h.add_row(r["policy"], f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
-                  _pct(r.get("share", r.get("table_share"))), f"{100 * r['diff']:+.2f} pts",
-                  f"{100 * r['ci_low']:+.2f} .. {100 * r['ci_high']:+.2f}",
-                  format_p(r["p_value"]), format_p(r["p_adjusted"]))
-    console.print(h)
+    console.print(_table(
+        f"Split policy vs each policy (seats alternated, duplicate deals; "
+        f"{study['h2h_games_per_policy']:,} games each)",
+        ("against", "games", "unfinished", "split's share of wins", "margin per seat",
+         "95% CI", "p", "p (BH-adjusted)"),
+        [(r["policy"], f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
+          _pct(r.get("share", r.get("table_share"))), *_pts(r, "diff"),
+          format_p(r["p_value"]), format_p(r["p_adjusted"])) for r in study["head_to_head"]],
+        left=("against",)))
     console.print(study["verdict"])
     for title, part in (("Best face-up triples", rows[:10]),
                         ("Worst face-up triples", rows[-10:])):
-        t = Table(title=title + " - descriptive, not a policy: win rate of the seats holding "
-                  "them after random swaps (owning the cards included), ranked by the shrunk "
-                  "rate", title_justify="left")
-        for c in ("face-up", "seat-games", "unfinished", "win rate", "95% CI", "shrunk"):
-            t.add_column(c, justify="left" if c == "face-up" else "right")
-        for r in part:
-            t.add_row(" ".join(r["triple"]), f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
-                      _pct(r["win_rate"]), f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
-                      _pct(r.get("shrunk")))
-        console.print(t)
+        console.print(_table(
+            title + " - descriptive, not a policy: win rate of the seats holding them after "
+            "random swaps (owning the cards included), ranked by the shrunk rate",
+            ("face-up", "seat-games", "unfinished", "win rate", "95% CI", "shrunk"),
+            [(" ".join(r["triple"]), f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
+              _pct(r["win_rate"]), _ci(r), _pct(r.get("shrunk"))) for r in part],
+            left=("face-up",)))
     if policy:
         console.print(policy + f" Values stage: {unf:,} of {study['games']:,} games "
                       "unfinished; head-to-heads: see the unfinished column.")

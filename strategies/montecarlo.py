@@ -179,7 +179,7 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
     turns = 0
     mix = 0
     if model == 2:                           # each seat lowest or counting, per playout
-        mix = randint(rng, 1 << MAXP)
+        mix = randint(rng, 1 << max(6, st[PLAYERS]))   # 6: the draws of up to 6 seats
     while not ev & EV_GAME_OVER and turns < horizon:
         if ev & EV_OUT and st[V2] and _score(st, me) > 0:
             break                            # V2: my place is decided

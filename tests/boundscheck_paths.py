@@ -10,7 +10,8 @@ exits 1 naming each path that failed.
 
 Bounds checking changes the compiled code, so it runs with a cache folder of its own
 (``--cache``, default ``~/.cache/shithead-sim-boundscheck``), never the normal runs' cache.
-Game counts are small: the paths matter, not the statistics. ``--quick``: fewer random
+Game counts are small: the paths matter, not the statistics. Two decks at 7 and 8 players, play
+on and out before the four (H18-H20) have cases of their own. ``--quick``: fewer random
 option sets. ``tests/test_boundscheck.py`` runs it (``SHITHEAD_BOUNDSCHECK=1``).
 """
 from __future__ import annotations
@@ -251,6 +252,13 @@ def main(argv=None) -> int:
                   2))
     cases.append(("seed-v1-v2-jokers-3p", Ruleset.build(
         "seed", {"choose_face_ups": True, "last_player_loses": True, "jokers": "always"}), 3))
+    # H18-H20: two decks at 8 players (counts up to 8 with four_burns off), play on and out
+    # before the four on two decks at 7 (masters-of-shithead-3p: play on with one deck)
+    cases.append(("seed-decks2-nofour-hand4-8p", Ruleset.build(
+        "seed", {"decks": 2, "four_burns": False, "hand_size": 4}), 8))
+    cases.append(("playon-outburn-decks2-7p", Ruleset.build(
+        "classic", {"decks": 2, "play_on": True, "out_before_burn": True,
+                    "faceup_pickup": "one_then_rank", "jokers": "six_players"}), 7))
     rng = random.Random(args.seed)
     for i in range(2 if args.quick else args.random):
         rules = random_ruleset(rng)

@@ -10,7 +10,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 from sim.kernel.engine import deck_jokers  # noqa: E402
 from sim.kernel.layout import (  # noqa: E402
-    BURNED, DECK, FD, FDN, FU, HANDS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK, STOCKLEN,
+    BURNED, FD, FDN, FDS, FU, HANDS, NDECKS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK,
+    STOCKLEN,
 )
 
 
@@ -20,7 +21,7 @@ def card_totals(st) -> np.ndarray:
     for s in range(st[PLAYERS]):
         tot += st[HANDS + s * NR:HANDS + s * NR + NR]
         tot += st[FU + s * NR:FU + s * NR + NR]
-        tot += np.bincount(st[FD + s * DECK:FD + s * DECK + st[FDN + s]], minlength=NR)
+        tot += np.bincount(st[FD + s * FDS:FD + s * FDS + st[FDN + s]], minlength=NR)
     tot += np.bincount(st[STOCK:STOCK + st[STOCKLEN]], minlength=NR)
     tot += np.bincount(st[PILE:PILE + st[PILELEN]], minlength=NR)
     tot += st[BURNED:BURNED + NR]
@@ -29,8 +30,8 @@ def card_totals(st) -> np.ndarray:
 
 
 def assert_conserved(st):
-    """R1, H13, H17: every card of the ruleset's deck exactly once."""
-    assert card_totals(st).tolist() == [4] * 13 + [deck_jokers(st)]
+    """R1, H13, H17, H18: every card of the ruleset's deck (d decks) exactly once."""
+    assert card_totals(st).tolist() == [4 * int(st[NDECKS])] * 13 + [deck_jokers(st)]
 
 
 @pytest.fixture

@@ -12,9 +12,10 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ORDER = {card: i for i, card in enumerate(RANKS + ("JK",))}
 
 
-def full_deck(players, jokers=None):
-    """The deck as a Counter (R1: two jokers with 6 players unless ``jokers`` says otherwise)."""
-    deck = collections.Counter({rank: 4 for rank in RANKS})
+def full_deck(players, jokers=None, decks=1):
+    """The deck as a Counter (R1: two jokers with 6 players unless ``jokers`` says otherwise;
+    H18: ``decks`` decks, 4 * decks of each rank)."""
+    deck = collections.Counter({rank: 4 * decks for rank in RANKS})
     if jokers if jokers is not None else players == 6:
         deck["JK"] = 2
     return deck
@@ -45,7 +46,7 @@ def used(p):
 
 def pos(players=3, current=0, hands=None, face_up=None, face_down=None, stock=(), pile=(),
         count=None, direction=1, out=(), ruleset="seed", dealer=None, jokers=None,
-        strict=True, **extra):
+        strict=True, decks=1, **extra):
     """A position; unused cards go to ``burned``; extra keyword arguments become extra keys.
 
     ``strict`` (default) asserts that the fixture is a valid position where a hand-written
@@ -63,7 +64,7 @@ def pos(players=3, current=0, hands=None, face_up=None, face_down=None, stock=()
     }
     if dealer is not None:
         p["dealer"] = dealer
-    deck = full_deck(players, jokers)
+    deck = full_deck(players, jokers, decks)
     placed = used(p)
     assert not placed - deck, f"fixture uses too many cards: {dict(placed - deck)}"
     p["burned"] = sorted((deck - placed).elements(), key=ORDER.get)

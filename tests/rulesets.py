@@ -1,5 +1,5 @@
 """Rulesets for the random-game tests: every preset, and random allowed combinations of the
-options of RULES.md §11.2 (what §11.3 refuses is never drawn)."""
+options of RULES.md §11.2, H18-H20 included (what §11.3 refuses is never drawn)."""
 from __future__ import annotations
 
 import random
@@ -26,17 +26,22 @@ def random_ruleset(rng: random.Random) -> Ruleset:
     forced = starter == "hand" and rng.random() < 0.4
     order = _ALL[:] if forced or rng.random() < 0.5 else rng.sample(_ALL, rng.randint(0, 13))
     rng.shuffle(order) if rng.random() < 0.5 else None
+    count_rule = rng.random() < 0.5
     options = {
-        "count_rule": rng.random() < 0.5, "ten_anywhere": rng.random() < 0.5,
+        "count_rule": count_rule, "ten_anywhere": rng.random() < 0.5,
         "four_burns": rng.random() < 0.8, "seven_lower": seven, **roles,
         "skip_per_card": rng.random() < 0.5, "reverse_per_card": rng.random() < 0.5,
         "burn_plays_again": rng.random() < 0.8,
         "voluntary_pickup": rng.choice(["except_blind", "always", "never"]),
-        "faceup_pickup": rng.choice(["may_add_one", "pile_only", "must_add_rank"]),
+        "faceup_pickup": rng.choice(["may_add_one", "pile_only", "must_add_rank",
+                                     "one_then_rank"]),
         "hand_size": rng.choice([3, 3, 4]), "jokers": rng.choice(["six_players", "never",
                                                                   "always"]),
         "starter": starter, "starter_order": order, "forced_opening": forced,
         "removed_before_deal": rng.choice(["none", "masters"]),
+        "decks": rng.choice([1, 1, 2, 2, "masters", "boothj5"]),
+        "play_on": not count_rule and rng.random() < 0.6,          # H19 needs H1 off
+        "out_before_burn": rng.random() < 0.4,
         "choose_face_ups": rng.random() < 0.2, "last_player_loses": rng.random() < 0.5,
     }
     return Ruleset.build(base, options)

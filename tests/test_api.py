@@ -11,7 +11,7 @@ import json
 import pytest
 
 import sim
-from sim.cli import api
+from sim.cli import work
 
 
 def test_run_gives_what_the_command_gives(cli, tmp_path):
@@ -56,7 +56,7 @@ def test_ctrl_c_returns_the_result_so_far_and_resume_finishes_it(monkeypatch, tm
             if done >= 1500:
                 raise KeyboardInterrupt
         yield progress
-    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    monkeypatch.setattr(work, "maybe_progress", stop_after)
     options = dict(games=4000, players=4, seed=6, batch=1000, out=tmp_path / "r", quiet=True)
     part = sim.run(**options)
     assert "interrupted" in part.summary["partial"]
@@ -154,7 +154,7 @@ def test_ctrl_c_in_the_swap_study_returns_its_games_so_far(monkeypatch, tmp_path
             if done >= 1000:
                 raise KeyboardInterrupt
         yield progress
-    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    monkeypatch.setattr(work, "maybe_progress", stop_after)
     part = sim.study_swap(players=2, games=3000, seed=1, out=tmp_path / "s", quiet=True)
     assert "interrupted" in part.summary["partial"] and part.study is None
     assert 1000 <= part.summary["overall"]["games"] < 3000
@@ -170,7 +170,7 @@ def test_ctrl_c_in_tune_returns_the_trials_so_far_and_resume_finishes_them(monke
             if done >= 600:
                 raise KeyboardInterrupt
         yield progress
-    monkeypatch.setattr(api, "maybe_progress", stop_after)
+    monkeypatch.setattr(work, "maybe_progress", stop_after)
     options = dict(against="lowest", players=2, trials=4, games_per_trial=200, seed=3,
                    quiet=True)
     part = sim.tune("counting", out=tmp_path / "t", **options)

@@ -27,9 +27,29 @@ def test_run_prints_tables_per_seat_and_strategy(cli):
     r = cli("run", "--games", "2k", "--players", "3", "--seed", "7", "-s", "lowest", "-s",
             "random", "-s", "lowest")
     assert r.exit_code == 0, r.output
-    for word in ("By seat", "By strategy", "95% CI", "unfinished", "mean turns",
+    for word in ("By seat", "By strategy", "95% CI", "unfinished", "turns per finished game",
                  "lowest", "random", "2,000"):
-        assert word in r.output
+        assert word in " ".join(r.output.split())
+
+
+def test_the_run_tables_fit_80_columns_at_8_seats(cli):
+    """Eight seats of one strategy under V2 (boothj5, two decks, H18): the seat table without
+    the strategy, the swap and the run's own numbers (unfinished, mean turns: the line above)
+    fits 80 columns, no number cut ("…"); the strategy row names its seats 0-7."""
+    from rich.console import Console
+
+    from reports.text import print_summary
+    from sim.runs.config import RunConfig
+    from sim.runs.runner import run
+
+    tally = run(RunConfig(games=300, players=8, seed=1, rules="boothj5", threads=1))
+    console = Console(width=80, record=True)
+    print_summary(tally, 1.0, console)
+    text = console.export_text()
+    assert "…" not in text and max(map(len, text.splitlines())) <= 80
+    assert "By seat (seat effect: lowest, swap highest-up, at every seat)" in " ".join(
+        text.split())
+    assert "│   0-7 │ lowest" in text and "│    7 │" in text
 
 
 def test_run_json_is_consistent(cli):
@@ -72,7 +92,7 @@ def test_run_writes_the_ruleset_in_full(cli, tmp_path):
     assert out["options"]["rules"] == {"base": "classic", "skip_rank": "8"}     # as asked
     rules = out["ruleset"]                                                    # as used
     assert rules["count_rule"] is False and rules["skip_rank"] == "8"
-    assert len(rules) == 22
+    assert len(rules) == 25                       # base and every option, H1-H20, V1, V2
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["options"]["options"] == rules
 
@@ -188,3 +208,11 @@ def test_ctrl_c_is_a_message_not_a_traceback(cli, monkeypatch):
     r = cli("run", "--games", "1000")
     assert r.exit_code == 130
     assert "interrupted" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("seats,text", [("0,1,2,3,4,5,6,7", "0-7"), ("0,1,2,3,5", "0-3,5"),
+                                        ("0,4", "0,4"), ("1,2", "1,2"), (3, "3")])
+def test_seats_are_written_as_ranges(seats, text):
+    from reports.plain import seats_text
+
+    assert seats_text(seats) == text

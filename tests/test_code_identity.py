@@ -47,7 +47,7 @@ def test_every_module_of_sim_runs_is_covered_or_declared_not_to_shape_results():
 @pytest.mark.parametrize("rel, old, new, same", [
     ("sim/cli/run_commands.py", *HELP, True),                     # a help string
     ("sim/cli/app.py", "", "\n# an edit\n", True),
-    ("reports/summary.py", "", "\n# an edit\n", True),            # the reports
+    ("reports/plain.py", "", "\n# an edit\n", True),              # the reports
     ("docs/rules.md", "", "\nan edit\n", True),                   # the docs
     ("sim/runs/tally.py", "", "\n# an edit\n", True),             # re-counted on --resume
     ("sim/studies/compare.py", "", "\n# an edit\n", True),

@@ -291,7 +291,7 @@ def test_seat_and_starter_intervals_are_over_deals_not_over_games():
     """Issue 10, item 4: every rotation of a deal gives a seat the same cards; when the seat
     that wins one rotation wins them all, games are not independent and the interval over
     deals is about sqrt(rotations) wider than Wilson's over games."""
-    from reports.summary import wilson
+    from sim.runs.tally import wilson
 
     rng = np.random.default_rng(5)
     t = Tournament(["a", "b", "c", "d"], 4, False)
@@ -504,8 +504,9 @@ def test_balanced_tournaments_do_not_depend_on_threads_or_blocks(tmp_path):
 
 @pytest.mark.parametrize("names", [
     ["lowest", "random", "highest"],
-    # seven: the pool of 16 (sim.kernel.fastpath.POOLS), the core's second compile
-    ["lowest", "random", "highest", "save-specials", "counting", "cheapest", "simple"],
+    # nine: the pool of 16 (sim.kernel.fastpath.POOLS), the core's second compile
+    ["lowest", "random", "highest", "save-specials", "counting", "cheapest", "simple",
+     "test-wrapped-random", "test-wrapped-lowest"],
 ])
 def test_a_seated_batch_plays_each_game_as_its_own_table_would(names):
     """sim.runs.batch.Seating: one core call that seats the pool's strategies game by game gives
@@ -525,10 +526,10 @@ def test_a_seated_batch_plays_each_game_as_its_own_table_would(names):
         return made[seats]
 
     pool = make_pool([config((i,) * players).seat_entry(0) for i in range(len(names))])
-    assert len(pool[0]) == (6 if len(names) <= 6 else 16)
+    assert len(pool[0]) == (MAXP if len(names) <= MAXP else 16)
     rng = np.random.default_rng(5)
     n = 240
-    rows = np.zeros((n, 6), np.int8)
+    rows = np.zeros((n, MAXP), np.int8)
     rows[:, :players] = rng.integers(0, len(names), (n, players))
     rows[:, players:] = rows[:, :1]
     rows[:40] = rows[0]                       # a run of one seating: seated once for them all
@@ -559,7 +560,7 @@ def test_a_seated_batch_names_the_table_of_an_illegal_move():
         return RunConfig(games=1, players=2, seed=4, strategies=[names[i] for i in seats])
 
     pool = make_pool([config((i, i)).seat_entry(0) for i in range(2)])
-    rows = np.zeros((30, 6), np.int8)
+    rows = np.zeros((30, MAXP), np.int8)
     rows[10:20:2, 1] = 1                      # the picker at seat 1 of games 10, 12, ...
     rows[11:20:2, 0] = 1                      # ... and at seat 0 of games 11, 13, ...
     with pytest.raises(RunError) as e:

@@ -24,7 +24,8 @@ from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED, position_key
 from sim.kernel.engine import apply_move
 from sim.kernel.layout import EV_PICKUP, PICKUPS, STATE_SIZE, TURN
 from sim.runs.runner import RunConfig, play_batch, record_game, run
-from sim.runs.tally import Tally, cycle_note
+from reports.plain import cycle_stop_text
+from sim.runs.tally import Tally, cycle_facts
 
 # Tables of pure strategies that cycle in a few of 600 games (seed 5), across the presets,
 # table sizes, mixed seats and V2 (R25: play to the last).
@@ -44,6 +45,11 @@ def _config(rules, players, strategies, stop=True, **kw):
     seats = (strategies * players)[:players]
     return RunConfig(games=600, players=players, seed=5, strategies=seats, rules=rules,
                      cycle_stop=stop, **kw)
+
+
+def _words(cfg) -> str:
+    """How the terminal and the page say whether endless games are stopped in ``cfg``."""
+    return cycle_stop_text(cycle_facts(cfg))
 
 
 def _replay_keys(cfg, game):
@@ -176,7 +182,7 @@ def test_detection_starts_once_the_impure_seats_are_out():
 
     on = _config("classic", 4, ["random", "highest", "highest", "highest"], True)
     off = _config("classic", 4, ["random", "highest", "highest", "highest"], False)
-    assert not on.cycle_detect and "on once its seats are out" in cycle_note(on)
+    assert not on.cycle_detect and "on once its seats are out" in _words(on)
     a, b = play_batch(on, 0, 200, 2), play_batch(off, 0, 200, 1)
     _same_results(a, b, on)
     stopped = np.flatnonzero(a.end == END_CYCLE)
@@ -191,8 +197,26 @@ def test_detection_starts_once_the_impure_seats_are_out():
         t, period = int(a.turns[g]), int(a.cycle_turns[g])
         assert np.array_equal(keys[t], keys[t - period])
     seed_rules = _config("seed", 4, ["random", "highest", "highest", "highest"], True)
-    assert "on once" not in cycle_note(seed_rules)
+    assert "on once" not in _words(seed_rules)
     assert not (play_batch(seed_rules, 0, 200, 1).end == END_CYCLE).any()
+
+
+def test_the_stop_is_saved_as_facts_and_worded_by_the_reports():
+    """Facts in the summary, words in reports: V2 with a pure seat beside an impure one
+    starts once the impure seats are out; with every seat impure it never starts, and the
+    words do not promise it (R25, V2); a summary saved with the words shows them."""
+    mixed = _config("classic", 3, ["random", "lowest", "lowest"])
+    assert cycle_facts(mixed) == {"asked": True, "impure": ["random"], "once_out": True}
+    assert _words(mixed) == ("off: random is not declared pure (a function of the position "
+                             "only); on once its seats are out (V2: the seats still to move "
+                             "are then all pure)")
+    every = _config("classic", 3, ["random"])
+    assert cycle_facts(every) == {"asked": True, "impure": ["random"], "once_out": False}
+    assert _words(every) == ("off: random is not declared pure (a function of the position "
+                             "only)")
+    assert _words(_config("seed", 3, ["lowest"])) == "on: every seat's strategy is pure"
+    assert _words(_config("seed", 3, ["random"], False)) == "off (--no-cycle-stop)"
+    assert cycle_stop_text("on: as saved before the facts") == "on: as saved before the facts"
 
 
 def test_threads_and_batches_do_not_change_what_is_detected():
@@ -208,12 +232,12 @@ def test_a_strategy_not_declared_pure_turns_detection_off():
     """counting reads the turn counter and draws from the rng; test-lowest-random-swap plays
     lowest's moves but is not declared pure: either one at the table means no detection."""
     cfg = _config("seed", 3, ["lowest", "lowest", "counting"])
-    assert not cfg.cycle_detect and "counting" in cycle_note(cfg)
+    assert not cfg.cycle_detect and "counting" in _words(cfg)
     b = play_batch(cfg, 0, 300, 1)
     assert not (b.end == END_CYCLE).any() and not b.cycle_turns.any()
     undeclared = _config("seed", 3, ["test-lowest-random-swap"])
     assert not undeclared.cycle_detect
-    assert "test-lowest-random-swap" in cycle_note(undeclared)
+    assert "test-lowest-random-swap" in _words(undeclared)
     same = _config("seed", 3, ["lowest"], False, swaps=["random"])
     a, c = play_batch(undeclared, 0, 600, 1), play_batch(same, 0, 600, 1)
     assert (a.status == UNFINISHED).any()
@@ -307,7 +331,7 @@ def test_store_records_the_reason_and_resume_still_works(tmp_path):
     whole = run(cfg, out=out)
     assert whole.cycles > 0
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["format"] == 2 and manifest["options"]["cycle_stop"] is True
+    assert manifest["format"] == 4 and manifest["options"]["cycle_stop"] is True
     df = pd.concat(pd.read_parquet(p) for p in sorted((out / "games").glob("*.parquet")))
     by = df["unfinished_by"].astype(object)
     assert (by == "cycle").sum() == whole.cycles
@@ -330,8 +354,10 @@ def test_store_records_the_reason_and_resume_still_works(tmp_path):
 
 
 def test_a_worker_gets_the_option():
+    from sim.runs import backends
+
     cfg = RunConfig(games=10, players=3, strategies=["lowest"], cycle_stop=False)
-    again = RunConfig.from_spec(json.loads(json.dumps(cfg.to_spec())))
+    again = backends._worker_config(backends._spec(cfg))
     assert again.cycle_stop is False and not again.cycle_detect
 
 
@@ -342,7 +368,8 @@ def test_cli_json_text_and_replay(cli):
     assert on["unfinished"] == off["unfinished"] > 0
     assert on["unfinished_cycle"] == on["unfinished"] and on["unfinished_cap"] == 0
     assert off["unfinished_cycle"] == 0 and off["unfinished_cap"] == off["unfinished"]
-    assert on["cycle_stop"].startswith("on") and "--no-cycle-stop" in off["cycle_stop"]
+    assert on["cycle_stop"] == {"asked": True, "impure": [], "once_out": False}
+    assert off["cycle_stop"] == {"asked": False, "impure": [], "once_out": False}
     assert on["turns_played"] < off["turns_played"]
     assert on["mean_turns"] == off["mean_turns"]
     text = cli(*args).output
@@ -365,7 +392,8 @@ def test_compare_counts_the_reasons():
 
     t, info = compare(["lowest", "highest"], players=3, games=600, seed=5, threads=1)
     d = t.to_dict()
-    assert d["unfinished_cycle"] > 0 and info["cycle_stop"].startswith("on")
+    assert d["unfinished_cycle"] > 0 and info["cycle_stop"] == {"asked": True, "impure": [],
+                                                                 "once_out": False}
     assert d["unfinished_cap"] + d["unfinished_cycle"] == d["unfinished"]
     t2, info2 = compare(["lowest", "highest"], players=3, games=600, seed=5, threads=1,
                         cycle_stop=False)

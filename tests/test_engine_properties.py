@@ -18,7 +18,8 @@ from sim.kernel import position as rules
 from sim.kernel.referee import FINISHED, UNFINISHED, deal_game, opening
 from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED
 from sim.kernel.layout import (
-    BLIND, COUNT, CURRENT, EV_GAME_OVER, NMOVES, OVER, PILELEN, STARTRANK, STATE_SIZE, TURN,
+    ADDN, BIG, BLIND, CHAIN, COUNT, CURRENT, END, EV_GAME_OVER, NMOVES, OVER, PILELEN,
+    STARTRANK, STATE_SIZE, TURN,
 )
 from sim.kernel.ruleset import Ruleset
 from sim.kernel.moves import legal_list
@@ -66,9 +67,13 @@ def random_game(seed, players, ruleset, steps=600, check=None):
 
 
 def legal_ids(st):
-    """The legal move ids of the seat to move, through the helper strategies use."""
+    """The legal move ids of the seat to move, through the helper strategies use, and the
+    plays of 5 to 8 cards (two decks, H18: ``big_word``)."""
     out = np.zeros(NMOVES, np.int64)
-    return out[:legal_list(engine.legal_word(st), st, out)]
+    k = legal_list(engine.legal_word(st), st, out)
+    big = rules.legal_ids(st) if not st[OVER] else []
+    return np.array(sorted(set(out[:k].tolist()) | {m for m in big if BIG <= m < ADDN}),
+                    np.int64)
 
 
 def rng_choice(rng, k):
@@ -141,11 +146,34 @@ def test_apply_never_mutates_and_matches_kernel(seed, rseed, pseed):
         after = rules.apply(pos, move)
         assert pos == before
         nxt = st.copy()
-        engine.apply_move(nxt, rules.move_to_id(move))
+        engine.apply_move(nxt, rules.move_to_id(move, st))
         expect = rules.to_position(nxt, ruleset)
         assert {k: after[k] for k in expect} == expect
         seen.append(move)
     random_game(seed, players, rs, check=check)
+
+
+@pytest.mark.parametrize("players", [4, 7, 8])
+def test_two_decks_play_on_random_games_stay_valid_and_reach_every_new_move(players):
+    """H18 (two decks, 7 and 8 players), H19, H20 and H11 one_then_rank (the
+    masters-of-shithead preset on two decks): random games conserve the 104 cards and stay
+    valid positions at every step, and they reach chains, ``END``, plays of 5 to 8 cards and
+    partial face-up adds."""
+    rs = Ruleset.build("masters-of-shithead", {"decks": 2})
+    seen = {"chain": 0, "end": 0, "big": 0, "partial": 0}
+    check_state = state_checker(rs)
+
+    def check(st):
+        check_state(st)
+        seen["chain"] += st[CHAIN] > 0
+        if not st[OVER]:
+            legal = legal_ids(st)
+            seen["end"] += END in legal
+            seen["big"] += bool(((legal >= BIG) & (legal < ADDN)).any())
+            seen["partial"] += bool((legal >= ADDN).any())
+    for seed in range(12):
+        random_game(seed, players, rs, steps=400, check=check)
+    assert all(v > 0 for v in seen.values()), seen
 
 
 def test_blind_only_seat_has_only_the_blind_move():
@@ -163,6 +191,23 @@ def test_blind_only_seat_has_only_the_blind_move():
     for seed in range(30):
         random_game(seed, 3, "seed", check=check)
     assert hits > 0
+
+
+@pytest.mark.parametrize("rules_, players", [("masters-of-shithead", 5),
+                                             ("seed decks=2 hand_size=4", 8)])
+def test_same_seed_same_games_with_two_decks_and_play_on(rules_, players):
+    """H18, H19, H20, H11 one_then_rank: records depend on (seed, game index) only, at 5 and
+    at 8 players too."""
+    preset, *opts = rules_.split()
+    cfg = RunConfig(games=600, players=players, seed=5, rules=Ruleset.build(preset, opts),
+                    strategies=(["random", "lowest", "cheapest", "simple"] * 2)[:players])
+    one = play_batch(cfg, 0, 600, 1)
+    two = play_batch(cfg, 0, 600, 2)
+    tail = play_batch(cfg, 200, 400, 2)
+    assert (one.status == FINISHED).sum() > 0
+    for name in ("status", "turns", "order", "pickups", "burns", "starter", "dealer"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+        assert np.array_equal(getattr(one, name)[200:], getattr(tail, name)), name
 
 
 def test_same_seed_same_games_whatever_threads_and_batches():
@@ -195,18 +240,21 @@ def test_batch_results_are_finished_or_unfinished_and_consistent():
 
 
 def test_dealt_state_follows_R4():
-    """R4: 3 face-down, 3 face-up, 3 in hand each; the rest is the stock (V1: 6 in hand)."""
-    for players in range(2, 7):
-        for v1 in (0, 1):
-            st = np.zeros(STATE_SIZE, np.int32)
-            rng = np.zeros(4, np.uint64)
-            seed_game(rng, np.uint64(5), players)
-            rs = Ruleset.build("seed", {"choose_face_ups": bool(v1)})
-            deal_game(st, rng, players, rs.vector())
-            assert_conserved(st)
-            pos = rules.to_position(st, rs)
-            assert all(len(fd) == 3 for fd in pos["face_down"])
-            assert all(len(h) == (6 if v1 else 3) for h in pos["hands"])
-            assert all(len(f) == (0 if v1 else 3) for f in pos["face_up"])
-            assert len(pos["stock"]) == (52 if players < 6 else 54) - 9 * players
-            assert st[TURN] == 0
+    """R4: 3 face-down, 3 face-up, 3 in hand each; the rest is the stock (V1: 6 in hand);
+    H18: with two decks 104 cards (106 with jokers from 6 players, H13), 2 to 8 players."""
+    for decks in (1, 2):
+        for players in range(2, 7 if decks == 1 else 9):
+            for v1 in (0, 1):
+                st = np.zeros(STATE_SIZE, np.int32)
+                rng = np.zeros(4, np.uint64)
+                seed_game(rng, np.uint64(5), players)
+                rs = Ruleset.build("seed", {"choose_face_ups": bool(v1), "decks": decks})
+                deal_game(st, rng, players, rs.vector())
+                assert_conserved(st)
+                pos = rules.to_position(st, rs)
+                assert all(len(fd) == 3 for fd in pos["face_down"])
+                assert all(len(h) == (6 if v1 else 3) for h in pos["hands"])
+                assert all(len(f) == (0 if v1 else 3) for f in pos["face_up"])
+                deck = 52 * decks + (2 if players >= 6 else 0)
+                assert len(pos["stock"]) == deck - 9 * players
+                assert st[TURN] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -63,6 +64,7 @@ fastpath.use(fastpath.BUILTINS + (
     Builtin("toy-swap", 9, swap=toyfast.toy_swap, referee=ANY)))
 
 from sim.kernel import referee as core
+from sim.kernel.layout import MAXP
 from sim.kernel.records import FIELDS
 from sim.runs.batch import entry, play_batch
 from sim.runs.config import RunConfig
@@ -76,8 +78,8 @@ def table(move, swap):
 fast, plain = table("toy", "toy-swap"), table("toy-first-class", "toy-swap-first-class")
 a, b = play_batch(fast, 0, 300, 1), play_batch(plain, 0, 300, 1)
 print(json.dumps({
-    "kinds": [fast.seat_table[:3].tolist(), fast.seat_table[6:9].tolist(),
-              plain.seat_table[:3].tolist(), plain.seat_table[6:9].tolist()],
+    "kinds": [fast.seat_table[:3].tolist(), fast.seat_table[MAXP:MAXP + 3].tolist(),
+              plain.seat_table[:3].tolist(), plain.seat_table[MAXP:MAXP + 3].tolist()],
     "entries": [entry(fast).__name__, entry(plain).__name__],
     "compiled": [len(core.run_peers.signatures), len(core.run_games.signatures)],
     "same": [f.name for f in FIELDS if not np.array_equal(getattr(a, f.name), getattr(b, f.name))],
@@ -99,6 +101,24 @@ def test_a_toy_strategy_joins_the_fast_path_through_the_table_alone(tmp_path):
     assert got["entries"] == ["run_peers", "run_games"]
     assert got["compiled"] == [1, 1]
     assert got["same"] == [] and got["turns"] > 300 * 20
+
+
+def test_each_derived_function_tests_the_rows_in_the_table_order():
+    """The branches are generated as source (fastpath.SOURCES), one ``if k == K`` per row in
+    the table's order, the PEERS rows first in choose_peers; the hand is sliced only for a
+    row that reads it, and for the first-class call."""
+    def tested(name):
+        return [int(k) for k in re.findall(r"if k == (\d+):", fastpath.SOURCES[name])]
+    moves = [r for r in fastpath.BUILTINS if r.move is not None]
+    common = [r.kind for r in moves if r.referee != fastpath.PEERS]
+    peers = [r.kind for r in moves if r.referee == fastpath.PEERS]
+    assert tested("choose_move") == common and tested("choose_peers") == peers + common
+    assert tested("choose_swap") == [r.kind for r in fastpath.BUILTINS if r.swap is not None]
+    assert fastpath.SOURCES["choose_peers"].count("st[HANDS") == 1 + sum(
+        r.hand for r in moves)
+    alone = [r for r in moves if r.referee == fastpath.ALONE]
+    assert tested("only_alone") == [] and f"{alone[0].move.__name__}_{alone[0].kind}(" in (
+        fastpath.SOURCES["only_alone"])
 
 
 def test_each_row_is_the_registered_strategy_of_its_name():

@@ -189,6 +189,8 @@ def test_counting_adds_its_lowest_face_up_card_when_it_must_pick_up():
 def test_counting_beats_lowest_head_to_head():
     cfg = RunConfig(games=20_000, players=4, seed=7,
                     strategies=["counting", "lowest", "counting", "lowest"])
-    rows = run(cfg).by_strategy().set_index("strategy")
+    import pandas as pd
+
+    rows = pd.DataFrame(run(cfg).strategy_rows()).set_index("strategy")
     assert rows.loc["counting", "ci_low"] > 0.25
     assert rows.loc["lowest", "ci_high"] < 0.25

@@ -378,12 +378,14 @@ def test_H16_needs_starter_hand_and_every_rank():
 
 # -- H17 cards removed -----------------------------------------------------------------------
 def test_H17_masters_sets_cards_aside_before_the_deal():
-    for players, low, high in ((2, 14, 17), (3, 0, 0), (4, 0, 0)):
+    """H17 with H18's D = 52 d: one deck at 2-3 players, two (104 cards) at 4-6."""
+    for players, low, high, deck in ((2, 14, 17, 52), (3, 0, 0, 52), (4, 28, 35, 104),
+                                     (5, 9, 18, 104), (6, 0, 0, 104)):
         cfg = RunConfig(games=30, players=players, seed=2, rules="masters-of-shithead")
         for game in range(30):
             p = rules.to_position(record_game(cfg, game).dealt, cfg.rules)
             assert low <= len(p["removed"]) <= high
-            assert len(p["stock"]) == 52 - 9 * players - len(p["removed"])
+            assert len(p["stock"]) == deck - 9 * players - len(p["removed"])
 
 
 def test_H17_removed_cards_count_in_the_deck_and_only_under_masters():
@@ -445,7 +447,7 @@ PRESET_TABLE = {   # RULES.md §11.4: seed, classic, masters-of-shithead, boothj
     "H8 cover_rank": (None, None, "Q", None),
     "H9 burn_plays_again": (True, True, True, True),
     "H10 voluntary_pickup": ("except_blind", "except_blind", "always", "never"),
-    "H11 faceup_pickup": ("may_add_one", "may_add_one", "must_add_rank", "pile_only"),
+    "H11 faceup_pickup": ("may_add_one", "may_add_one", "one_then_rank", "pile_only"),
     "H12 hand_size": (3, 3, 3, 3),
     "H13 jokers": ("six_players", "never", "never", "never"),
     "H14 starter": ("dealt", "dealt", "hand", "hand"),
@@ -455,6 +457,9 @@ PRESET_TABLE = {   # RULES.md §11.4: seed, classic, masters-of-shithead, boothj
                           "3 4 5 6 8 9 J Q K A 2 7 10".split()),
     "H16 forced_opening": (False, False, False, True),
     "H17 removed_before_deal": ("none", "none", "masters", "none"),
+    "H18 decks": (1, 1, "masters", "boothj5"),
+    "H19 play_on": (False, False, True, False),
+    "H20 out_before_burn": (False, False, True, False),
     "V2 last_player_loses": (False, True, True, True),
     "V1 choose_face_ups": (False, False, False, False),
 }
@@ -469,9 +474,9 @@ def test_preset_rows(row):
 
 
 @pytest.mark.parametrize("name,players", [("seed", 6), ("classic", 5),
-                                          ("masters-of-shithead", 5), ("boothj5", 5)])
+                                          ("masters-of-shithead", 6), ("boothj5", 8)])
 def test_preset_player_ranges(name, players):
-    """§11.4's last row: the deck decides (H12, H13)."""
+    """§11.4's last row: the deck decides (H12, H13, H18)."""
     assert Ruleset.build(name).max_players() == players
 
 

@@ -57,7 +57,7 @@ def test_the_time_reported_is_the_play_not_the_estimate(cli, monkeypatch, comman
     import time as real
     from types import SimpleNamespace
 
-    from sim.cli import run_commands, study_commands
+    from sim.cli import work
 
     clock = {"offset": 0.0}
     fake = SimpleNamespace(perf_counter=lambda: real.perf_counter() + clock["offset"])
@@ -65,9 +65,8 @@ def test_the_time_reported_is_the_play_not_the_estimate(cli, monkeypatch, comman
     def estimate(*args, **kw):
         clock["offset"] += 1000.0
 
-    for module in (run_commands, study_commands):
-        monkeypatch.setattr(module, "time", fake)
-        monkeypatch.setattr(module, "say_estimate", estimate)
+    monkeypatch.setattr(work, "time", fake)
+    monkeypatch.setattr(work, "say_estimate", estimate)
     r = cli(*command, "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["seconds"] < 1000

@@ -14,7 +14,7 @@ from sim.runs.batch import play_batch
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.config import RunConfig
 from sim.runs.runner import games_to_play, run
-from sim.studies.compare import compare, save
+from sim.studies.compare import compare
 
 
 def _cfg(games=3000, batch=1000, threads=2):
@@ -142,7 +142,6 @@ def _without_timings(d):
 
 def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
     t, info = _compare(out=tmp_path / "whole")
-    save(tmp_path / "whole", t, info)
     reference = _without_timings(dict(t.to_dict(), info=info))
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted) as e:
@@ -151,13 +150,11 @@ def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_pat
     assert 700 <= part.games < 1800 and part_info["stopped"] == "interrupted"
     saved = sorted((out / "games").glob("part-*.parquet"))
     assert 0 < len(saved) < 6 and (out / "manifest.json").exists()
-    save(out, part, part_info)
-    assert "partial" in json.loads((out / "compare.json").read_text())
+    assert "partial" in json.loads((out / "compare.json").read_text())   # compare closed it
     assert json.loads((out / "manifest.json").read_text())["state"] == "partial"
     t2, info2 = _compare(out=out, resume=True)
     assert _without_timings(dict(t2.to_dict(), info=info2)) == reference
-    assert not (out / "compare.json").exists()          # the partial one, until saved again
-    save(out, t2, info2)
+    assert json.loads((out / "manifest.json").read_text())["state"] == "finished"
     assert _without_timings(json.loads((out / "compare.json").read_text())) == reference
     _same_totals(out, tmp_path / "whole")
 
@@ -277,7 +274,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     monkeypatch.setattr(batch, "compiled", lambda configs=None: False)
     monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
     with options.maybe_progress(True, 100, "value games") as progress:
-        bar = progress.owner.bar
+        bar = progress.bar
         assert bar.tasks[0].description == options.COMPILING
         progress.phase("value games", 100)
         assert bar.tasks[-1].description == options.COMPILING
@@ -286,7 +283,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
         assert bar.tasks[-1].completed == 10
     monkeypatch.setattr(batch, "compiled", lambda configs=None: True)
     with options.maybe_progress(True, 100) as progress:
-        assert progress.owner.bar.tasks[0].description == "games"
+        assert progress.bar.tasks[0].description == "games"
 
 
 def test_the_playout_commands_say_compiling_in_the_one_wording(cli, monkeypatch, tmp_path):
@@ -439,14 +436,13 @@ def test_an_interrupted_run_folder_names_resume(tmp_path):
 
 def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_path):
     out = tmp_path / "cmp"
-    with pytest.raises(Interrupted) as e:
+    with pytest.raises(Interrupted):
         _compare(out=out, progress=_stop_at(700))
+    page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
+    assert "PARTIAL" in page and "--resume" in page
     _killed(out, "compare.json")                        # killed: the blocks and the manifest
     with pytest.raises(ValueError, match=r"compare.*did not finish.*sim compare.*--resume"):
         _report(out, tmp_path)
-    save(out, *e.value.partial.result)
-    page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
-    assert "PARTIAL" in page and "--resume" in page
     _compare(out=out, resume=True)                      # and --resume reads it still
 
 

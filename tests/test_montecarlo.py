@@ -7,7 +7,7 @@ import pytest
 
 from sim.kernel import engine
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, FD, FDN, FUN, HANDN, HANDS, KNOWN, NR, OVER, PICKUP, PLAYERS, PUB,
+    ADD, CURRENT, DECK, FD, FDN, FDS, FUN, HANDN, HANDS, KNOWN, NR, OVER, PICKUP, PLAYERS, PUB,
     STATE_SIZE, STOCK, STOCKLEN, TURN,
 )
 from sim.kernel.layout import V2 as V2_FLAG
@@ -77,9 +77,9 @@ def test_R26_decisions_do_not_depend_on_hidden_cards(model, halving, learned):
         other = st.copy()
         # Exchange a card of a face-down stack with one of the stock: hidden from everyone.
         s = next((s for s in range(st[PLAYERS]) if st[FDN + s]), None)
-        if s is None or not st[STOCKLEN] or st[FD + s * DECK] == st[STOCK]:
+        if s is None or not st[STOCKLEN] or st[FD + s * FDS] == st[STOCK]:
             continue
-        other[FD + s * DECK], other[STOCK] = st[STOCK], st[FD + s * DECK]
+        other[FD + s * FDS], other[STOCK] = st[STOCK], st[FD + s * FDS]
         legal = engine.legal_word(st)
         hand = st[HANDS + me * NR:HANDS + me * NR + NR]
         a, b = np.zeros(4, np.uint64), np.zeros(4, np.uint64)

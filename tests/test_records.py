@@ -147,6 +147,22 @@ def test_the_store_reads_back_every_saved_field_by_name(cfg, batch, tmp_path):
         assert got.dtype == f.dtype and np.array_equal(got, want), f.name
 
 
+def test_a_folder_saved_with_six_seats_is_still_read(cfg, batch, tmp_path):
+    """Store format 3 saves 8 seats' columns (H18); a part saved with 6 (format 2) reads back
+    with the seats it lacks padded as the core pads a seat the game does not have."""
+    store = Store(tmp_path / "run", cfg)
+    store.write(0, batch)
+    df = pd.read_parquet(store.part(0))
+    assert "order_7" in df and "pickups_7" in df
+    df.drop(columns=[c for c in df if c.rsplit("_", 1)[-1] in ("6", "7")
+                     and c.split("_")[0] in ("order", "pickups", "faceup", "hand")]
+            ).to_parquet(store.part(0))
+    back = store.read(0)
+    for f in FIELDS:
+        if f.column:
+            assert np.array_equal(getattr(back, f.name), getattr(batch, f.name)), f.name
+
+
 def test_a_batch_cut_keeps_each_field_and_the_game_numbers(batch):
     part = batch.take(np.array([3, 1]))
     assert part.games.tolist() == [3, 1]

@@ -1,8 +1,8 @@
 """Self-checks of the reference rules (tests/reference_rules.py) on hand-written positions.
 
-One test per rule area, each naming its rule from ../shared/RULES.md: the seed rules
-(R6-R25, V2), then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H17 and their
-interactions), then invariant walks over random games. These import only the reference,
+One test per rule area, each naming its rule (docs/rules.md): the seed rules (R6-R25, V2),
+then the house rules of §11 (rulesets §11.3-§11.4, H0a, H1-H20 and their interactions, the
+``run`` key of docs/position.md), then invariant walks over random games. These import only the reference,
 never ``sim``, so the reference can be trusted before it judges ``sim``.
 """
 
@@ -17,13 +17,17 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_rules import (  # noqa: E402
     CARDS,
+    PRESET_PLAYERS,
     PRESETS,
+    RANKS_13,
     move_key,
     ref_apply,
     ref_deck,
     ref_first_player,
     ref_forced_opening,
+    ref_decks,
     ref_legal_moves,
+    ref_removed_range,
     ref_ruleset,
 )
 
@@ -413,7 +417,7 @@ ALL_OPTION_KEYS = {
     "skip_rank", "skip_per_card", "reverse_rank", "reverse_per_card", "cover_rank",
     "burn_plays_again", "voluntary_pickup", "faceup_pickup", "hand_size", "jokers",
     "starter", "starter_order", "forced_opening", "removed_before_deal",
-    "choose_face_ups", "last_player_loses",
+    "decks", "play_on", "out_before_burn", "choose_face_ups", "last_player_loses",
 }
 
 
@@ -438,19 +442,26 @@ def test_11_4_presets_resolve_to_the_table():
             masters["skip_per_card"], masters["reverse_rank"], masters["reverse_per_card"],
             masters["cover_rank"]) == (True, "3", "8", True, "K", True, "Q")
     assert (masters["voluntary_pickup"], masters["faceup_pickup"], masters["starter"],
-            masters["removed_before_deal"]) == ("always", "must_add_rank", "hand", "masters")
+            masters["removed_before_deal"]) == ("always", "one_then_rank", "hand", "masters")
+    assert (masters["decks"], masters["play_on"], masters["out_before_burn"]) == (
+        "masters", True, True)
     assert masters["starter_order"] == ["4", "5", "6", "7", "8", "9", "J", "Q", "K", "A",
                                         "10", "2", "3"]
     booth = ref_ruleset("boothj5")
     assert (booth["transparent_rank"], booth["skip_rank"], booth["skip_per_card"],
             booth["reverse_rank"], booth["voluntary_pickup"], booth["faceup_pickup"],
             booth["forced_opening"]) == ("7", "8", False, None, "never", "pile_only", True)
+    assert (booth["decks"], booth["play_on"], booth["out_before_burn"]) == (
+        "boothj5", False, False)
     assert booth["starter_order"] == ["3", "4", "5", "6", "8", "9", "J", "Q", "K", "A",
                                       "2", "7", "10"]
     for name in PRESETS:  # all four: H3 on, H9 on, hand size 3, no V1
         o = PRESETS[name]
         assert (o["four_burns"], o["burn_plays_again"], o["hand_size"],
                 o["choose_face_ups"]) == (True, True, 3, False)
+    for name in ("seed", "classic"):  # H18-H20 at their defaults
+        assert (PRESETS[name]["decks"], PRESETS[name]["play_on"],
+                PRESETS[name]["out_before_burn"]) == (1, False, False)
     # keys override the base; the result is a copy
     got = ref_ruleset(rs("boothj5", hand_size=4, skip_rank=None))
     assert got["hand_size"] == 4 and got["skip_rank"] is None and got["ten_anywhere"] is True
@@ -487,7 +498,7 @@ def test_11_3_refused_rulesets_raise(ruleset):
 def test_11_3_deck_size_limits_players_and_positions_with_refused_rulesets_raise():
     # players x 3 x hand_size above the deck (H12, H13)
     assert ref_ruleset("seed", 6)["jokers"] == "six_players"  # 54 cards, 54 dealt
-    for ruleset, players in [("classic", 6), ("boothj5", 6), (rs(jokers="never"), 6),
+    for ruleset, players in [("classic", 6), (rs(jokers="never"), 6),
                              (rs(hand_size=4), 5), (rs(hand_size=4, jokers="always"), 5),
                              (rs(hand_size=4), 6), ("seed", 7), ("seed", 1)]:
         with pytest.raises(ValueError):
@@ -1121,16 +1132,705 @@ def test_H17_removed_cards_counted_and_allowed_only_under_masters():
                                       play("5"))  # absent stays absent (means [])
 
 
+# =========================================================================== H18-H20, H11
+
+END = {"end": True}
+PLAY_ON = rs(count_rule=False, play_on=True)  # H19 needs H1 off (§11.3)
+
+
+def po(**options):
+    """A ruleset with H19 on (and the count rule off, as §11.3 requires)."""
+    return rs(count_rule=False, play_on=True, **options)
+
+
+def refusal(ruleset, players=None):
+    """The message of the ValueError that refuses a ruleset (§11.3)."""
+    with pytest.raises(ValueError) as info:
+        ref_ruleset(ruleset, players)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------- H18
+
+def test_H18_deck_is_d_decks_with_at_most_two_jokers():
+    two = rs(decks=2)
+    cards = deck(4, two)
+    assert sum(cards.values()) == 104 and cards["JK"] == 0
+    assert all(cards[rank] == 8 for rank in RANKS_13)
+    for players in (6, 7, 8):  # H13 "six_players": jokers at 6 or more players, 2 only
+        assert deck(players, two)["JK"] == 2 and sum(deck(players, two).values()) == 106
+    assert deck(2, rs(decks=2, jokers="always"))["JK"] == 2
+    assert deck(8, rs(decks=2, jokers="never"))["JK"] == 0
+    assert sum(deck(5, rs(decks=2)).values()) == 104
+    # "masters": d = ceil(17n / 52); "boothj5": d = ceil(3 n hand_size / 52)
+    masters, booth = ref_ruleset("masters-of-shithead"), ref_ruleset("boothj5")
+    assert [ref_decks(masters, n) for n in range(2, 7)] == [1, 1, 2, 2, 2]
+    assert [ref_decks(booth, n) for n in range(2, 9)] == [1, 1, 1, 1, 2, 2, 2]
+    booth4 = ref_ruleset(rs("boothj5", hand_size=4))
+    assert [ref_decks(booth4, n) for n in range(2, 9)] == [1, 1, 1, 2, 2, 2, 2]
+    assert len(ref_deck("masters-of-shithead", 3)) == 52
+    assert len(ref_deck("masters-of-shithead", 4)) == 104
+    assert len(ref_deck("boothj5", 6)) == 104 and len(ref_deck("boothj5", 5)) == 52
+    assert len(ref_deck(booth4, 5)) == 104  # resolved options too
+
+
+def test_H18_seven_and_eight_players_with_two_decks():
+    for players in (7, 8):
+        for ruleset in (rs(decks=2), "boothj5", rs("boothj5", hand_size=4),
+                        rs(decks=2, hand_size=4, jokers="never")):
+            assert ref_ruleset(ruleset, players)["decks"] in (2, "boothj5")
+    # eight seats: play goes round all of them, and jokers (H13, 6+) reverse
+    hands = [["5", "3"], ["6", "3"], ["7", "3"], ["8", "3"], ["9", "3"], ["J", "3"],
+             ["Q", "3"], ["JK", "K"]]
+    pos = make(players=8, hands=hands, pile=["4"], count=1, current=7, ruleset=rs(decks=2))
+    assert keys(ref_legal_moves(pos)) == keys([play("JK"), play("K"), PICKUP])
+    after = ref_apply(pos, play("K"))
+    assert after["current"] == 0 and after["events"] == []
+    after = ref_apply(pos, play("JK"))
+    assert after["events"] == ["reverse"] and after["direction"] == -1 and after["current"] == 6
+    # seven seats, V2: a seat that went out is skipped
+    pos = make(players=7, hands=hands[:6] + [["A"]], pile=["4"], count=1, current=6,
+               ruleset=rs(decks=2, last_player_loses=True))
+    after = ref_apply(pos, play("A"))
+    assert after["events"] == ["out"] and after["current"] == 0 and after["out"] == [6]
+    after = ref_apply(dict(after, current=5, direction=-1), PICKUP)
+    assert after["current"] == 4
+
+
+@pytest.mark.parametrize("ruleset, players, words", [
+    ("seed", 7, ["H18", "R1"]),                        # one deck: 2-6
+    (rs(jokers="always"), 7, ["H18", "R1"]),
+    (rs(decks=1), 8, ["H18", "R1"]),
+    (rs(decks=2), 9, ["H18", "R1"]),                   # two decks: 2-8
+    (rs(decks=2), 1, ["H18", "R1"]),
+    ("boothj5", 9, ["H18", "R1"]),                     # d = ceil(81 / 52) = 2
+    ("masters-of-shithead", 7, ["H18", "3 decks"]),    # d = ceil(119 / 52) = 3
+    ("masters-of-shithead", 8, ["H18", "3 decks"]),
+    (rs("boothj5", hand_size=4), 9, ["H18", "3 decks"]),  # d = ceil(108 / 52) = 3
+    ("classic", 6, ["§11.3"]),                         # 54 cards dealt of 52
+])
+def test_H18_refused_player_counts_name_their_rule(ruleset, players, words):
+    message = refusal(ruleset, players)
+    assert all(word in message for word in words), message
+    # the entry points refuse such a position too
+    seats = min(max(players, 2), 8)
+    pos = make(players=seats, hands=[["5"]] + [["6"] for _ in range(seats - 1)],
+               ruleset=rs(decks=2))
+    pos["players"] = players
+    pos["ruleset"] = ruleset
+    with pytest.raises(ValueError):
+        ref_legal_moves(pos)
+
+
+def test_H18_refusals_of_values_and_H19_with_the_count_rule():
+    for bad in (rs(decks=3), rs(decks="2"), rs(decks=True), rs(decks=2.0), rs(decks=None),
+                rs(decks="trachwo"), rs(play_on=1), rs(out_before_burn="yes"),
+                rs(faceup_pickup="one_then_all")):
+        with pytest.raises(ValueError):
+            ref_ruleset(bad)
+    # H19 with the count rule on: a continuation would break the count (§11.3)
+    for bad in (rs(play_on=True), rs("masters-of-shithead", count_rule=True),
+                rs("classic", play_on=True, count_rule=True)):
+        assert "H19" in refusal(bad)
+    ref_ruleset(rs("classic", play_on=True))  # classic has the count rule off
+    ref_ruleset(rs(decks="masters"))  # without players, d is not computed yet
+
+
+def test_H18_leads_and_plays_of_up_to_eight_cards():
+    two = rs(decks=2)
+    pos = make(hands=[["9"] * 6 + ["4"], ["3"], ["5"]], ruleset=two)
+    assert keys(ref_legal_moves(pos)) == keys([play(*["9"] * k) for k in range(1, 7)]
+                                              + [play("4")])
+    # R22 unchanged: six 9s put four 9s on top, the pile burns
+    after = ref_apply(pos, play(*["9"] * 6))
+    assert after["events"] == ["burn"] and after["current"] == 0 and after["count"] == 0
+    # H3 off: no burn, the count is 6 and the follower must play six (R9)
+    no_four = rs(decks=2, four_burns=False)
+    pos = make(hands=[["9"] * 6 + ["4"], ["J"] * 7 + ["3"], ["5"]], ruleset=no_four)
+    after = ref_apply(pos, play(*["9"] * 6))
+    assert after["events"] == [] and after["count"] == 6 and after["current"] == 1
+    assert keys(ref_legal_moves(after)) == keys([play(*["J"] * 6), PICKUP])
+    # eight cards at once (4·d)
+    pos = make(hands=[["K"] * 8, ["3"], ["5"]], ruleset=no_four)
+    assert play(*["K"] * 8) in ref_legal_moves(pos)
+    assert ref_apply(pos, play(*["K"] * 8))["count"] == 8
+    # R16's shortfall with a count of 6: five face-down Ks are too few
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["K"] * 5, [], []], pile=["9"] * 6,
+               count=6, ruleset=no_four)
+    after = ref_apply(pos, {"blind": True})
+    assert after["events"] == ["blind_fail", "pickup"] and after["face_down"][0] == []
+    assert Counter(after["hands"][0]) == Counter(["9"] * 6 + ["K"] * 5)
+    pos["face_down"][0] = ["4"] + ["K"] * 6
+    after = ref_apply(pos, {"blind": True})
+    assert after["events"] == [] and after["pile"] == ["9"] * 6 + ["K"] * 6
+    assert after["face_down"][0] == ["4"] and after["count"] == 6
+    # H1 off: any number of one rank, up to all eight
+    pos = make(hands=[["J"] * 7, ["3"], ["5"]], pile=["9", "9"], count=2,
+               ruleset=rs(decks=2, count_rule=False, four_burns=False))
+    assert keys(ref_legal_moves(pos)) == keys([play(*["J"] * k) for k in range(1, 8)]
+                                              + [PICKUP])
+
+
+def test_H18_starter_ties_deal_order_and_H11_H16_take_every_card():
+    # R6 with two decks: two seats dealt a 3 face up; the earliest in deal order starts
+    players = 7
+    face_up = [["5", "6", "A"] for _ in range(players)]
+    face_up[2], face_up[5] = ["3", "6", "A"], ["3", "3", "A"]
+    hands = [["J", "Q", "K"] for _ in range(players)]
+    pos = make(players=players, hands=hands, face_up=face_up, rest_in_stock=True,
+               ruleset=rs(decks=2))
+    assert ref_first_player(pos) == 2
+    assert ref_first_player(dict(pos, dealer=2)) == 5
+    # H11 "must_add_rank": all four face-up 6s go with the pile
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["6"] * 4, [], []], pile=["9"], count=1,
+               ruleset=rs(decks=2, hand_size=4, faceup_pickup="must_add_rank"))
+    after = ref_apply(pos, {"pickup": True, "add": "6"})
+    assert Counter(after["hands"][0]) == Counter(["9"] + ["6"] * 4) and after["face_up"][0] == []
+    # H16 at 6 players (boothj5, two decks): every 3 in the starter's hand, an ordinary
+    # lead: four 3s burn (R22) and the starter leads again
+    hands = [["3", "3", "3", "3"]] + [["5", "6", "7", "8"] for _ in range(5)]
+    face_up = [["9", "J", "Q", "K"] for _ in range(6)]
+    pos = make(players=6, hands=hands, face_up=face_up, rest_in_stock=True,
+               ruleset=rs("boothj5", hand_size=4))
+    assert ref_first_player(pos) == 0
+    opening = ref_forced_opening(pos)
+    assert opening == play("3", "3", "3", "3")
+    after = ref_apply(pos, opening)
+    assert after["events"] == ["burn"] and after["current"] == 0 and len(after["hands"][0]) == 4
+    # however many there are
+    pos["hands"][0] = ["3"] * 5
+    pos["stock"].remove("3")  # the fifth 3 comes from the stock
+    assert ref_forced_opening(pos) == play(*["3"] * 5)
+
+
+# --------------------------------------------------------------------------- H17 with H18
+
+def test_H17_removed_cards_count_every_deck():
+    # D = 52·d + jokers: trachwo's numbers with decks "masters"
+    masters = "masters-of-shithead"
+    assert [ref_removed_range(masters, n) for n in range(2, 7)] == [
+        (14, 17), (0, 0), (28, 35), (9, 18), (0, 0)]
+    # one deck as before: 14-17 at 2 players, none at 3+
+    one = rs(masters, decks=1)
+    assert [ref_removed_range(one, n) for n in range(2, 6)] == [(14, 17)] + [(0, 0)] * 3
+    # jokers count: 54 cards at 2 players
+    assert ref_removed_range(rs(masters, decks=1, jokers="always"), 2) == (16, 19)
+    assert ref_removed_range(rs(decks=2, removed_before_deal="masters"), 8) == (0, 0)
+    assert ref_removed_range(rs(decks=2, removed_before_deal="masters"), 3) == (47, 52)
+    assert ref_removed_range("boothj5", 6) == (0, 0)  # H17 off
+
+
+# --------------------------------------------------------------------------- H19
+
+def test_H19_a_play_whose_rank_the_source_still_holds_starts_a_chain():
+    pos = make(hands=[["6", "6", "6", "9"], ["3"], ["5"]], pile=["4"], count=1,
+               ruleset=PLAY_ON)
+    after = ref_apply(pos, play("6"))
+    assert after["run"] == 1 and after["current"] == 0 and after["count"] == 1
+    assert after["events"] == [] and after["pile"] == ["4", "6"]
+    # only continuations of the run's rank (any size) and "end": no pick-up, no other rank
+    assert keys(ref_legal_moves(after)) == keys([play("6"), play("6", "6"), END])
+    with pytest.raises(ValueError):
+        ref_apply(after, PICKUP)
+    with pytest.raises(ValueError):
+        ref_apply(after, play("9"))
+    # the continuation empties the rank: the turn passes at that play, run back to 0
+    done = ref_apply(after, play("6", "6"))
+    assert done["run"] == 0 and done["current"] == 1 and done["pile"] == ["4", "6", "6", "6"]
+    assert done["count"] == 1  # a continuation does not change the count
+    # "end" passes the turn instead
+    ended = ref_apply(after, END)
+    assert ended["run"] == 0 and ended["current"] == 1 and ended["events"] == []
+    assert ended["pile"] == after["pile"] and Counter(ended["hands"][0]) == Counter(
+        ["6", "6", "9"])
+    # without H19 the play passes the turn at once and no "run" is written
+    seed_like = ref_apply(dict(pos, ruleset=rs(count_rule=False)), play("6"))
+    assert seed_like["current"] == 1 and "run" not in seed_like
+
+
+def test_H19_a_continuation_does_not_change_the_count_and_ignores_E():
+    # a lead of two sets the count; the continuation of one keeps it
+    pos = make(hands=[["5", "5", "5", "A"], ["3"], ["K"]], ruleset=PLAY_ON)
+    after = ref_apply(pos, play("5", "5"))
+    assert after["count"] == 2 and after["run"] == 2 and after["current"] == 0
+    after = ref_apply(after, play("5"))
+    assert after["count"] == 2 and after["run"] == 0 and after["current"] == 1
+    # H4: a run of 7s goes on on its own 7 whatever E says; a transparent run too
+    ruleset = po(seven_lower=True, transparent_rank="4")
+    pos = make(hands=[["4", "4", "9"], ["3"], ["K"]], pile=["7"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("4"))
+    assert after["run"] == 1 and keys(ref_legal_moves(after)) == keys([play("4"), END])
+
+
+def test_H19_a_continuation_is_allowed_when_nothing_was_drawn():
+    # a hand above the hand size draws nothing; it still holds the rank
+    pos = make(hands=[["8", "8", "J", "Q", "K"], ["3"], ["5"]], pile=["6"], count=1,
+               stock=["4"], ruleset=PLAY_ON)
+    after = ref_apply(pos, play("8"))
+    assert after["stock"] == ["4"] and after["run"] == 1 and after["current"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("8"), END])
+
+
+def test_H19_cards_of_the_rank_drawn_mid_turn_may_be_added():
+    pos = make(hands=[["7", "9", "K"], ["3"], ["5"]], pile=["6"], count=1, stock=["7"],
+               ruleset=PLAY_ON)
+    after = ref_apply(pos, play("7"))  # R8 draws the 7 (last element), then the chain
+    assert Counter(after["hands"][0]) == Counter(["7", "9", "K"]) and after["stock"] == []
+    assert after["run"] == 1 and keys(ref_legal_moves(after)) == keys([play("7"), END])
+    after = ref_apply(after, play("7"))
+    assert after["run"] == 0 and after["current"] == 1 and after["pile"] == ["6", "7", "7"]
+
+
+def test_H19_continuation_from_face_ups_after_the_last_hand_card():
+    pos = make(hands=[["8"], ["3"], ["5"]], face_up=[["8", "8", "A"], [], []], pile=["6"],
+               count=1, ruleset=PLAY_ON)
+    after = ref_apply(pos, play("8"))
+    assert after["hands"][0] == [] and after["run"] == 1 and after["current"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("8"), play("8", "8"), END])
+    after = ref_apply(after, play("8", "8"))  # from the face-ups (R11)
+    assert after["face_up"][0] == ["A"] and after["pile"] == ["6", "8", "8", "8"]
+    assert after["run"] == 0 and after["current"] == 1
+    # R13: while the hand holds a card, face-up cards of the rank do not count
+    pos = make(hands=[["8", "K"], ["3"], ["5"]], face_up=[["8"], [], []], pile=["6"], count=1,
+               ruleset=PLAY_ON)
+    after = ref_apply(pos, play("8"))
+    assert after["run"] == 0 and after["current"] == 1
+    # a face-up play continues from the face-ups
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["Q", "Q", "2"], [], []], pile=["6"],
+               count=1, ruleset=PLAY_ON)
+    after = ref_apply(pos, play("Q"))
+    assert after["run"] == 1 and keys(ref_legal_moves(after)) == keys([play("Q"), END])
+
+
+def test_H19_no_continuation_after_a_blind_play_or_a_pickup():
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["9", "9"], [], []], pile=["6"],
+               count=1, ruleset=PLAY_ON)
+    after = ref_apply(pos, {"blind": True})
+    assert after["pile"] == ["6", "9"] and after["face_down"][0] == ["9"]
+    assert after["run"] == 0 and after["current"] == 1 and after["events"] == []
+    pos = make(hands=[["4", "4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=PLAY_ON)
+    after = ref_apply(pos, PICKUP)
+    assert after["run"] == 0 and after["current"] == 1 and after["events"] == ["pickup"]
+
+
+def test_H19_no_continuation_after_a_burn_the_burner_leads_a_new_run():
+    pos = make(hands=[["10", "10", "4"], ["3"], ["5"]], pile=["6"], count=1, ruleset=PLAY_ON)
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn"] and after["run"] == 0 and after["count"] == 0
+    assert after["current"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("10"), play("4")])  # a lead, no end
+    with pytest.raises(ValueError):
+        ref_apply(after, END)
+    # H9 off: the next seat leads
+    after = ref_apply(dict(pos, ruleset=po(burn_plays_again=False)), play("10"))
+    assert after["current"] == 1 and after["run"] == 0
+    # a four completed mid-chain burns; the mover still holds 9s but leads anew
+    pos = make(hands=[["9"] * 5 + ["4"], ["3"], ["5"]], pile=["9"], count=1,
+               ruleset=po(decks=2))
+    after = ref_apply(pos, play("9", "9"))
+    assert after["run"] == 2 and after["pile"] == ["9", "9", "9"]
+    after = ref_apply(after, play("9"))
+    assert after["events"] == ["burn"] and after["run"] == 0 and after["count"] == 0
+    assert after["current"] == 0 and Counter(after["hands"][0]) == Counter(["9", "9", "4"])
+    assert keys(ref_legal_moves(after)) == keys([play("9"), play("9", "9"), play("4")])
+
+
+def test_H19_H0a_a_burn_mid_chain_cancels_the_runs_skip():
+    ruleset = po(skip_rank="8", burn_plays_again=False)
+    pos = make(players=4, hands=[["8", "8", "8", "4"], ["3"], ["5"], ["6"]], pile=["5", "8"],
+               count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("8"))
+    assert after["run"] == 1 and after["events"] == []
+    # without the burn the run's skip would give the turn to seat 2
+    ended = ref_apply(after, END)
+    assert ended["events"] == ["skip"] and ended["current"] == 2
+    # the continuation completes four 8s: burn, no skip, the next seat (H9 off) leads
+    burned = ref_apply(after, play("8", "8"))
+    assert burned["events"] == ["burn"] and burned["current"] == 1 and burned["run"] == 0
+    # H9 on: the burner leads again, no skip either
+    after = ref_apply(dict(pos, ruleset=po(skip_rank="8")), play("8"))
+    burned = ref_apply(after, play("8", "8"))
+    assert burned["events"] == ["burn"] and burned["current"] == 0
+
+
+def test_H19_H6_skip_per_card_counts_the_whole_run():
+    ruleset = po(skip_rank="8", skip_per_card=True)
+    pos = make(players=5, hands=[["8", "8", "8", "4"], ["3"], ["5"], ["6"], ["7"]],
+               pile=["6"], count=1, ruleset=ruleset)
+    first = ref_apply(pos, play("8"))
+    second = ref_apply(first, play("8"))
+    assert first["events"] == [] and second["events"] == [] and second["run"] == 2
+    assert second["current"] == 0 and second["direction"] == 1
+    ended = ref_apply(second, END)  # s = 2: the 3rd counted seat of 1, 2, 3, 4, 0
+    assert ended["events"] == ["skip"] and ended["current"] == 3 and ended["run"] == 0
+    # the whole rank at the end of the chain: s = 3, no "end" needed
+    done = ref_apply(first, play("8", "8"))
+    assert done["events"] == ["skip"] and done["current"] == 4
+    # once per run without skip_per_card
+    pos["ruleset"] = po(skip_rank="8")
+    done = ref_apply(ref_apply(pos, play("8")), play("8", "8"))
+    assert done["events"] == ["skip"] and done["current"] == 2
+
+
+def test_H19_H7_reverse_and_joker_runs_flip_when_the_turn_passes():
+    ruleset = po(reverse_rank="K", reverse_per_card=True)
+    hands = [["K", "K", "K", "4"], ["3"], ["5"], ["6"]]
+    pos = make(players=4, hands=hands, pile=["9"], count=1, ruleset=ruleset)
+    first = ref_apply(pos, play("K"))
+    assert first["direction"] == 1 and first["events"] == [] and first["run"] == 1
+    ended = ref_apply(first, END)  # one K: one flip
+    assert ended["events"] == ["reverse"] and ended["direction"] == -1
+    assert ended["current"] == 3
+    two = ref_apply(ref_apply(first, play("K")), END)  # two Ks: two flips, event once
+    assert two["events"] == ["reverse"] and two["direction"] == 1 and two["current"] == 1
+    three = ref_apply(first, play("K", "K"))  # the run ends with the rank: three flips
+    assert three["events"] == ["reverse"] and three["direction"] == -1
+    assert three["current"] == 3
+    # once per run without reverse_per_card
+    pos["ruleset"] = po(reverse_rank="K")
+    three = ref_apply(ref_apply(pos, play("K")), play("K", "K"))
+    assert three["direction"] == -1 and three["current"] == 3
+    # a run of jokers (R23) flips once
+    pos = make(players=4, hands=[["JK", "JK", "4"], ["3"], ["5"], ["6"]], pile=["9"],
+               count=1, ruleset=po(jokers="always"))
+    first = ref_apply(pos, play("JK"))
+    assert first["run"] == 1 and first["direction"] == 1 and first["events"] == []
+    done = ref_apply(first, play("JK"))
+    assert done["events"] == ["reverse"] and done["direction"] == -1 and done["current"] == 3
+
+
+def test_H19_reverse_and_skip_events_only_on_the_move_that_passes_the_turn():
+    ruleset = po(skip_rank="8")
+    pos = make(players=4, hands=[["8", "8", "8", "4"], ["3"], ["5"], ["6"]], pile=["6"],
+               count=1, ruleset=ruleset)
+    events = []
+    for move in (play("8"), play("8"), END):
+        pos = ref_apply(pos, move)
+        events.append(pos["events"])
+    assert events == [[], [], ["skip"]] and pos["current"] == 2
+
+
+def test_H19_end_is_legal_under_H10_never_and_only_in_a_chain():
+    ruleset = po(voluntary_pickup="never")
+    pos = make(hands=[["6", "6", "9"], ["3"], ["5"]], pile=["4"], count=1, ruleset=ruleset)
+    assert END not in ref_legal_moves(pos)
+    with pytest.raises(ValueError, match="H19"):
+        ref_apply(pos, END)
+    after = ref_apply(pos, play("6"))
+    assert keys(ref_legal_moves(after)) == keys([play("6"), END])
+    assert ref_apply(after, END)["current"] == 1
+    # outside H19 "end" is never a move; malformed values are refused
+    seed = make(hands=[["6", "6", "9"], ["3"], ["5"]], pile=["4"], count=1)
+    for bad in (END, {"end": False}, {"end": 1}, {"end": True, "play": ["6"]}):
+        with pytest.raises(ValueError):
+            ref_apply(seed, bad)
+        with pytest.raises(ValueError):
+            ref_apply(after, bad if bad != END else {"end": "yes"})
+
+
+def test_H19_H8_a_cover_ends_the_chain_and_the_new_lead_may_be_the_cover_rank():
+    ruleset = po(cover_rank="Q")
+    pos = make(hands=[["Q", "Q", "4"], ["3"], ["5"]], pile=["9"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("Q"))
+    assert after["count"] == 0 and after["current"] == 0 and after["run"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("Q"), play("4")])  # a lead, no end
+    again = ref_apply(after, play("Q"))  # the cover's lead is of the cover rank: cover it
+    assert again["count"] == 0 and again["current"] == 0 and again["run"] == 0
+    covered = ref_apply(again, play("4"))
+    assert covered["count"] == 1 and covered["current"] == 1 and covered["run"] == 0
+    # a cover lead of two cards of one rank, then a continuation of that rank
+    pos = make(hands=[["Q", "5", "5", "5"], ["3"], ["K"]], pile=["9"], count=1,
+               ruleset=ruleset)
+    lead = ref_apply(ref_apply(pos, play("Q")), play("5", "5"))
+    assert lead["count"] == 2 and lead["run"] == 2 and lead["current"] == 0
+
+
+def test_H19_H6_out_in_a_chain_ends_the_turn_and_the_runs_effects_apply():
+    ruleset = po(skip_rank="8", skip_per_card=True, last_player_loses=True)
+    pos = make(players=4, hands=[["8", "8"], ["3"], ["5"], ["6"]], pile=["6"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("8"))
+    assert after["run"] == 1
+    out = ref_apply(after, play("8"))
+    # s = 2 counted seats, the mover (out) not counted: 1, 2, 3 -> seat 3
+    assert out["events"] == ["skip", "out"] and out["current"] == 3 and out["run"] == 0
+    assert out["out"] == [0] and out["winner"] is None
+    # seed's end: game over at once; current is the next seat, without skips
+    pos["ruleset"] = po(skip_rank="8", skip_per_card=True)
+    out = ref_apply(ref_apply(pos, play("8")), play("8"))
+    assert out["events"] == ["skip", "out", "game_over"] and out["current"] == 1
+    assert out["winner"] == 0 and out["run"] == 0 and ref_legal_moves(out) == []
+    # a reversing run: the game-over seat is found in the flipped direction (R19)
+    pos = make(players=4, hands=[["K", "K"], ["3"], ["5"], ["6"]], pile=["6"], count=1,
+               ruleset=po(reverse_rank="K"))
+    out = ref_apply(ref_apply(pos, play("K")), play("K"))
+    assert out["events"] == ["reverse", "out", "game_over"] and out["current"] == 3
+
+
+def test_H19_H6_a_skip_back_to_the_mover_starts_a_new_turn():
+    # two seats left, s = 1: the turn comes back to the mover, who follows on their own
+    # play (same count) as a new turn: run 0, pick-up allowed, no "end"
+    ruleset = po(skip_rank="8", last_player_loses=True)
+    pos = make(players=3, hands=[["8", "8", "9", "3"], ["K"], []], pile=["5"], count=1,
+               out=[2], ruleset=ruleset)
+    after = ref_apply(ref_apply(pos, play("8")), END)
+    assert after["events"] == ["skip"] and after["current"] == 0 and after["run"] == 0
+    assert keys(ref_legal_moves(after)) == keys([play("8"), play("9"), PICKUP])
+
+
+def test_H19_H16_the_forced_opening_starts_a_run_the_player_may_continue():
+    ruleset = rs("boothj5", play_on=True)
+    hands = [["9", "J", "K"], ["4", "4", "K"], ["6", "5", "A"]]
+    face_up = [["8", "8", "J"], ["J", "Q", "Q"], ["3", "Q", "J"]]
+    pos = make(hands=hands, face_up=face_up, stock=["4"], ruleset=ruleset)
+    pos["burned"], pos["stock"] = [], pos["stock"] + pos["burned"]
+    pos["stock"].remove("4")
+    pos["stock"].append("4")  # the next card drawn is a 4
+    pos["current"] = ref_first_player(pos)
+    assert pos["current"] == 1
+    opening = ref_forced_opening(pos)
+    assert opening == play("4", "4")
+    after = ref_apply(pos, opening)
+    assert after["run"] == 2 and after["current"] == 1 and "4" in after["hands"][1]
+    assert keys(ref_legal_moves(after)) == keys([play("4"), END])  # H10 "never": end too
+
+
+def test_H19_run_key_validity():
+    pos = make(hands=[["6", "6", "9"], ["3"], ["5"]], pile=["4", "6"], count=1,
+               ruleset=PLAY_ON)
+    assert keys(ref_legal_moves(dict(pos, run=1))) == keys([play("6"), play("6", "6"), END])
+    bad = [
+        dict(pos, run=2),                              # more than the equal cards on top
+        dict(pos, run=1, ruleset=rs(count_rule=False)),  # run above 0 without H19
+        dict(pos, run=-1), dict(pos, run=True), dict(pos, run="1"), dict(pos, run=1.0),
+        dict(pos, run=1, hands=[["9", "9"], ["3"], ["5"]]),  # the source holds no 6
+        dict(pos, run=1, pile=[]),
+    ]
+    covered = make(hands=[["Q", "9"], ["3"], ["5"]], pile=["4", "Q"], count=0,
+                   ruleset=po(cover_rank="Q"))
+    bad.append(dict(covered, run=1))                   # top of the cover rank
+    over = make(hands=[[], ["6", "3"], ["5"]], pile=["4", "6"], count=1, out=[0],
+                current=1, ruleset=PLAY_ON)
+    bad.append(dict(over, run=1))                      # the game is over
+    for position in bad:
+        with pytest.raises(ValueError):
+            ref_legal_moves(position)
+        with pytest.raises(ValueError):
+            ref_apply(position, END)
+    # a run held in face-ups only counts when the hand is empty (R13)
+    face_up_run = make(hands=[[], ["3"], ["5"]], face_up=[["6", "9"], [], []], pile=["4", "6"],
+                       count=1, ruleset=PLAY_ON)
+    assert keys(ref_legal_moves(dict(face_up_run, run=1))) == keys([play("6"), END])
+    # run 0: accepted everywhere; copied never outside H19, always written under it
+    seed = make(hands=[["6", "6", "9"], ["3"], ["5"]], pile=["4"], count=1)
+    assert "run" not in ref_apply(dict(seed, run=0), play("6"))
+    assert ref_apply(dict(pos, run=0), play("9"))["run"] == 0
+    assert ref_apply(pos, PICKUP)["run"] == 0  # absent means 0; written under H19
+
+
+# --------------------------------------------------------------------------- H20
+
+def test_H20_going_out_on_a_completed_four_does_not_burn():
+    ruleset = rs(out_before_burn=True, last_player_loses=True, decks=2)
+    pos = make(hands=[["9"], ["9", "K", "3"], ["5"]], pile=["5", "9", "9", "9"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("9"))
+    assert after["events"] == ["out"] and after["out"] == [0]
+    assert after["pile"] == ["5", "9", "9", "9", "9"] and after["count"] == 1
+    assert after["current"] == 1 and after["burned"] == pos["burned"]
+    # the next seat follows on the four (E is a 9, count as it stands) or picks up
+    assert keys(ref_legal_moves(after)) == keys([play("9"), play("K"), PICKUP])
+    # one more 9 makes the top four 9s again: it burns as usual
+    burned = ref_apply(after, play("9"))
+    assert burned["events"] == ["burn"] and burned["current"] == 1 and burned["pile"] == []
+    # seed's end (no V2): the game ends at that out, the four stays, same winner
+    seed_end = ref_apply(dict(pos, ruleset=rs(out_before_burn=True, decks=2)), play("9"))
+    assert seed_end["events"] == ["out", "game_over"] and seed_end["winner"] == 0
+    assert seed_end["pile"] == ["5", "9", "9", "9", "9"]
+    # without H20 the four burns and the mover is out anyway
+    plain = ref_apply(dict(pos, ruleset=rs(last_player_loses=True, decks=2)), play("9"))
+    assert plain["events"] == ["burn", "out"] and plain["pile"] == []
+
+
+def test_H20_a_ten_still_burns():
+    ruleset = rs(out_before_burn=True, last_player_loses=True)
+    pos = make(hands=[["10"], ["3"], ["5"]], pile=["6"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("10"))
+    assert after["events"] == ["burn", "out"] and after["pile"] == [] and after["count"] == 0
+    assert after["current"] == 1
+
+
+def test_H20_a_four_by_a_mover_still_holding_a_card_burns():
+    ruleset = rs(out_before_burn=True, last_player_loses=True)
+    for hands, face_down, stock in ([["9", "4"], [], []], [["9"], ["3"], []],
+                                    [["9"], [], ["K"]]):
+        pos = make(hands=[hands, ["3"], ["5"]], face_down=[face_down, [], []],
+                   pile=["9", "9", "9"], count=1, stock=stock, ruleset=ruleset)
+        after = ref_apply(pos, play("9"))  # still holds a card (after the draw, R8)
+        assert after["events"] == ["burn"] and after["current"] == 0, (hands, face_down, stock)
+    # H3 off: H20 is moot, nothing burns either way
+    pos = make(hands=[["9"], ["3"], ["5"]], pile=["9", "9", "9"], count=1,
+               ruleset=rs(out_before_burn=True, four_burns=False, last_player_loses=True))
+    assert ref_apply(pos, play("9"))["events"] == ["out"]
+
+
+def test_H20_a_four_completed_by_a_blind_last_card_stays():
+    pos = make(hands=[[], ["3"], ["5"]], face_down=[["9"], [], []], pile=["9", "9", "9"],
+               count=1, ruleset=rs(out_before_burn=True, last_player_loses=True))
+    after = ref_apply(pos, {"blind": True})
+    assert after["events"] == ["out"] and after["pile"] == ["9"] * 4 and after["current"] == 1
+
+
+def test_H20_the_plays_turn_effect_applies_with_no_burn_to_cancel_it():
+    base = {"out_before_burn": True, "last_player_loses": True}
+    hands = [["8"], ["3"], ["5"], ["6"]]
+    # H6: skip one seat, the mover (out) not counted: 1, 2, 3 -> seat 2
+    pos = make(players=4, hands=hands, pile=["8", "8", "8"], count=1,
+               ruleset=rs(skip_rank="8", **base))
+    after = ref_apply(pos, play("8"))
+    assert after["events"] == ["skip", "out"] and after["current"] == 2
+    assert after["pile"] == ["8"] * 4
+    # H7: the direction flips, then the next seat
+    pos = make(players=4, hands=[["K"], ["3"], ["5"], ["6"]], pile=["K", "K", "K"], count=1,
+               ruleset=rs(reverse_rank="K", **base))
+    after = ref_apply(pos, play("K"))
+    assert after["events"] == ["reverse", "out"] and after["direction"] == -1
+    assert after["current"] == 3
+    # H8: the cover is left uncovered; the next seat follows on it, count as it stands
+    pos = make(players=4, hands=[["Q"], ["K", "3"], ["5"], ["6"]], pile=["Q", "Q", "Q"],
+               count=1, ruleset=rs(cover_rank="Q", **base))
+    after = ref_apply(pos, play("Q"))
+    assert after["events"] == ["out"] and after["count"] == 1 and after["current"] == 1
+    assert keys(ref_legal_moves(after)) == keys([play("K"), PICKUP])
+
+
+def test_H20_H5_four_transparent_cards_left_by_an_out_are_looked_through():
+    # Reading: "E is the four's rank" unless the four is of the transparent rank, which is
+    # never E (H0, H5): the next seat follows on the card under the four
+    ruleset = rs(out_before_burn=True, last_player_loses=True, transparent_rank="5")
+    pos = make(hands=[["5"], ["4", "J", "3"], ["6"]], pile=["9", "5", "5", "5"], count=1,
+               ruleset=ruleset)
+    after = ref_apply(pos, play("5"))
+    assert after["events"] == ["out"] and after["pile"] == ["9", "5", "5", "5", "5"]
+    assert keys(ref_legal_moves(after)) == keys([play("J"), PICKUP])
+
+
+def test_H20_R9_a_four_led_out_sets_a_count_of_four():
+    ruleset = rs(out_before_burn=True, last_player_loses=True, decks=2)
+    pos = make(hands=[["9"] * 4, ["J"] * 4 + ["A"], ["5"]], ruleset=ruleset)
+    after = ref_apply(pos, play(*["9"] * 4))
+    assert after["events"] == ["out"] and after["count"] == 4 and after["current"] == 1
+    assert keys(ref_legal_moves(after)) == keys([play(*["J"] * 4), PICKUP])
+    assert ref_apply(after, play(*["J"] * 4))["events"] == ["burn"]
+
+
+def test_H20_H19_a_continuation_that_goes_out_on_a_four():
+    ruleset = po(out_before_burn=True, last_player_loses=True)
+    pos = make(hands=[["9", "9"], ["3"], ["5"]], pile=["9", "9"], count=1, ruleset=ruleset)
+    after = ref_apply(pos, play("9"))
+    assert after["run"] == 1 and after["pile"] == ["9"] * 3
+    out = ref_apply(after, play("9"))
+    assert out["events"] == ["out"] and out["pile"] == ["9"] * 4 and out["current"] == 1
+    assert out["run"] == 0
+    # without H20 it burns (and the mover is out all the same)
+    pos["ruleset"] = po(last_player_loses=True)
+    out = ref_apply(ref_apply(pos, play("9")), play("9"))
+    assert out["events"] == ["burn", "out"] and out["pile"] == []
+
+
+# --------------------------------------------------------------------------- H11 one_then_rank
+
+def test_H11_one_then_rank_n_cards_of_a_named_face_up_rank():
+    ruleset = rs(faceup_pickup="one_then_rank")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "4", "3"], [], []], pile=["6"],
+               count=1, ruleset=ruleset)
+    add = [{"pickup": True, "add": "4", "n": 1}, {"pickup": True, "add": "4", "n": 2},
+           {"pickup": True, "add": "3", "n": 1}]
+    assert keys(ref_legal_moves(pos)) == keys(add)  # no plain pick-up for them
+    one = ref_apply(pos, add[0])
+    assert Counter(one["hands"][0]) == Counter(["6", "4"])
+    assert Counter(one["face_up"][0]) == Counter(["4", "3"])
+    assert one["events"] == ["pickup"] and one["current"] == 1 and one["count"] == 0
+    two = ref_apply(pos, add[1])
+    assert Counter(two["hands"][0]) == Counter(["6", "4", "4"]) and two["face_up"][0] == ["3"]
+    # n bounds: 1 <= n <= the face-up cards of that rank; anything else is refused
+    for bad in ({"pickup": True, "add": "4", "n": 3}, {"pickup": True, "add": "3", "n": 2},
+                {"pickup": True, "add": "4", "n": 0}, {"pickup": True, "add": "4", "n": -1},
+                {"pickup": True, "add": "4", "n": True}, {"pickup": True, "add": "4", "n": 1.0},
+                {"pickup": True, "add": "4", "n": "1"}, {"pickup": True, "add": "4", "n": None},
+                {"pickup": True, "n": 1}, {"pickup": True, "add": "4"}, PICKUP,
+                {"pickup": True, "add": "9", "n": 1}):
+        with pytest.raises(ValueError):
+            ref_apply(pos, bad)
+    # n is refused under every other value of faceup_pickup
+    for mode in ("may_add_one", "pile_only", "must_add_rank"):
+        with pytest.raises(ValueError):
+            ref_apply(dict(pos, ruleset=rs(faceup_pickup=mode)), add[0])
+    # a player with a hand picks up plainly
+    pos = make(hands=[["3"], ["3"], ["5"]], face_up=[["4"], [], []], pile=["6"], count=1,
+               ruleset=ruleset)
+    assert keys(ref_legal_moves(pos)) == keys([PICKUP])
+
+
+def test_H11_one_then_rank_is_a_pickup_not_a_play():
+    ruleset = rs(faceup_pickup="one_then_rank")
+    # an add never burns (R12): three 4s on the pile, one more added
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["4", "3"], [], []], pile=["4", "4", "4"],
+               count=3, ruleset=ruleset)
+    after = ref_apply(pos, {"pickup": True, "add": "4", "n": 1})
+    assert after["events"] == ["pickup"] and Counter(after["hands"][0]) == Counter(["4"] * 4)
+    # H10 "never": only when no play is legal
+    both = rs(faceup_pickup="one_then_rank", voluntary_pickup="never")
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["A", "4", "4"], [], []], pile=["6"],
+               count=1, ruleset=both)
+    assert keys(ref_legal_moves(pos)) == keys([play("A")])
+    pos["face_up"][0] = ["3", "4", "4"]
+    pos["burned"].remove("3")
+    pos["burned"].append("A")
+    assert len(ref_legal_moves(pos)) == 3
+    # two decks, hand size 4: up to four of a rank
+    pos = make(hands=[[], ["3"], ["5"]], face_up=[["6"] * 4, [], []], pile=["9"], count=1,
+               ruleset=rs(faceup_pickup="one_then_rank", decks=2, hand_size=4))
+    assert keys(ref_legal_moves(pos)) == keys(
+        [{"pickup": True, "add": "6", "n": n} for n in range(1, 5)])
+
+
+# --------------------------------------------------------------------------- §11.4 ranges
+
+def test_11_4_masters_and_boothj5_player_ranges():
+    assert PRESET_PLAYERS == {"seed": (2, 6), "classic": (2, 5),
+                              "masters-of-shithead": (2, 6), "boothj5": (2, 8)}
+    for n in range(2, 7):
+        ref_ruleset("masters-of-shithead", n)
+    for n in range(2, 9):
+        ref_ruleset("boothj5", n)
+        ref_ruleset(rs("boothj5", hand_size=4), n)  # boothj5 also at hand size 4
+    for ruleset, n in (("masters-of-shithead", 7), ("boothj5", 9), ("classic", 6)):
+        with pytest.raises(ValueError):
+            ref_ruleset(ruleset, n)
+
+
 # --------------------------------------------------------------------------- invariants
 
 WALK_RULESETS = [
     "seed", "classic", "masters-of-shithead", "boothj5", V2,
     rs(count_rule=False, skip_rank="8", skip_per_card=True, reverse_rank="K",
        reverse_per_card=True, cover_rank="Q", transparent_rank="5", jokers="always"),
-    rs("masters-of-shithead", count_rule=True, voluntary_pickup="never", hand_size=4),
+    rs("masters-of-shithead", count_rule=True, play_on=False, voluntary_pickup="never",
+       hand_size=4, faceup_pickup="must_add_rank"),
     rs("boothj5", cover_rank="9", reverse_rank="J", burn_plays_again=False, four_burns=False),
     rs(seven_lower=True, transparent_rank="4", ten_anywhere=True, cover_rank="A",
        faceup_pickup="must_add_rank", last_player_loses=True, choose_face_ups=True),
+    # H18-H20 and H11 "one_then_rank", alone and together
+    rs("boothj5", hand_size=4),  # two decks from 5 players (H18)
+    rs(decks=2),  # 2-8 players, jokers at 6-8 (H13)
+    rs(decks=2, out_before_burn=True, reverse_rank="K", cover_rank="Q"),  # count up to 8
+    rs(decks=2, four_burns=False, hand_size=4),  # a count up to 8 (H3 off)
+    rs(count_rule=False, play_on=True, skip_rank="8", skip_per_card=True, jokers="always",
+       reverse_rank="K", cover_rank="Q", transparent_rank="5", last_player_loses=True),
+    rs("classic", play_on=True, out_before_burn=True, faceup_pickup="one_then_rank",
+       voluntary_pickup="never", decks=2, burn_plays_again=False),
+    rs(out_before_burn=True, faceup_pickup="one_then_rank", last_player_loses=True),
 ]
 
 
@@ -1139,8 +1839,7 @@ def walk_deal(rng, ruleset):
     needs valid positions, not V1's statistics), H17 removed cards, the starter of
     R6 / H14 (no swap), the H16 opening."""
     opts = ref_ruleset(ruleset)
-    players = rng.choice([n for n in range(2, 7)
-                          if n * 3 * opts["hand_size"] <= len(ref_deck(opts, n))])
+    players = rng.choice(allowed_players(ruleset))
     size = opts["hand_size"]
     cards = ref_deck(opts, players)
     rng.shuffle(cards)
@@ -1156,11 +1855,24 @@ def walk_deal(rng, ruleset):
     return pos, ref_forced_opening(pos)
 
 
+def allowed_players(ruleset):
+    """The player counts §11.3 allows for a ruleset (R1, H12, H13, H18): 2-6 or 2-8."""
+    allowed = []
+    for n in range(2, 9):
+        try:
+            ref_ruleset(ruleset, n)
+        except ValueError:
+            continue
+        allowed.append(n)
+    return allowed
+
+
 @pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
-def test_H0a_H17_invariants_over_random_walks(ruleset):
+def test_H0a_H20_invariants_over_random_walks(ruleset):
     """POSITION.md validity after every move: cards conserved (H17's removed included),
     the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
-    (H8), events in order, apply never mutates, a game that is not over has a move."""
+    (H8) and at most 4·d (H18), `run` written exactly under H19 and valid, events in
+    order, apply never mutates, a game that is not over has a move."""
     opts = ref_ruleset(ruleset)
     event_order = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
     seen = Counter()
@@ -1182,7 +1894,13 @@ def test_H0a_H17_invariants_over_random_walks(ruleset):
             if pos["count"] == 0:
                 assert not pos["pile"] or pos["pile"][-1] == opts["cover_rank"]
             else:
-                assert pos["pile"] and 1 <= pos["count"] <= 4
+                assert pos["pile"] and 1 <= pos["count"] <= 4 * ref_decks(opts, pos["players"])
+            if step:
+                assert ("run" in pos) == opts["play_on"]  # H19: written exactly under it
+            if pos.get("run"):  # H19: in a chain, only continuations and "end"
+                seen["chain"] += 1
+                assert moves[-1] == {"end": True}
+                assert all(m["play"][0] == pos["pile"][-1] for m in moves[:-1])
             move = forced if step == 0 and forced else rng.choice(moves)
             if rng.random() < 0.6:  # play when possible, or few games would end
                 move = next((m for m in moves if "pickup" not in m), move)
@@ -1191,4 +1909,8 @@ def test_H0a_H17_invariants_over_random_walks(ruleset):
             assert old == before and total(pos) == cards
             assert pos["events"] == sorted(set(pos["events"]), key=event_order.index)
             seen.update(pos["events"])
+            seen["count>4"] += pos["count"] > 4
     assert seen["over"] > 0
+    assert seen["chain"] > 0 or not opts["play_on"]
+    if opts["decks"] == 2 and not opts["four_burns"]:
+        assert seen["count>4"] > 0  # H18: counts above 4 do arise (H3 off)

@@ -323,7 +323,7 @@ def test_layout_problems_finds_a_cut_title_and_a_legend_over_data():
     assert any("legend covers the text '95.0%'" in p for p in problems), problems
     fig = new_figure(8, 4)
     rate_bars(fig.add_subplot(), ["a", "b"], [0.9, 0.95], [0.85, 0.9], [0.95, 0.99],
-               "#4c78a8", fair=0.5, fair_label="fair share 1/2", n=[1000, 10])
+               "#4c78a8", players=2, n=[1000, 10])
     assert layout_problems(fig) == []
 
 
@@ -504,8 +504,8 @@ def page_shots(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["run", "compare", "compare-wide", "swap-study", "tune",
-                                  "review"])
+@pytest.mark.parametrize("kind", ["run", "run-8", "compare", "compare-wide", "swap-study",
+                                  "tune", "review"])
 def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots):
     """Issue 21: every kind of page in Chromium at 1280 px: every plot decodes, nothing sticks
     out sideways (the page's own check, data-overflow: the page no wider than the window,
@@ -518,6 +518,8 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots)
                     "the page is not checked in a real browser")
     if kind == "run":
         path = _copy(saved, tmp_path)
+    elif kind == "run-8":
+        path = _eight_seats(tmp_path)
     elif kind == "compare":
         path = _compare_folder(tmp_path)
     elif kind == "compare-wide":
@@ -557,6 +559,27 @@ def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots)
     margin = np.concatenate([rgb[:, :100], rgb[:, -100:]], axis=1).reshape(-1, 3)
     assert (margin == rgb[0, 0]).all(), f"something drawn beside the column ({kind})"
     assert rgb[:1500, 140:1140].std() > 10                   # and the page has content
+
+
+def _eight_seats(tmp_path):
+    """A V2 run of 8 players with two decks (boothj5, H18), eight seats of five strategies."""
+    out = tmp_path / "eight"
+    run(RunConfig(games=1500, players=8, seed=2, rules="boothj5", threads=1,
+                  strategies=["lowest", "random", "counting", "save-specials", "lowest",
+                              "random", "counting", "highest"]), out=out)
+    return out
+
+
+def test_the_page_of_eight_seats_passes_the_layout_check(tmp_path):
+    """Eight seats (H18): every plot passes the layout check (the start-position plot's
+    axis label wrapped, its bars given room), the seat table leaves out the run's own
+    columns, the options name each seat."""
+    html = write_report(_eight_seats(tmp_path), tmp_path / "eight.html")[0].read_text()
+    layout = re.findall(r'data-layout="([^"]*)"', html)
+    assert layout and set(layout) == {"ok"}, layout
+    assert "starter +7" in html and "seat 7" in html
+    assert "Win rate by seat (unfinished and mean turns: the same on every row" in html
+    assert "7: highest (swap highest-up)" in html
 
 
 # -- fixtures of the files later commands add --------------------------------------------------
@@ -610,9 +633,6 @@ def test_the_simulator_does_not_import_the_reports(saved):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
-    from reports.summary import Tally, wilson          # old imports still work
-    from sim.runs.tally import Tally as T2, wilson as w2
-    assert Tally is T2 and wilson is w2
 
 
 def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved, tmp_path,
@@ -627,7 +647,9 @@ def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved
     assert "By seat and the strategy there (not a seat effect" in " ".join(r.output.split())
     out = tmp_path / "same"
     run(RunConfig(games=300, players=3, seed=1, strategies=["lowest"], threads=1), out=out)
-    assert "Win rate by seat (seat effect)" in write_report(out)[0].read_text()
+    html = write_report(out)[0].read_text()
+    assert "Win rate by seat (seat effect)" in html
+    assert "every seat: lowest (swap highest-up)" in html          # the options, in short
     r = cli("run", "--games", "300", "--players", "3")
-    assert "By seat (seat effect: the same strategy at every seat)" in " ".join(
+    assert "By seat (seat effect: lowest, swap highest-up, at every seat)" in " ".join(
         r.output.split())

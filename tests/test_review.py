@@ -216,6 +216,23 @@ def test_the_view_keeps_what_the_mover_knows():
     raise AssertionError("no turn with a known card in another hand")
 
 
+def test_the_turn_after_the_last_move_of_a_game_that_goes_on():
+    """A game cut after its 50th move goes on (R24: the next seat to move): --at 51 is the
+    position after that move; a finished game has no turn after its last."""
+    from sim.kernel import engine
+
+    g = _run_game(1, players=2)
+    n = len(g["moves"])
+    with pytest.raises(ValueError, match=f"from 1 to {n} .*got {n + 1}"):
+        rv.state_at(g, n + 1)                              # finished: R18
+    g.update(moves=g["moves"][:50], status="unfinished", result=None)
+    st = rv.state_at(g, 50)
+    engine.apply_move(st, move_to_id(g["moves"][49]["move"]))
+    assert (rv.state_at(g, 51) == st).all()
+    with pytest.raises(ValueError, match="from 1 to 50 .*got 52"):
+        rv.state_at(g, 52)
+
+
 @pytest.mark.parametrize("args,words", [
     (["--at", "0", "--json"], "--at: expected a turn from 1"),
     (["--at", "100000", "--json"], "--at: expected a turn from 1"),
@@ -353,6 +370,33 @@ def test_ctrl_c_prints_the_partial_review(tmp_path):
     assert "PARTIAL" in out and "Summary:" in out and "Traceback" not in err
 
 
+def test_an_interrupted_review_is_one_partial_review_saved_as_such(tmp_path, monkeypatch):
+    """Ctrl-C during the third decision: Interrupted carrying the review of the two made (the
+    swap, R5, and the first turn), marked interrupted and saved marked partial."""
+    import sim
+    from sim.runs.partial import Interrupted
+
+    real, calls, started = rv.decide, [], []
+
+    def decide(*args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(rv, "decide", decide)
+    with pytest.raises(Interrupted) as e:
+        rv.review(_run_game(1, players=2), 0, rollouts=4, out=tmp_path / "r",
+                  on_start=lambda r: started.append(r.total))
+    p = e.value.partial
+    assert isinstance(p.result, rv.Review) and p.result.interrupted
+    assert [d.turn > 0 for d in p.result.decisions] == [False, True]
+    assert (p.done, p.of, p.unit) == (2, started[0], "decisions") and started[0] > 2
+    saved = sim.load(tmp_path / "r")
+    assert saved.manifest["state"] == "partial" and "interrupted" in saved.summary["partial"]
+    assert json.loads((tmp_path / "r" / "review.json").read_text())["interrupted"] is True
+
+
 def _synthetic_review(rng, kinds, worlds):
     """A review of made-up decisions: per decision ``(moves, p(-1), p(+1))``, the named
     best's column minus the move made's on the fresh worlds drawn from -1, 0, +1 with those
@@ -464,7 +508,7 @@ def test_the_loss_is_measured_on_fresh_worlds_and_the_ranking_is_hints():
     from sim.studies.analysis import analyze_decision, move_words
 
     g = _run_game(0)
-    turn, st, m = next((t, s, m) for t, s, m in rv.plan(g, 0)[0]
+    turn, st, m = next((t, s, m) for t, s, m, _ in rv.plan(g, 0)[0]
                        if len(legal_ids(s)) >= 3)
     d = rv.decide(st, m, rollouts=40, seed=9, turn=turn)
     a = analyze_decision(st, rollouts=40, seed=9)
@@ -511,7 +555,7 @@ def test_hint_and_review_rank_a_decision_alike(monkeypatch):
         t.play(t.legal()[0] if int(t.st[CURRENT]) == 0 else t.bot_move())
     t.reason = "quit"
     game = json.loads(json.dumps(record(t)))
-    turn, st, m = next(x for x in rv.plan(game, 0)[0] if x[0] == hinted)
+    turn, st, m, _ = next(x for x in rv.plan(game, 0)[0] if x[0] == hinted)
     d = rv.decide(st, m, rollouts=60, seed=rv.default_seed(game), turn=turn)
     a = seen[0]
     assert d.ranking == [move_words(a.moves[i]) for i in a.order()]

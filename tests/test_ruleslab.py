@@ -152,7 +152,7 @@ def test_json_page_and_bad_input(cli, tmp_path):
             "--mc-deals", "0", "--out", out, "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
-    assert doc["kind"] == "study-rules" and doc["version"] == 1
+    assert doc["kind"] == "study-rules" and doc["version"] == 2
     assert doc["ruleset"]["base"] == "seed" and doc["options"]["only"] == ["hand_size"]
     assert [x["ident"] for x in doc["rulesets"]] == ["base", "hand_size=4"]
     from reports.html import write_report

@@ -249,14 +249,14 @@ def test_workers_writing_one_strategy_file_at_once_do_not_collide(tmp_path, monk
     from concurrent.futures import ThreadPoolExecutor
 
     import sim.kernel.compiler as compiler
-    from sim.runs import config
+    from sim.runs import backends
 
     monkeypatch.setattr(compiler, "cache_dir", lambda: tmp_path / "numba")
     source = "def mine(obs, hand, legal, rng, params):\n    return 0\n" * 2000
     for attempt in range(5):
         text = source + f"# {attempt}\n"
         with ThreadPoolExecutor(8) as pool:
-            paths = list(pool.map(lambda _: config._materialize("/x/bots.py:mine", text),
+            paths = list(pool.map(lambda _: backends._materialize("/x/bots.py:mine", text),
                                   range(16)))
         assert len(set(paths)) == 1 and paths[0].read_text() == text
     assert not list((tmp_path / "user").rglob("*.tmp"))

@@ -114,7 +114,9 @@ def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypa
 def test_seat_strategies_matter():
     """lowest beats random clearly (a sanity check that seats get their own strategy)."""
     t = run(RunConfig(games=4000, players=2, seed=8, strategies=["lowest", "random"]))
-    seats = t.by_seat()
+    import pandas as pd
+
+    seats = pd.DataFrame(t.seat_rows())
     assert seats.loc[0, "ci_low"] > 0.6 > seats.loc[1, "ci_high"]
 
 

@@ -104,13 +104,14 @@ def test_h12_study_cli_refuses_hand_size_4(cli, tmp_path):
 @pytest.mark.parametrize("jokers", JOKERS)
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_h13_ruleset_deck_is_the_dealt_deck(preset, jokers):
-    """R1, H13: ``Ruleset.deck_counts`` is the deck the engine deals, for every preset, joker
-    option and player count (one formula, :func:`sim.kernel.cards.joker_count`)."""
+    """R1, H13, H18: ``Ruleset.deck_counts`` is the deck the engine deals, for every preset,
+    joker option and player count (one formula, :func:`sim.kernel.cards.joker_count`)."""
     rules = Ruleset.build(preset, {"jokers": jokers})
     for players in range(2, rules.max_players() + 1):
         st = dealt(rules, players, seed=players)
         assert card_totals(st).tolist() == rules.deck_counts(players)
-        assert rules.deck_counts(players) == deck_counts(JOKERS.index(jokers), players)
+        assert rules.deck_counts(players) == deck_counts(JOKERS.index(jokers), players,
+                                                         rules.decks_for(players))   # H18
         assert engine.deck_jokers(st) == rules.jokers_for(players) == joker_count(
             JOKERS.index(jokers), players)
     assert rules.deck_counts(3)[CODE["JK"]] == (2 if jokers == "always" else 0)

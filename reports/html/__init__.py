@@ -12,9 +12,11 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 - ``review`` (``sim review --out``): :mod:`reports.html.review`.
 - ``rules-lab`` (``sim study rules --out``): :mod:`reports.html.ruleslab`.
 
-Every page starts with its answer where the kind has one (a module's ``answer``: the
-tournament's leader against each other strategy), then the options of what was simulated
-(:mod:`reports.html.common`). Every plot is checked for a cut title or a legend over data
+A page module has ``TITLE`` (or ``title(run)``), ``FILE`` (its result file, named when it
+is malformed), and ``answer`` and ``build`` where it needs them. Every page starts with its
+answer (a module's ``answer(page, run)``: the tournament's leader against each other
+strategy), then the options of what was simulated (:mod:`reports.html.common`), then the
+module's ``build(page, run)``, which returns the warnings for the top. Every plot is checked for a cut title or a legend over data
 (:func:`reports.html.common.layout_problems`, kept on the ``<img>`` as ``data-layout``).
 """
 from __future__ import annotations
@@ -53,7 +55,7 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     from markupsafe import Markup
 
     run = load(run_dir)
-    kind = common.run_kind(run)
+    kind = run.manifest.get("kind", "run")
     if kind == "swap-study" and run.study is None and run.summary.get("partial"):
         kind = "run"          # interrupted: the values stage's games so far, as a run's page
     module = page_module(kind)
@@ -61,22 +63,22 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     if out_html.is_dir():
         raise ValueError(f"{out_html} is a folder: give the name of the HTML file to write")
     page = common.Page(out_html)
-    extra = {"compare": "compare.json", "swap-study": "study.json",
-             "tune": "tune.json", "review": "review.json",
-             "rules-lab": "ruleslab.json"}.get(kind, "summary.json")
+    result = run.path / getattr(module, "FILE", "summary.json")
+    warnings = []
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
         # The answer first, where the kind has one (a tournament: the leader's differences).
         if hasattr(module, "answer"):
-            with common.shape_of(run.path / extra):
+            with common.shape_of(result):
                 module.answer(page, run)
         with common.shape_of(run.path / "summary.json"):
             common.run_section(page, run)
-        with common.shape_of(run.path / extra):
-            warnings = module.build(page, run)
+        if hasattr(module, "build"):
+            with common.shape_of(result):
+                warnings = module.build(page, run)
     partial = run.summary.get("partial")
     if partial:                   # saved by an interrupted command: said first, and in the title
-        warnings = [f"PARTIAL result ({partial})"] + list(warnings or [])
+        warnings = [f"PARTIAL result ({partial})"] + warnings
     cfg = run.config
     title = (("PARTIAL " if partial else "") +
              (module.title(run) if hasattr(module, "title") else
@@ -86,10 +88,6 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     lead = (f"{common.rules_caption(cfg)}, seed {cfg.get('seed')}"
             + (f"; {'strategies' if len(set(names)) > 1 else 'strategy'} "
                f"{', '.join(dict.fromkeys(names))}" if names else "") + ".")
-    for s in page.sections:
-        for b in s["blocks"]:
-            if b["kind"] == "table":
-                b["html"] = Markup(b["html"])
     env = Environment(loader=FileSystemLoader(str(HERE)), autoescape=select_autoescape(
         ["html", "j2"]))
     html = env.get_template("page.html.j2").render(

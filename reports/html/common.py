@@ -1,19 +1,21 @@
-"""What every page shares: the page being built (:class:`Page`: sections, and PNG and CSV
-files written as they come), number formats, HTML tables, matplotlib figures on the Agg
-canvas (no pyplot, no global backend change), and the options section every kind of saved
-folder starts with."""
+"""What every page shares: the page being built (:class:`Page`: its sections of blocks,
+:class:`Section`, and PNG and CSV files written as they come), number formats, tables as
+display strings, matplotlib figures on the Agg canvas (no pyplot, no global backend change),
+and the options section every kind of saved folder starts with."""
 from __future__ import annotations
 
 import base64
 import datetime as _dt
 import io
 import math
+import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from reports.plain import cycle_stop_text
 from sim.kernel.cards import CODE, NAMES
 from sim.runs.saved import Loaded
 
@@ -21,13 +23,11 @@ DPI = 110
 SPARSE = 30        # a rate from fewer games than this is drawn as sparse (hatched, grey)
 SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
+TEXT_COLUMNS = ("strategy", "swap", "seats", "triple", "position", "spec", "against",
+                "policy", "")          # left-aligned when a table is formatted from its data
 KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study",
          "review": "The game reviewed",
          "rules-lab": "The rules lab"}
-
-
-def run_kind(run: Loaded) -> str:
-    return str(run.manifest.get("kind", "run"))
 
 
 def as_float(x) -> float:
@@ -39,13 +39,14 @@ def pct_text(x, digits=2) -> str:
     return "–" if math.isnan(x) else f"{100 * x:.{digits}f}%"
 
 
+def points_text(x) -> str:
+    """A share as signed percentage points: ``+1.23``."""
+    x = as_float(x)
+    return "–" if math.isnan(x) else f"{100 * x:+.2f}"
+
+
 def int_text(x) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{int(x):,}"
-
-
-def wilson_interval(wins: int, games: int):
-    from sim.runs.tally import wilson
-    return wilson(int(wins), int(games))
 
 
 def rate_key(rows) -> str:
@@ -78,10 +79,9 @@ def rules_caption(cfg: dict) -> str:
     return text
 
 
-def _fmt_table(df: pd.DataFrame,
-               text_cols=("strategy", "swap", "seats", "triple", "position", "spec",
-                          "against", "policy", "")) -> str:
-    """A DataFrame as an HTML table: rates as %, intervals as one column, counts with commas."""
+def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
+    """A DataFrame as display strings: rates as %, intervals as one column, counts with
+    commas."""
     out = pd.DataFrame(index=df.index)
     cols = list(df.columns)
     rate = next((k for k in RATE_KEYS if k in cols), None)
@@ -114,27 +114,7 @@ def _fmt_table(df: pd.DataFrame,
                 out[c.replace("_", " ")] = [("–" if pd.isna(v) else f"{v:,.3f}") for v in s]
         else:
             out[c.replace("_", " ")] = s.astype(str)
-    text = [c for c in out.columns if c in text_cols]
-    return html_table(out, text)
-
-
-def html_table(df: pd.DataFrame, text_cols=(), index_name=None, header=True) -> str:
-    """A DataFrame of display strings as a plain HTML table (text columns left-aligned)."""
-    from html import escape
-
-    def cell(tag, value, col):
-        cls = ' class="text"' if col in text_cols else ""
-        return f"<{tag}{cls}>{escape(str(value))}</{tag}>"
-    head = ([cell("th", index_name, index_name)] if index_name is not None else []) + [
-        cell("th", c, c) for c in df.columns]
-    rows = []
-    for idx, r in zip(df.index, df.itertuples(index=False)):
-        first = [cell("th", idx, index_name)] if index_name is not None else []
-        rows.append("<tr>" + "".join(first + [cell("td", v, c) for c, v in
-                                              zip(df.columns, r)]) + "</tr>")
-    thead = "<thead><tr>" + "".join(head) + "</tr></thead>\n" if header else ""
-    return ('<table class="data">\n' + thead + "<tbody>\n" + "\n".join(rows)
-            + "\n</tbody>\n</table>")
+    return out
 
 
 class Page:
@@ -145,19 +125,21 @@ class Page:
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
         self.sections: list[dict] = []
-        self.problems: list[str] = []          # what layout_problems found, per plot
 
-    def section(self, ident: str, title: str) -> list:
-        blocks: list = []
+    def section(self, ident: str, title: str) -> "Section":
+        blocks = Section(self)
         self.sections.append({"id": ident, "title": title, "blocks": blocks})
         return blocks
 
-    def href(self, path: Path) -> str:
+    def csv(self, name: str, df: pd.DataFrame) -> str:
+        """Write ``df`` as ``name.csv`` beside the page; its link from the page."""
+        path = self.files_dir / f"{name}.csv"
+        df.to_csv(path, index=False)
+        self.written.append(path)
         return f"{self.files_dir.name}/{path.name}"
 
     def figure(self, name: str, fig, caption: str) -> dict:
-        problems = layout_problems(fig)
-        self.problems += [f"{name}: {p}" for p in problems]
+        problems = layout_problems(fig)            # kept on the <img> as data-layout
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
         data = buf.getvalue()
@@ -167,15 +149,45 @@ class Page:
         w, h = (int(round(v * DPI)) for v in fig.get_size_inches())
         return {"kind": "figure", "data": base64.b64encode(data).decode("ascii"),
                 "alt": fig.get_suptitle().replace("\n", " ") or caption,
-                "caption": caption, "href": self.href(path), "width": w, "height": h,
-                "layout": "; ".join(problems) or "ok"}
+                "caption": caption, "href": f"{self.files_dir.name}/{path.name}", "width": w,
+                "height": h, "layout": "; ".join(problems) or "ok"}
 
-    def table(self, name: str, df: pd.DataFrame, caption: str = "") -> dict:
-        path = self.files_dir / f"{name}.csv"
-        df.to_csv(path, index=False)
-        self.written.append(path)
-        return {"kind": "table", "html": _fmt_table(df),
-                "caption": caption, "href": self.href(path)}
+
+class Section(list):
+    """The blocks of one section of the page, in order, as ``page.html.j2`` draws them: a
+    paragraph, a heading, a plot, a table with its CSV file."""
+
+    def __init__(self, page: Page):
+        super().__init__()
+        self.page = page
+
+    def text(self, text: str) -> None:
+        self.append({"kind": "text", "text": text})
+
+    def heading(self, text: str) -> None:
+        self.append({"kind": "heading", "text": text})
+
+    def figure(self, name: str, fig, caption: str, title: str | None = None) -> None:
+        """The plot ``fig`` (titled ``title``, wrapped to its width) as ``name.png``."""
+        if title is not None:
+            fig_title(fig, title)
+        self.append(self.page.figure(name, fig, caption))
+
+    def table(self, name: str, df: pd.DataFrame, caption: str, shown=None, text=(),
+              kv: bool = False) -> None:
+        """``df`` as ``name.csv``, shown as the display strings ``shown`` (columns ``text``
+        left-aligned) or, without them, as :func:`_fmt_table` formats ``df``. ``kv``: a
+        table of items and values, without a header."""
+        href = self.page.csv(name, df)
+        if shown is None:
+            shown = _fmt_table(df)
+            text = [c for c in shown.columns if c in TEXT_COLUMNS]
+        head = None if kv else [(c, c in text) for c in shown.columns]
+        rows = [[("th" if kv and i == 0 else "td", v, c in text)
+                 for i, (c, v) in enumerate(zip(shown.columns, r))]
+                for r in shown.itertuples(index=False)]
+        self.append({"kind": "table", "kv": kv, "head": head, "rows": rows,
+                     "caption": caption, "href": href})
 
 
 def new_figure(w=8.0, h=4.2):
@@ -188,9 +200,14 @@ def new_figure(w=8.0, h=4.2):
     return fig
 
 
+def axes(w=8.0, h=4.2):
+    """A figure (:func:`new_figure`) and its one axes."""
+    fig = new_figure(w, h)
+    return fig, fig.add_subplot()
+
+
 def fig_title(fig, text: str) -> None:
     """The figure's title, wrapped to the figure's width."""
-    import textwrap
     text = text.replace("(n = ", "(n\u00a0=\u00a0")       # keep "n = 1,000" on one line
     fig.suptitle(textwrap.fill(text, max(30, int(fig.get_figwidth() * 10.5))))
 
@@ -200,12 +217,13 @@ def percent_axis(ax, axis="y"):
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
 
 
-def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=None,
-               names_label="", rate_label="") -> None:
-    """Bars of rates with their intervals and values. A bar from fewer than ``SPARSE`` games
-    (``n``) is drawn hatched in grey, its value marked "(sparse)", and said so in the legend.
-    When the labels side by side would not fit the axes' width (many or long strategy
-    names), the bars lie horizontally, one label a line."""
+def rate_bars(ax, labels, rate, low, high, color, players=None, n=None, names_label="",
+              rate_label="") -> None:
+    """Bars of rates with their intervals and values, and with ``players`` the fair share
+    1/players as a line. A bar from fewer than ``SPARSE`` games (``n``) is drawn hatched in
+    grey, its value marked "(sparse)", and said so in the legend. When the labels side by
+    side would not fit the axes' width (many or long strategy names), the bars lie
+    horizontally, one label a line."""
     rate_f = np.array([as_float(v) for v in rate])
     sparse = (np.zeros(len(labels), bool) if n is None else
               np.array([as_float(v) < SPARSE for v in n]))
@@ -213,6 +231,12 @@ def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=
     flat = _too_wide(ax, labels)
     if flat:
         labels = [str(lab).replace("\n", ", ") for lab in labels]
+        fig = ax.figure
+        if len(fig.axes) == 1:                 # room for every bar (8 seats and a starter)
+            fig.set_figheight(max(fig.get_figheight(), 1.8 + 0.42 * len(labels)))
+        # the names' axis label along the axes' height, wrapped to fit it
+        inches = ax.get_position().height * fig.get_figheight()
+        names_label = textwrap.fill(names_label, max(20, int(inches / 0.075)))
     x = np.arange(len(labels))
     bar = ax.barh if flat else ax.bar
     size = {"height" if flat else "width": 0.6}
@@ -233,10 +257,10 @@ def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=
                         (end, xi) if flat else (xi, end), xytext=(3, 0) if flat else (0, 3),
                         textcoords="offset points", fontsize=8,
                         ha="left" if flat else "center", va="center" if flat else "bottom")
-    if fair is not None:
-        (ax.axvline if flat else ax.axhline)(fair, color="#c0392b", ls="--", lw=1, zorder=1,
-                                             label=fair_label)
-        top = max(top, fair)
+    if players:
+        (ax.axvline if flat else ax.axhline)(1 / players, color="#c0392b", ls="--", lw=1,
+                                             zorder=1, label=f"fair share 1/{players}")
+        top = max(top, 1 / players)
     limit = min(1.0, top * (1.3 if flat else 1.18) + 0.005)
     if flat:
         ax.set_xlim(0, limit)
@@ -254,6 +278,27 @@ def rate_bars(ax, labels, rate, low, high, color, fair=None, fair_label=None, n=
         percent_axis(ax)
         ax.grid(axis="y", alpha=0.3, zorder=0)
     _legend_below(ax)
+
+
+def heatmap(ax, grid, sparse, what, labels, texts, *, dark, cmap, vmin=None, vmax=None,
+            fontsize=9, bar_label="", rotate=False) -> None:
+    """A square grid of rates, its rows and columns named ``labels``, coloured by ``cmap``
+    over [vmin, vmax] and each cell's ``texts`` written on it (white where ``dark``); the
+    ``sparse`` cells hatched grey instead (:func:`_mark_sparse`, ``what`` counted), a missing
+    one left blank; beside it a colour bar in %, labelled ``bar_label``."""
+    im = ax.imshow(np.ma.masked_where(~np.isfinite(grid) | sparse, grid), cmap=cmap,
+                   vmin=vmin, vmax=vmax)
+    _mark_sparse(ax, sparse, what)
+    for (i, j), text in np.ndenumerate(texts):
+        if text:
+            ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, zorder=3,
+                    color="white" if dark[i, j] else "#1d2433")
+    ax.set_xticks(range(len(labels)), labels, **({"rotation": 30, "ha": "right"} if rotate
+                                                 else {}))
+    ax.set_yticks(range(len(labels)), labels)
+    cb = ax.figure.colorbar(im, ax=ax, shrink=0.85)
+    cb.set_label(bar_label)
+    percent_axis(cb.ax)
 
 
 def _too_wide(ax, labels) -> bool:
@@ -336,7 +381,7 @@ def _value(v) -> str:
 def run_section(page: Page, run: Loaded) -> None:
     """What was simulated: every option of the run, whatever command saved it."""
     cfg, ov, man = dict(run.config), run.summary.get("overall", {}), run.manifest
-    blocks = page.section("run", KINDS.get(run_kind(run), "The run"))
+    blocks = page.section("run", KINDS.get(run.manifest.get("kind", "run"), "The run"))
     extra = run.compare or run.study or {}
     games = ov.get("games", cfg.get("games"))
     unf = ov.get("unfinished", extra.get("unfinished"))
@@ -353,16 +398,20 @@ def run_section(page: Page, run: Loaded) -> None:
                      f"{int_text(ov['unfinished_cycle'])} stopped as endless (a position repeated)")
         rows.append(("unfinished", text))
     stop = cfg.pop("cycle_stop", None)
-    if ov.get("cycle_stop") or stop is not None:
-        rows.append(("stop endless games", ov.get("cycle_stop") or ("on" if stop else "off")))
+    if ov.get("cycle_stop"):
+        rows.append(("stop endless games", cycle_stop_text(ov["cycle_stop"])))
+    elif stop is not None:
+        rows.append(("stop endless games", "on" if stop else "off"))
     if ov.get("mean_turns") is not None:
         rows.append(("mean turns per finished game", f"{as_float(ov['mean_turns']):.1f}"))
     if ov.get("burns_per_game") is not None:
         rows.append(("burns per game", f"{as_float(ov['burns_per_game']):.2f}"))
     if "swaps" in cfg and isinstance(cfg.get("strategies"), list):
-        rows.append(("seats (strategy and swap policy)", ", ".join(
-            f"{s}: {st} (swap {sw})" for s, (st, sw) in enumerate(
-                zip(cfg.pop("strategies"), cfg.pop("swaps"))))))
+        seats = list(zip(cfg.pop("strategies"), cfg.pop("swaps")))
+        rows.append(("seats (strategy and swap policy)", (
+            f"every seat: {seats[0][0]} (swap {seats[0][1]})" if len(set(seats)) == 1 and
+            len(seats) > 1 else ", ".join(f"{s}: {st} (swap {sw})"
+                                          for s, (st, sw) in enumerate(seats)))))
     rows += [(k.replace("_", " "), _value(v)) for k, v in cfg.items() if v is not None]
     if run.parts:
         rows.append(("batch / record files", f"{int_text(man.get('batch'))} games per file, "
@@ -373,18 +422,7 @@ def run_section(page: Page, run: Loaded) -> None:
              ("folder", str(run.path))]
     df = pd.DataFrame([(k, "–" if v is None else str(v)) for k, v in rows],
                       columns=["item", "value"])
-    html = html_table(df.set_index("item"), text_cols=("value",), index_name="item",
-                       header=False)
-    html = html.replace('class="data"', 'class="data kv"', 1)
-    blocks.append({"kind": "table", "html": html, "caption": "The options:",
-                   "href": page.href(write_csv(page, "run", df))})
-
-
-def write_csv(page: Page, name: str, df: pd.DataFrame) -> Path:
-    path = page.files_dir / f"{name}.csv"
-    df.to_csv(path, index=False)
-    page.written.append(path)
-    return path
+    blocks.table("run", df, "The options:", shown=df, text=("value",), kv=True)
 
 
 def _date(run: Loaded) -> str:

@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, fig_title, new_figure, percent_axis
+from reports.html.common import Page, _legend_below, axes, fig_title, percent_axis
 from reports.review import loss_text, summary_line, value_text
 from sim.runs.saved import Loaded
 
-TITLE = "game review"
+FILE = "review.json"
 
 
 def title(run: Loaded) -> str:
@@ -20,44 +20,40 @@ def title(run: Loaded) -> str:
     return f"Shithead game review: seat {cfg.get('seat')}, {cfg.get('players')} players"
 
 
-def build(page: Page, run: Loaded) -> list[str]:
-    return []                              # everything is in the answer, before the options
-
-
 def _review(run: Loaded):
     from sim.studies.review import Decision, Review
 
-    path = run.path / "review.json"
-    if not path.exists():
-        raise ValueError(f"{run.path} is a review folder without review.json")
-    data = json.loads(path.read_text())
-    r = Review(data["seat"], data["players"], data["v2"], data["rollouts"], data["seed"],
-               data["opponents"], data["summary"]["of"], data["turns"], data["forced"],
-               [Decision(**d) for d in data["decisions"]], data["interrupted"])
-    return r
+    data = json.loads((run.path / FILE).read_text())
+    return Review(data["seat"], data["players"], data["v2"], data["rollouts"], data["seed"],
+                  data["opponents"], data["summary"]["of"], data["turns"], data["forced"],
+                  [Decision(**d) for d in data["decisions"]], data["interrupted"])
 
 
 def answer(page: Page, run: Loaded) -> None:
+    """The whole review, before the options: the summary, the plot, every decision."""
     r = _review(run)
     blocks = page.section("review", f"Review of seat {r.seat}")
-    blocks.append({"kind": "text", "text": summary_line(r)})
-    blocks.append({"kind": "text", "text": f"Budget: {r.budget()}."})
-    d = r.decisions
-    if d:
-        blocks.append(page.figure("review_values", _plot(r), (
-            "Each decision's value with the best move and after the move made, from the "
-            "same worlds (turn 0: the swap); a red mark is a mistake (the loss's interval "
-            "excludes 0).")))
-    rows = [{"turn": "swap" if x.turn == 0 else x.turn, "made": x.made, "best": "=" if x.best == x.made else x.best,
+    blocks.text(summary_line(r))
+    blocks.text(f"Budget: {r.budget()}.")
+    if r.decisions:
+        blocks.figure("review_values", _plot(r), "Each decision's value with the best move and "
+                      "after the move made, from the same worlds (turn 0: the swap); a red "
+                      "mark is a mistake (the loss's interval excludes 0).")
+    chains = any(x.chain for x in r.decisions)     # H19: a turn of several moves
+    rows = [{"turn": "swap" if x.turn == 0 else x.turn,
+             "in turn": f"{x.chain[0]}-{x.chain[1]}" if x.chain else "", "made": x.made,
+             "best": "=" if x.best == x.made else x.best,
              "made value": value_text(x.value_made, r.v2),
-             "best value": value_text(x.value_best, r.v2),
-             "loss": loss_text(x.loss, r.v2),
+             "best value": value_text(x.value_best, r.v2), "loss": loss_text(x.loss, r.v2),
              "95% interval": f"{loss_text(x.low, r.v2)} .. {loss_text(x.high, r.v2)}",
-             "mistake": "MISTAKE" if x.mistake else ""} for x in d]
+             "mistake": "MISTAKE" if x.mistake else ""} for x in r.decisions]
     unit = "places" if r.v2 else "percentage points of win chance"
-    blocks.append(page.table("review_decisions", pd.DataFrame(rows, columns=[
-        "turn", "made", "best", "made value", "best value", "loss", "95% interval",
-        "mistake"]), f"Every decision with a choice; loss in {unit}:"))
+    blocks.table("review_decisions", pd.DataFrame(rows, columns=[
+        "turn"] + ["in turn"] * chains + ["made", "best", "made value", "best value", "loss",
+                                          "95% interval", "mistake"]),
+        f"Every decision with a choice; loss in {unit}"
+        + ("; a chain's moves (H19) are one turn, named by its first and last move (as "
+           "sim replay numbers them)" if chains else "") + ":")
 
 
 def _plot(r):
@@ -66,8 +62,7 @@ def _plot(r):
     best = np.array([t.value_best for t in d])
     made = np.array([t.value_made for t in d])
     bad = np.array([t.mistake for t in d])
-    fig = new_figure(8, 4.2)
-    ax = fig.add_subplot()
+    fig, ax = axes()
     ax.plot(x, best, "-o", ms=3, color="#4c78a8", label="with the best move")
     ax.plot(x, made, "o", ms=4, mfc="white", color="#1d2433", label="after the move made")
     if bad.any():
@@ -81,9 +76,7 @@ def _plot(r):
         ax.set_ylim(-0.02, 1.02)
         percent_axis(ax)
     ax.grid(alpha=0.3)
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", fontsize=8, ncols=len(handles),
-               frameon=False)
+    _legend_below(ax)                                    # at most 3 entries: one row
     fig_title(fig, f"Seat {r.seat}'s {'expected place' if r.v2 else 'win chance'} over the "
                    f"game (n = {r.rollouts:,} worlds a decision)")
     return fig

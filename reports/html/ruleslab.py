@@ -10,11 +10,12 @@ import json
 import numpy as np
 import pandas as pd
 
-from reports.html.common import Page, fig_title, html_table, new_figure, write_csv
+from reports.html.common import Page, fig_title, new_figure
 from reports.lab_text import no_effect, no_effect_line
 from sim.runs.saved import Loaded
 
 TITLE = "rules lab"
+FILE = "ruleslab.json"
 PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts)", 100.0),
           ("first_mover", "first mover's edge (pts)", 100.0),
           ("skill_counting", "skill, counting (index)", 1.0),
@@ -23,10 +24,7 @@ PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts
 
 
 def load_result(run: Loaded) -> dict:
-    path = run.path / "ruleslab.json"
-    if not path.exists():
-        raise ValueError(f"{run.path} is a rules lab folder without ruleslab.json")
-    return json.loads(path.read_text())
+    return json.loads((run.path / FILE).read_text())
 
 
 def answer(page: Page, run: Loaded) -> None:
@@ -38,25 +36,21 @@ def answer(page: Page, run: Loaded) -> None:
     blocks = page.section("answer", f"What each rule does ({res['players']} players, base "
                                     f"{res['base']})")
     if res.get("partial"):
-        blocks.append({"kind": "text", "text": f"PARTIAL: {res['partial']}."})
-    for line in headline(res):
-        blocks.append({"kind": "text", "text": line})
+        blocks.text(f"PARTIAL: {res['partial']}.")
     same = no_effect_line(res)
-    if same:
-        blocks.append({"kind": "text", "text": same})
+    for line in headline(res) + ([same] if same else []):
+        blocks.text(line)
     meaning = pd.DataFrame([{"measure": name, "what it is": what,
                              "scale (what 1, 0 and negative mean)": SCALES[key]}
                             for key, (name, what, _) in MEASURES.items()
                             if any(key in r for r in res["rulesets"])])
-    blocks.append({"kind": "table", "html": html_table(meaning, tuple(meaning.columns)),
-                   "caption": "What each measure means, and its scale:",
-                   "href": page.href(write_csv(page, "ruleslab_measures", meaning))})
-    blocks.append({"kind": "text", "text": (
-        f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, every "
-        f"single option change §11.3 allows with it, and the other presets. An effect is "
-        f"claimed only where the 95% interval of the paired difference from the base "
-        f"excludes 0; with this many comparisons about 1 in 20 changes without effect may "
-        f"still show one on some measure.")})
+    blocks.table("ruleslab_measures", meaning, "What each measure means, and its scale:",
+                 shown=meaning, text=tuple(meaning.columns))
+    blocks.text(f"{res['measured']} rulesets on the same deals (seed {res['seed']}): the base, "
+                f"every single option change §11.3 allows with it, and the other presets. An "
+                f"effect is claimed only where the 95% interval of the paired difference from "
+                f"the base excludes 0; with this many comparisons about 1 in 20 changes without "
+                f"effect may still show one on some measure.")
 
 
 def build(page: Page, run: Loaded) -> list[str]:
@@ -67,38 +61,34 @@ def build(page: Page, run: Loaded) -> list[str]:
     blocks = page.section("effects", "Every change against the base")
     panels = [p for p in PANELS if any(p[0] in r for r in rows)]
     if same:
-        blocks.append({"kind": "text", "text": f"Left out of the charts and tables: the "
-                       f"{len(same)} changes with no effect under this base (identical "
-                       f"games), listed above."})
+        blocks.text(f"Left out of the charts and tables: the {len(same)} changes with no "
+                    f"effect under this base (identical games), listed above.")
     for part, chosen in (("length", panels[:3]), ("skill", panels[3:])):
         if chosen:
-            blocks.append(page.figure(f"ruleslab_{part}", _chart(rows, chosen, res),
-                                      "Each change's paired difference from the base with "
-                                      "its 95% interval; dark: the interval excludes 0."))
+            blocks.figure(f"ruleslab_{part}", _chart(rows, chosen, res), "Each change's "
+                          "paired difference from the base with its 95% interval; dark: the "
+                          "interval excludes 0.")
     length, skill = _tables(shown)
-    blocks.append(page.table("ruleslab_length", length, "Length and the first mover (first "
-                             "row: the base's values; the others: their differences from it "
-                             "with the 95% interval, * where it excludes 0; turns in turns, "
-                             "endless games and the first mover's edge in points, 0 = no "
-                             "edge, + = starting helps):"))
-    blocks.append(page.table("ruleslab_skill", skill, "Skill and luck, the same layout "
-                             "(indices: skill 1 = the strong seat always wins, 0 = as by "
-                             "chance, negative = worse than chance; luck 1 = the deal alone "
-                             "decides the winning seat, 0 = as by chance, negative = the "
-                             "winner follows the strong strategy from seat to seat):"))
+    blocks.table("ruleslab_length", length, "Length and the first mover (first row: the "
+                 "base's values; the others: their differences from it with the 95% interval, "
+                 "* where it excludes 0; turns in turns, endless games and the first mover's "
+                 "edge in points, 0 = no edge, + = starting helps):")
+    blocks.table("ruleslab_skill", skill, "Skill and luck, the same layout (indices: skill 1 = "
+                 "the strong seat always wins, 0 = as by chance, negative = worse than chance; "
+                 "luck 1 = the deal alone decides the winning seat, 0 = as by chance, negative "
+                 "= the winner follows the strong strategy from seat to seat):")
     strategy = (res.get("plan") or {}).get("strategy", "one strategy")
     seats = pd.DataFrame([{"ruleset": r["ident"], **{
         f"seat {x['position']}": f"{100 * x['estimate']:.1f}%" for x in r.get("seats", [])}}
         for r in shown])
-    blocks.append(page.table("ruleslab_seats", seats, "The seats, from the dealer's left "
-                             "(1) to the dealer: each one's share of the good outcome (a "
-                             "win; under V2 not being the Shithead), reference table ("
-                             f"{strategy} at every seat, so a seat effect; the fair share is "
-                             "1/N, under V2 (N − 1)/N):"))
+    blocks.table("ruleslab_seats", seats, "The seats, from the dealer's left (1) to the "
+                 "dealer: each one's share of the good outcome (a win; under V2 not being the "
+                 f"Shithead), reference table ({strategy} at every seat, so a seat effect; the "
+                 "fair share is 1/N, under V2 (N − 1)/N):")
     if res["refused"]:
-        blocks.append({"kind": "text", "text": "Not allowed with this base (§11.3): " + "; ".join(
-            f"{x['ident']} ({x['reason']})" for x in res["refused"]) + "."})
-    blocks.append({"kind": "text", "text": "More on each measure: docs/rules-lab.md."})
+        blocks.text("Not allowed with this base (§11.3): " + "; ".join(
+            f"{x['ident']} ({x['reason']})" for x in res["refused"]) + ".")
+    blocks.text("More on each measure: docs/rules-lab.md.")
     return []
 
 

@@ -12,12 +12,13 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    SPARSE, Page, write_csv, new_figure, int_text, _legend_below, pct_text, percent_axis, rate_bars, fig_title,
-    wilson_interval,
+    SPARSE, TEXT_COLUMNS, Page, _fmt_table, _legend_below, axes, int_text, pct_text,
+    percent_axis, rate_bars,
 )
+from reports.plain import neighbours_text, seats_text
 from sim.kernel.ruleset import Ruleset
 from sim.runs.saved import Loaded
-from sim.runs.tally import neighbours
+from sim.runs.tally import neighbours, wilson
 
 TITLE = "simulation"
 
@@ -69,8 +70,7 @@ def _game_stats(run: Loaded) -> dict:
                 pick = np.pad(pick, ((0, 0), (0, c.size - pick.shape[1])))
             pick[s, :c.size] += c
     return {"games": games, "unfinished": unfinished, "cycles": cycles, "turns": turns,
-            "pickups": pick,
-            "starter_wins": starter_wins, "offset_wins": offset_wins}
+            "pickups": pick, "starter_wins": starter_wins, "offset_wins": offset_wins}
 
 
 def _hist_limit(counts: np.ndarray, q=0.999) -> int:
@@ -99,30 +99,41 @@ def _strategy_section(page: Page, run: Loaded) -> None:
     if bs.empty or "seats" not in bs:      # a tournament's table is drawn by its section
         return
     blocks = page.section("strategies", "Win rate by strategy")
-    p = run.players
-    labels = [f"{lab}\nseats {','.join(map(str, seats))}\nn={int_text(g)}"
+    labels = [f"{lab}\nseats {seats_text(','.join(map(str, seats)))}\nn={int_text(g)}"
               for (lab, seats), g in zip(_strategy_labels(run), bs["games"])]
-    fig = new_figure(8, 4.4)
-    ax = fig.add_subplot()
+    fig, ax = axes(8, 4.4)
     rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#4c78a8",
-               fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
-               names_label="strategy (seats held; n = seat-games)",
-               rate_label="win rate (% of seat-games)")
-    fig_title(fig, f"Win rate by strategy with 95% Wilson CI (n = {int_text(bs['games'].sum())} "
-                 f"seat-games)")
-    blocks.append(page.figure("win_rate_by_strategy", fig,
-                              "Each strategy's wins over the seat-games it played; the seats "
-                              "of one game are not independent, so read the intervals as "
-                              "indicative."))
-    blocks.append(page.table("by_strategy", bs, "Win rate by strategy:"))
+              players=run.players, n=bs["games"],
+              names_label="strategy (seats held; n = seat-games)",
+              rate_label="win rate (% of seat-games)")
+    blocks.figure("win_rate_by_strategy", fig, "Each strategy's wins over the seat-games it "
+                  "played; the seats of one game are not independent, so read the intervals "
+                  "as indicative.", f"Win rate by strategy with 95% Wilson CI (n = "
+                  f"{int_text(bs['games'].sum())} seat-games)")
+    _per_row_table(blocks, "by_strategy", bs, "Win rate by strategy")
     mixed = _neighbours(run)
     if mixed:
-        blocks.append({"kind": "text", "text": "Note: " + mixed["note"]})
+        blocks.text("Note: " + neighbours_text(mixed))
+
+
+GAME_COLUMNS = ("unfinished", "mean_turns")     # of the games, not of a seat or a strategy
+
+
+def _per_row_table(blocks, name: str, df: pd.DataFrame, what: str) -> None:
+    """A seat's or a strategy's table, shown without the columns of the whole run that
+    repeat on every row (unfinished games, mean turns: The run gives them), so that eight
+    seats' rows stay readable; the CSV keeps every column."""
+    same = [c for c in GAME_COLUMNS if c in df and len(df) > 1 and df[c].nunique() == 1]
+    shown = _fmt_table(df.drop(columns=same))
+    note = (f" ({' and '.join(c.replace('_', ' ') for c in same)}: the same on every row, "
+            f"in The run)" if same else "")
+    blocks.table(name, df, f"{what}{note}:", shown=shown,
+                 text=[c for c in shown.columns if c in TEXT_COLUMNS])
 
 
 def _neighbours(run: Loaded) -> dict | None:
-    """The summary's neighbour note (sim.runs.tally.neighbours), or for a folder saved before
-    it was written, the same note made from the run's options."""
+    """The summary's neighbours (:func:`sim.runs.tally.neighbours`), or for a folder saved
+    before they were, the same made from the run's options."""
     if "neighbours" in run.summary:
         return run.summary["neighbours"]
     cfg = run.config
@@ -142,82 +153,70 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
     blocks = page.section("seats", "Win rate by seat (seat effect)" if same or bs.empty else
                           "Win rate by seat and the strategy there (not a seat effect)")
     if not same and not bs.empty and "strategy" in bs:
-        blocks.append({"kind": "text", "text": (
-            "The seats hold different strategies, so each seat's row is that strategy in "
-            "that seat, beside these neighbours: a seat and its strategy together, not a "
-            "seat effect (which needs the same strategy at every seat, or a tournament, "
-            "sim compare, whose seat table says when it is one).")})
+        blocks.text("The seats hold different strategies, so each seat's row is that strategy "
+                    "in that seat, beside these neighbours: a seat and its strategy together, "
+                    "not a seat effect (which needs the same strategy at every seat, or a "
+                    "tournament, sim compare, whose seat table says when it is one).")
     if not bs.empty and "strategy" in bs:
         labels = [f"seat {s}\n{st}\nn={int_text(g)}" for s, st, g in
                   zip(bs["seat"], bs["strategy"], bs["games"])]
-        fig = new_figure(8, 4.4)
-        ax = fig.add_subplot()
+        fig, ax = axes(8, 4.4)
         rate_bars(ax, labels, bs["win_rate"], bs["ci_low"], bs["ci_high"], "#72b7b2",
-                   fair=1 / p, fair_label=f"fair share 1/{p}", n=bs["games"],
-                   names_label="seat (strategy; n = games)",
-                   rate_label="win rate (% of games)")
-        fig_title(fig, f"Win rate by seat with 95% Wilson CI (n = {int_text(bs['games'].iloc[0])} "
-                     f"games)")
-        blocks.append(page.figure("win_rate_by_seat", fig, "Each seat's share of all games "
-                                  "won; the dealer is drawn at random (R3)."))
-        blocks.append(page.table("by_seat", bs, "Win rate by seat:"))
+                  players=p, n=bs["games"], names_label="seat (strategy; n = games)",
+                  rate_label="win rate (% of games)")
+        blocks.figure("win_rate_by_seat", fig, "Each seat's share of all games won; the "
+                      "dealer is drawn at random (R3).", f"Win rate by seat with 95% Wilson "
+                      f"CI (n = {int_text(bs['games'].iloc[0])} games)")
+        _per_row_table(blocks, "by_seat", bs, "Win rate by seat")
         if "shithead" in bs:
             games = bs["games"].to_numpy()
-            ci = [wilson_interval(k, n) for k, n in zip(bs["shithead"], games)]
-            rate = bs["shithead"].to_numpy() / np.maximum(games, 1)
-            fig = new_figure(8, 4.2)
-            ax = fig.add_subplot()
-            rate_bars(ax, labels, rate, [c[0] for c in ci], [c[1] for c in ci], "#e45756",
-                       fair=1 / p, fair_label=f"fair share 1/{p}", n=games,
-                       names_label="seat (strategy; n = games)",
-                       rate_label="Shithead rate (% of games)")
-            fig_title(fig, f"V2: how often each seat is the Shithead, 95% Wilson CI "
-                         f"(n = {int_text(games[0])} games)")
-            blocks.append(page.figure("shithead_by_seat", fig, "V2: the last player out "
-                                      "(the Shithead) by seat."))
+            ci = [wilson(int(k), int(n)) for k, n in zip(bs["shithead"], games)]
+            fig, ax = axes()
+            rate_bars(ax, labels, bs["shithead"].to_numpy() / np.maximum(games, 1),
+                      [c[0] for c in ci], [c[1] for c in ci], "#e45756", players=p, n=games,
+                      names_label="seat (strategy; n = games)",
+                      rate_label="Shithead rate (% of games)")
+            blocks.figure("shithead_by_seat", fig, "V2: the last player out (the Shithead) "
+                          "by seat.", f"V2: how often each seat is the Shithead, 95% Wilson CI "
+                          f"(n = {int_text(games[0])} games)")
     # win rate by position after the starting player
     n = stats["games"]
     if n:
         wins = stats["offset_wins"]
-        ci = [wilson_interval(w, n) for w in wins]
-        share = stats["starter_wins"] / n
-        lo, hi = wilson_interval(stats["starter_wins"], n)
+        ci = [wilson(int(w), int(n)) for w in wins]
+        lo, hi = wilson(int(stats["starter_wins"]), int(n))
         labels = ["starter"] + [f"starter +{k}" for k in range(1, p)]
-        fig = new_figure(8, 4.2)
-        ax = fig.add_subplot()
+        fig, ax = axes()
         rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
-                   fair=1 / p, fair_label=f"fair share 1/{p}", n=[n] * p,
-                   names_label="seat, counted in seat order from the player who started (R6)",
-                   rate_label="win rate (% of games)")
-        fig_title(fig, f"Win rate by position after the starting player, 95% Wilson CI "
-                     f"(n = {int_text(n)} games)")
-        blocks.append({"kind": "text", "text": (
-            f"The player who made the first move won {pct_text(share)} of the games (95% CI "
-            f"{pct_text(lo)} – {pct_text(hi)}, n = {n:,}); a fair share is {pct_text(1 / p)}.")})
-        blocks.append(page.figure("win_rate_by_start_position", fig, "Wins by where the "
-                                  "winner sat relative to the starting player."))
+                  players=p, n=[n] * p,
+                  names_label="seat, counted in seat order from the player who started (R6)",
+                  rate_label="win rate (% of games)")
+        blocks.text(f"The player who made the first move won "
+                    f"{pct_text(stats['starter_wins'] / n)} of the games (95% CI {pct_text(lo)} "
+                    f"– {pct_text(hi)}, n = {n:,}); a fair share is {pct_text(1 / p)}.")
+        blocks.figure("win_rate_by_start_position", fig, "Wins by where the winner sat "
+                      "relative to the starting player.", f"Win rate by position after the "
+                      f"starting player, 95% Wilson CI (n = {int_text(n)} games)")
         df = pd.DataFrame({"position": labels, "games": n, "wins": wins,
                            "win_rate": wins / n, "ci_low": [c[0] for c in ci],
                            "ci_high": [c[1] for c in ci]})
-        blocks.append(page.table("start_position", df, "Win rate by position after the "
-                                 "starting player:"))
+        blocks.table("start_position", df, "Win rate by position after the starting player:")
 
 
 def _length_section(page: Page, run: Loaded, stats: dict) -> None:
     if not stats["games"]:
         return
     blocks = page.section("length", "Game length and pick-ups")
-    if stats["unfinished"]:
-        cap = run.config.get("max_turns")
-        blocks.append({"kind": "text", "text": (
-            f"{stats['unfinished']:,} of {stats['games']:,} games "
-            f"({pct_text(stats['unfinished'] / stats['games'])}) were unfinished"
-            + (f": {stats['unfinished'] - stats['cycles']:,} still going after {int_text(cap)} "
-               f"turns (R25), {stats['cycles']:,} stopped as endless when a position "
-               f"repeated" if stats["cycles"] else f": still going after {int_text(cap)} turns "
-               f"(R25)")
-            + ". They are left out of the game-length and pick-up histograms and counted as "
-              "not won in every win rate.")})
+    unf = stats["unfinished"]
+    if unf:
+        cap = int_text(run.config.get("max_turns"))
+        blocks.text(f"{unf:,} of {stats['games']:,} games ({pct_text(unf / stats['games'])}) "
+                    f"were unfinished"
+                    + (f": {unf - stats['cycles']:,} still going after {cap} turns (R25), "
+                       f"{stats['cycles']:,} stopped as endless when a position repeated"
+                       if stats["cycles"] else f": still going after {cap} turns (R25)")
+                    + ". They are left out of the game-length and pick-up histograms and "
+                      "counted as not won in every win rate.")
     turns = stats["turns"]
     finished = int(turns.sum())
     if finished:
@@ -231,8 +230,7 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         edges = edges[edges >= first]
         binned = np.add.reduceat(turns[:edges[-1]], edges[:-1]) if edges.size > 1 else turns
         over = int(turns[edges[-1]:].sum())
-        fig = new_figure(8, 4.2)
-        ax = fig.add_subplot()
+        fig, ax = axes()
         ax.stairs(binned, edges, fill=True, color="#4c78a8", alpha=0.85)
         ax.axvline(mean, color="#c0392b", ls="--", lw=1.2, label=f"mean {mean:.1f}")
         ax.axvline(median, color="#1d2433", ls=":", lw=1.2, label=f"median {median}")
@@ -240,52 +238,45 @@ def _length_section(page: Page, run: Loaded, stats: dict) -> None:
         ax.set_ylabel("games (count)")
         _legend_below(ax)
         ax.grid(axis="y", alpha=0.3)
-        note = []
-        if over:
-            note.append(f"{over:,} above {edges[-1]} not shown")
-        if stats["unfinished"]:
-            note.append(f"{stats['unfinished']:,} unfinished excluded")
-        fig_title(fig, f"Game length of finished games (n = {finished:,} games"
-                     + ("; " + ", ".join(note) if note else "") + ")")
-        blocks.append(page.figure("turns_histogram", fig, "Turns (moves, pick-ups included) "
-                                  "per finished game."))
+        note = ([f"{over:,} above {edges[-1]} not shown"] if over else []) + (
+            [f"{unf:,} unfinished excluded"] if unf else [])
+        blocks.figure("turns_histogram", fig, "Turns (moves, pick-ups included) per finished "
+                      "game.", f"Game length of finished games (n = {finished:,} games"
+                      + ("; " + ", ".join(note) if note else "") + ")")
         df = pd.DataFrame({"turns": values, "games": turns})
-        write_csv(page, "turns_counts", df[df["games"] > 0])
+        page.csv("turns_counts", df[df["games"] > 0])
     pick = stats["pickups"]
+    fig, ax = axes()
+    limit = max(_hist_limit(pick.sum(axis=0)), 2)
+    edges = np.arange(limit + 1) - 0.5
+    colors = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#9d755d", "#eeca3b",
+              "#1d2433"]                       # one each for up to 8 seats' strategies
+    rows = []
+    total = 0
     groups = _strategy_labels(run) or [("all seats", list(range(run.players)))]
-    if pick.sum() or stats["games"]:
-        fig = new_figure(8, 4.2)
-        ax = fig.add_subplot()
-        limit = max(_hist_limit(pick.sum(axis=0)), 2)
-        edges = np.arange(limit + 1) - 0.5
-        colors = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#9d755d"]
-        rows = []
-        total = 0
-        for i, (label, seats) in enumerate(groups):
-            counts = pick[seats].sum(axis=0)
-            n = int(counts.sum())
-            total += n
-            if not n:
-                continue
-            mean = float((np.arange(counts.size) * counts).sum() / n)
-            sparse = n < SPARSE                  # a share of a few player-games: dotted
-            ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
-                      ls=":" if sparse else "-",
-                      label=f"{label}: mean {mean:.2f} (n={n:,}"
-                            + (f"; sparse, fewer than {SPARSE})" if sparse else ")"))
-            for v, c in enumerate(counts):
-                if c:
-                    rows.append({"strategy": label, "pickups": v, "player_games": int(c)})
-        percent_axis(ax)
-        from matplotlib.ticker import MaxNLocator
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("pick-ups per player per game (count)")
-        ax.set_ylabel("share of player-games (%)")
-        _legend_below(ax, ncols=2)
-        ax.grid(axis="y", alpha=0.3)
-        fig_title(fig, f"Pick-ups per player per finished game (n = {total:,} player-games"
-                    + (f"; {stats['unfinished']:,} unfinished games excluded)"
-                       if stats["unfinished"] else ")"))
-        blocks.append(page.figure("pickups_histogram", fig, "How often a player picked up "
-                                  "the pile in a finished game (R10), by strategy."))
-        write_csv(page, "pickups_counts", pd.DataFrame(rows))
+    for i, (label, seats) in enumerate(groups):
+        counts = pick[seats].sum(axis=0)
+        n = int(counts.sum())
+        total += n
+        if not n:
+            continue
+        mean = float((np.arange(counts.size) * counts).sum() / n)
+        sparse = n < SPARSE                  # a share of a few player-games: dotted
+        ax.stairs(counts[:limit] / n, edges, lw=1.8, color=colors[i % len(colors)],
+                  ls=":" if sparse else "-",
+                  label=f"{label}: mean {mean:.2f} (n={n:,}"
+                        + (f"; sparse, fewer than {SPARSE})" if sparse else ")"))
+        rows += [{"strategy": label, "pickups": v, "player_games": int(c)}
+                 for v, c in enumerate(counts) if c]
+    percent_axis(ax)
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("pick-ups per player per game (count)")
+    ax.set_ylabel("share of player-games (%)")
+    _legend_below(ax, ncols=2)
+    ax.grid(axis="y", alpha=0.3)
+    blocks.figure("pickups_histogram", fig, "How often a player picked up the pile in a "
+                  "finished game (R10), by strategy.", f"Pick-ups per player per finished game "
+                  f"(n = {total:,} player-games" + (f"; {unf:,} unfinished games excluded)"
+                                                    if unf else ")"))
+    page.csv("pickups_counts", pd.DataFrame(rows))

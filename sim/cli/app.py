@@ -1,10 +1,10 @@
 """The ``sim`` command line (typer): the app and its commands, grouped as ``sim --help`` shows
 them. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
-:mod:`~sim.cli.study_commands` (compare, study swap, tune), :mod:`~sim.cli.tool_commands`
-(analyze, play, report, rules, strategies), :mod:`~sim.cli.review_command` (review),
-:mod:`~sim.cli.swap_command` (swap) and :mod:`~sim.cli.lab_command` (study rules); what they
-share is :mod:`sim.cli.options`. Every user mistake, the option parser's included, is one
-``error:`` line and exit code 2 (:class:`_Command`)."""
+:mod:`~sim.cli.study_commands` (compare, study swap, study rules, tune),
+:mod:`~sim.cli.tool_commands` (analyze, swap, play, report, rules, strategies) and
+:mod:`~sim.cli.review_command` (review); what they share is :mod:`sim.cli.options`, and the
+work of the long ones, shared with the Python API, :mod:`sim.cli.work`. Every user mistake,
+the option parser's included, is one ``error:`` line and exit code 2 (:class:`_Command`)."""
 from __future__ import annotations
 
 import sys
@@ -12,8 +12,7 @@ import sys
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from sim.cli import (lab_command, review_command, run_commands, study_commands,
-                     swap_command, tool_commands)
+from sim.cli import review_command, run_commands, study_commands, tool_commands
 
 
 # click's UsageError as typer raises it (newer typers carry a click of their own)
@@ -91,7 +90,7 @@ COMMANDS = [
     (tool_commands.analyze_command, "analyze", ASK,
      ["sim analyze docs/examples/midgame-seed-4p.json",
       "sim replay --seed 7 --game 12 --at 30 --json --as-mover | sim analyze -"]),
-    (swap_command.swap_command, "swap", ASK,
+    (tool_commands.swap_command, "swap", ASK,
      ["sim swap 4 5 6 9 10 K", "sim swap 4 5 6 9 10 K --players 3 --model runs/swap"]),
     (tool_commands.play_command, "play", ONE,
      ["sim play --players 3", "sim play --load ~/.cache/shithead-sim/games/<file>.json"]),
@@ -107,7 +106,7 @@ COMMANDS = [
 STUDIES = [
     (study_commands.study_swap, "swap",
      ["sim study swap --players 4 --games 1e6 --out runs/swap"]),
-    (lab_command.study_rules, "rules",
+    (study_commands.study_rules, "rules",
      ["sim study rules --players 4 --base seed --out runs/lab"]),
 ]
 

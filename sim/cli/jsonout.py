@@ -10,7 +10,7 @@ import typer
 
 from sim.kernel.version import VERSION as SIM_VERSION
 
-VERSION = 1         # raise when a key documented in docs/json.md changes meaning or goes
+VERSION = 2         # raise when a key documented in docs/json.md changes meaning or goes
 
 
 def envelope(kind: str, ruleset, options: dict, results: dict) -> dict:
@@ -27,5 +27,7 @@ def envelope(kind: str, ruleset, options: dict, results: dict) -> dict:
 
 
 def echo(kind: str, ruleset, options: dict, results: dict, **dumps) -> None:
-    """Print :func:`envelope` as indented JSON (``dumps``: extra ``json.dumps`` arguments)."""
-    typer.echo(json.dumps(envelope(kind, ruleset, options, results), indent=2, **dumps))
+    """Print :func:`envelope` as indented JSON, numpy numbers as floats (``dumps``: extra
+    ``json.dumps`` arguments)."""
+    typer.echo(json.dumps(envelope(kind, ruleset, options, results), indent=2, default=float,
+                          **dumps))

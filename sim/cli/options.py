@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -40,6 +41,26 @@ def fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
+def forward(options: dict, *drop: str) -> dict:
+    """A command's options (its ``locals()``, taken first) for its :mod:`sim.cli.work`
+    function, which takes them by the same names: all but ``--json`` and ``drop``; ``--json``
+    prints the JSON alone, so it is quiet too."""
+    kept = {k: v for k, v in options.items() if k not in ("as_json", *drop)}
+    return {**kept, "quiet": kept["quiet"] or options["as_json"]}
+
+
+@contextmanager
+def one_line(stopped: str = "interrupted", hint: str = ""):
+    """A user's mistake (``ValueError``) as its :func:`fail` line, exit 2; Ctrl-C as
+    ``stopped`` (or the interrupt's own words) and ``hint``, exit 130."""
+    try:
+        yield
+    except ValueError as e:
+        fail(str(e))
+    except KeyboardInterrupt as e:
+        fail((str(e) or stopped) + hint, 130)
+
+
 def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
             last_player_loses=False):
     """``--rules PRESET``, every ``--rule key=value`` and the ``--v1``/``--v2`` shorthands as
@@ -60,9 +81,9 @@ def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,
 def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, last_player_loses,
                max_turns, threads, batch=100_000, rule=None, cycle_stop=True):
     """The :class:`~sim.runs.config.RunConfig` of the options as typed."""
-    from sim.runs.runner import RunConfig
+    from sim.runs.config import RunConfig
 
-    return RunConfig(games=parse_count(games), players=players, seed=seed,
+    return RunConfig(games=parse_count(str(games)), players=players, seed=seed,
                      strategies=strategy or ["lowest"], swaps=swap or [None],
                      rules=ruleset(rules, rule, choose_face_ups, last_player_loses),
                      max_turns=max_turns, threads=threads, batch=batch,
@@ -71,7 +92,8 @@ def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, las
 
 # Options shared by the commands.
 GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
-PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6 (R1).")
+PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6; 2 to 8 with two decks "
+                       "(R1, H18).")
 SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
 STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all seats, or once "
                         "per seat in seat order (see `sim strategies`). Default: lowest.")
@@ -146,8 +168,9 @@ def say_compiling(what: str = "the game core and the seated strategies",
 
 
 def at_terminal() -> bool:
-    """Is stderr a terminal (a person watching), not a script reading the output?"""
-    return sys.stderr.isatty()
+    """Is a person watching stderr (a terminal, or the notebook of a Python API call), not a
+    script reading the output?"""
+    return sys.stderr.isatty() or "ipykernel" in sys.modules
 
 
 def say_compiling_playouts(quiet: bool = False) -> None:
@@ -160,15 +183,15 @@ def say_compiling_playouts(quiet: bool = False) -> None:
 
 
 class maybe_progress:
-    """A progress bar on a terminal (stderr), else nothing; yields a callback(done), which
-    also has ``phase(label, total)``: name the stage under way (``total`` None: a stage
-    without games, the bar pulses), counting from 0 again. While the core compiles (not in
-    the compile cache yet, sim.runs.batch.compiled) the bar says so until the first games
-    are played; without a bar a line on stderr says so (unless ``wanted`` is false)."""
+    """A progress bar where a person watches (:func:`at_terminal`), else nothing; yields
+    itself, a callback(done), which also has ``phase(label, total)``: name the stage under
+    way (``total`` None: a stage without games, the bar pulses), counting from 0 again.
+    While the core compiles (not in the compile cache yet, sim.runs.batch.compiled) the bar
+    says so until the first games are played; without a bar a line on stderr says so (unless
+    ``wanted`` is false)."""
 
-    def __init__(self, wanted, total, label="games", configs=None, force=False):
-        # force: a bar wherever wanted (the Python API's choice: a notebook is no terminal)
-        self.bar = progress_bar() if wanted and (force or sys.stderr.isatty()) else None
+    def __init__(self, wanted, total, label="games", configs=None):
+        self.bar = progress_bar() if wanted and at_terminal() else None
         self.total, self.label = total, label
         from sim.runs.batch import compiled
         self.compiling = not compiled(configs)
@@ -181,30 +204,23 @@ class maybe_progress:
         self.bar.__enter__()
         self.task = self.bar.add_task(COMPILING if self.compiling else self.label,
                                       total=self.total)
-        return _Bar(self)
+        return self
 
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
         return False
 
-
-class _Bar:
-    def __init__(self, owner):
-        self.owner = owner
-
     def __call__(self, done):
-        owner = self.owner
-        if owner.compiling:                # the first games: compiled
-            owner.compiling = False
-            owner.bar.update(owner.task, description=owner.label)
-        owner.bar.update(owner.task, completed=done)
+        if self.compiling:                 # the first games: compiled
+            self.compiling = False
+            self.bar.update(self.task, description=self.label)
+        self.bar.update(self.task, completed=done)
 
     def phase(self, label, total=None):
-        owner = self.owner
-        owner.bar.remove_task(owner.task)
-        owner.label = label
-        owner.task = owner.bar.add_task(COMPILING if owner.compiling else label, total=total)
+        self.bar.remove_task(self.task)
+        self.label = label
+        self.task = self.bar.add_task(COMPILING if self.compiling else label, total=total)
 
 
 def say_estimate(plan, threads=None, quiet=False) -> None:

@@ -24,10 +24,10 @@ from sim.cli.table import Table
 from sim.cli.words import HELP, parse
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
-    CURRENT, DEALER, FU, KNOWN, NR, OVER, R_HAND, STARTRANK, STOCKLEN, TURN, V1,
+    CHAIN, CURRENT, DEALER, FU, KNOWN, NR, OVER, R_HAND, STARTRANK, STOCKLEN, TOPRANK, TURN,
+    V1,
 )
-from sim.kernel.position import move_to_id
-from sim.studies.analysis import move_words
+from sim.studies.review import move_phrase
 
 
 class Terminal:
@@ -195,10 +195,16 @@ def _ask_move(table: Table, term: Terminal, save_to: Path):
     say = term.say
     st = table.st
     legal = table.legal()
-    say(f"Turn {int(st[TURN]) + 1}: your move (seat {table.seat}).")
+    words = [move_phrase(st, m) for m in legal]
+    if st[CHAIN]:                          # H19: the run goes on, or the turn ends
+        rank = NAMES[int(st[TOPRANK])]
+        say(f"Turn {int(st[TURN]) + 1}: you may go on (H19): play another {rank} or end your "
+            f"turn: " + ", ".join(f"`{w}`" for w in words) + ".")
+    else:
+        say(f"Turn {int(st[TURN]) + 1}: your move (seat {table.seat}).")
     for line in table_view(st, table.seat, table.seats):
         say(line)
-    may = "  you may: " + " | ".join(move_words(m) for m in legal)
+    may = "  you may: " + " | ".join(words)
     say(may)
     while True:
         text = term.ask("your move> ")
@@ -229,7 +235,7 @@ def _ask_move(table: Table, term: Terminal, save_to: Path):
         else:
             why = table.why_illegal(arg)
             if why is None:
-                return move_to_id(arg)
+                return table.typed_id(arg)
             say(f"Not legal: {why}.")
 
 

@@ -9,9 +9,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli.options import (
-    QUIET, fail, json_option, out_option, parse_count, say_compiling_playouts,
-)
+from sim.cli.options import QUIET, fail, json_option, one_line, out_option
 
 
 def review_command(
@@ -35,61 +33,28 @@ def review_command(
                                          "draws its page"),
         as_json: bool = json_option("the review"), quiet: bool = QUIET):
     """Review one seat's decisions in a saved game."""
-    from reports.review import turn_text
+    from sim.cli import work
     from sim.cli.savedgame import load
-    from sim.runs import folder
-    from sim.runs.config import check_seed
-    from sim.studies import review as rv
 
     try:
         saved = load(game)
-        n = parse_count(rollouts, "--rollouts")
-        seed = rv.default_seed(saved) if seed is None else seed
-        check_seed(seed)
-        seat = rv.default_seat(saved) if seat is None else seat
-        todo, _ = rv.plan(saved, seat)
-        total = len(todo) + rv.has_swap(saved)
-        if out is not None:            # checked before the review: its result is not lost
-            folder.new_dir(out)
     except ValueError as e:
         fail(str(e).replace("--file: ", ""))
-    if not quiet:
-        say_compiling_playouts()
-        typer.echo(f"reviewing {total} decisions of seat {seat} (the swap included) with "
-                   f"{n:,} worlds each", err=True)
-
-    def progress(r, d):
-        if not quiet:
-            typer.echo(f"  {len(r.decisions)}/{r.total}: {turn_text(d.turn)} {d.made} "
-                       f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
-
-    r = rv.Review(seat, 0, False, n, seed, opponents, total, 0, 0)
-    try:
-        rv.review(saved, seat, rollouts=n, seed=seed, opponents=opponents,
-                  on_decision=progress, into=r)
-    except KeyboardInterrupt:
-        r.interrupted = True
-    except ValueError as e:
-        fail(str(e))
-    if out is not None:
-        try:
-            rv.save(r, saved, out)
-        except (ValueError, OSError) as e:
-            fail(str(e))
+    with one_line():
+        done = work.review(saved, seat=seat, rollouts=rollouts, seed=seed, opponents=opponents,
+                           out=out, quiet=quiet)
+    r = done.result
     if as_json:
         from sim.cli import jsonout
-        from sim.kernel.ruleset import Ruleset
-        asked = {"game": str(game), "seat": seat, "rollouts": n, "seed": seed,
-                 "opponents": opponents, "out": str(out) if out else None}
-        extra = {"partial": "interrupted"} if r.interrupted else {}
-        jsonout.echo("review", Ruleset.parse(saved["rules"]), asked,
-                     {**r.to_dict(), **extra}, default=float)
+        extra = {"partial": "interrupted"} if done.partial else {}
+        jsonout.echo("review", done.ruleset, {"game": str(game), **done.asked},
+                     {**r.to_dict(), **extra})
     else:
         from reports.review import describe
         typer.echo("\n".join(describe(r, _game_line(saved))))
         if out is not None:
             typer.echo(f"Saved to {out} (its page: sim report {out}).")
-    if r.interrupted:
+    if done.partial:
         raise typer.Exit(130)
 
 

@@ -1,20 +1,18 @@
 """The commands that play games of a run: ``sim run`` and ``sim replay``."""
 from __future__ import annotations
 
-import importlib
 import sys
-import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
+from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
-    SWAP, THREADS, V1, V2, WORKERS, fail, json_option, make_backend, maybe_progress, out_option,
-    parse_count, resume_option, run_config, say_estimate,
+    SWAP, THREADS, V1, V2, WORKERS, fail, forward, json_option, one_line, out_option, resume_option,
+    run_config,
 )
 
 
@@ -50,59 +48,23 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     if debug:
         _debug_mode()
         threads = 1
-    from sim.runs.partial import Interrupted
-    from sim.runs.runner import RunError, games_to_play, run as run_games
-
-    engine = None
-    try:
-        cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
-                         last_player_loses, max_turns, threads, parse_count(batch, "--batch"),
-                         rule, cycle_stop)
-        engine = make_backend(backend, scheduler, workers, threads)
-        if not as_json:
-            _import_meanwhile("reports.text")
-        partial, t0 = None, time.perf_counter()
-        try:
-            if engine is None:              # this machine's speed (a cluster's is unknown)
-                say_estimate([(cfg, games_to_play(cfg, out, resume))], cfg.threads,
-                             quiet or as_json)
-            t0 = time.perf_counter()        # reset after the estimate (it compiles)
-            with maybe_progress(not quiet and not as_json, cfg.games,
-                                configs=[cfg]) as progress:
-                tally = run_games(cfg, progress=progress, out=out, resume=resume,
-                                  backend=engine)
-        except Interrupted as e:
-            tally = e.partial.result
-            partial = "interrupted" + (f"; the finished batches are in {out}, continue with "
-                                       f"--resume" if out else "")
-        seconds = time.perf_counter() - t0
-    except (RunError, ValueError) as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        fail("interrupted before any game was played", code=130)
-    finally:
-        if engine is not None and hasattr(engine, "close"):
-            engine.close()
+    with one_line("interrupted before any game was played"):
+        done = work.run(**forward(locals(), "debug"),
+                        meanwhile=None if as_json else "reports.text")
+    partial = done.partial and "interrupted" + (
+        f"; the finished batches are in {out}, continue with --resume" if out else "")
     if as_json:
         from sim.cli import jsonout
-        result = tally.to_dict()
-        asked = {k: v for k, v in result.pop("config").items() if k != "options"}
-        asked.update(threads=threads, batch=cfg.batch, out=str(out) if out else None,
-                     resume=resume, backend=backend)
+        result = done.result.to_dict()
+        del result["config"]
         extra = {"partial": partial} if partial else {}
-        jsonout.echo("run", cfg.ruleset, asked, {**result, "seconds": seconds, **extra})
+        jsonout.echo("run", done.ruleset, done.asked, {**result, "seconds": done.seconds,
+                                                       **extra})
     else:
         from reports.text import print_summary
-        print_summary(tally, seconds, partial=partial)
+        print_summary(done.result, done.seconds, partial=partial)
     if partial:
         raise typer.Exit(130)
-
-
-def _import_meanwhile(module: str) -> None:
-    """Import ``module`` on a thread of its own, while this one plays the games: the core
-    releases the GIL, so the import (the summary's ``rich``) runs on another core. Importing it
-    again later waits for this one to finish."""
-    threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
 
 
 def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index of the game "

@@ -4,7 +4,6 @@ face-up choice), every move and the result."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from reports.game import HUMAN, result_of
 from sim.kernel.layout import CURRENT, FIRST, OVER, TURN
 from sim.kernel.position import move_to_id, to_position
 from sim.kernel.ruleset import Ruleset
+from sim.runs.folder import write_bytes
 from sim.studies.analysis import move_words
 
 FORMAT = "shithead-sim played game"
@@ -82,9 +82,7 @@ def save(record: dict, path: Path) -> Path:
     path = Path(path).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(dumps(record))
-        os.replace(tmp, path)
+        write_bytes(path, dumps(record).encode())
     except OSError as e:
         raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
     return path
@@ -104,6 +102,10 @@ def load(path, option: str = "--file") -> dict:
     missing = {"players", "rules", "seats", "dealt", "start", "moves", "status"} - set(data)
     if missing:
         raise ValueError(f"{option}: {path} lacks {', '.join(sorted(missing))}")
+    try:                                  # R1, H18: the ruleset seats the players, or not
+        Ruleset.parse(data["rules"]).check_players(data["players"])
+    except ValueError as e:
+        raise ValueError(f"{option}: {path}: {e}") from None
     return data
 
 
@@ -155,7 +157,7 @@ def resume(path, hint_rollouts: int = 500):
         if table.st[OVER] or entry.get("seat") != p:
             raise ValueError(f"{bad}: move {i} is not seat {entry.get('seat')}'s to make")
         try:
-            saved = move_to_id(entry.get("move"))
+            saved = move_to_id(entry.get("move"), table.st)      # H11 n: all, or fewer
         except ValueError as e:
             raise ValueError(f"{bad}: move {i}: {e}") from None
         m = saved if p == seat else table.bot_move()
@@ -177,7 +179,7 @@ def run_record(cfg, game: int, rec) -> dict:
     st = rec.start.copy()
     moves = []
     for m in rec.moves:
-        moves.append({"seat": int(st[CURRENT]), "move": move_to_dict(int(m))})
+        moves.append({"seat": int(st[CURRENT]), "move": move_to_dict(int(m), st)})
         apply_move(st, int(m))
     over = bool(st[OVER])
     reasons = {0: "game over", 1: "endless (a position repeated)" if rec.cycle_turns

@@ -1,17 +1,18 @@
-"""The commands that answer a question with many games: ``sim compare``, ``sim study swap``
-and ``sim tune``."""
+"""The commands that answer a question with many games: ``sim compare``, ``sim study swap``,
+``sim study rules`` (the rules lab, :mod:`sim.studies.ruleslab`: what each house rule does to
+the length, the first mover's edge, skill and luck of the game) and ``sim tune``; their work
+is :mod:`sim.cli.work`'s."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
+from sim.cli import work
 from sim.cli.options import (
-    CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
-    maybe_progress, out_option, parse_count, phase_of, resume_option, ruleset, run_config,
-    say_estimate,
+    BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, THREADS, V1, V2,
+    WORKERS, forward, json_option, one_line, out_option, resume_option,
 )
 
 
@@ -40,65 +41,23 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             resume: bool = resume_option("comparison"), as_json: bool = json_option(),
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
-    from sim.runs import folder
-    from sim.studies.compare import check_field, compare as play, estimate_plan, save
-    from sim.runs.partial import Interrupted
-    from sim.runs.runner import RunError
-
-    partial = None
-    try:
-        cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
-                         last_player_loses, max_turns, threads, rule=rule)
-        total = parse_count(games)
-        cap = parse_count(max_games, "--max-games") if max_games else total
-        check_field(strategies)                 # before the estimate: nothing played yet
-        folder.check_resume(resume, out, "comparison")
-        t0 = time.perf_counter()
-        try:
-            say_estimate(estimate_plan(cfg, list(strategies), cap if until_clear else total),
-                         threads, quiet or as_json)
-            t0 = time.perf_counter()        # reset after the estimate (it compiles)
-            with maybe_progress(not as_json and not quiet,
-                                cap if until_clear else total) as progress:
-                t, info = play(list(strategies), players=players, games=total, seed=seed,
-                               rules=cfg.rules, max_turns=max_turns, threads=threads,
-                               independent=independent, until_clear=until_clear,
-                               max_games=cap, progress=progress, out=out,
-                               cycle_stop=cycle_stop, seating=seating, resume=resume)
-        except Interrupted as e:
-            t, info = e.partial.result
-            partial = "interrupted" + (f"; the finished blocks are in {out}, continue with "
-                                       f"--resume" if out else "")
-            if not t.games:
-                fail("interrupted before a deal was played under every rotation"
-                     + (f"; continue with --resume (--out {out})" if out else ""), code=130)
-        seconds = time.perf_counter() - t0
-        result = t.to_dict()
-        result["info"] = info
-        if out is not None:
-            save(out, t, info, result)
-    except (RunError, ValueError) as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        fail("interrupted" + (f"; continue with --resume (--out {out})" if out else ""),
-             code=130)
-    if partial:
-        result["partial"] = partial
+    options = forward(locals())
+    with one_line(hint=f"; continue with --resume (--out {out})" if out else ""):
+        done = work.compare(**options)
+    result = done.result
+    if done.partial:
+        result["partial"] = "interrupted" + (f"; the finished blocks are in {out}, continue "
+                                             f"with --resume" if out else "")
     if as_json:
         from sim.cli import jsonout
-        asked = {"strategies": list(strategies), "players": players, "games": total,
-                 "seed": seed, "rules": cfg.rules, "until_clear": until_clear,
-                 "max_games": cap, "independent": independent, "max_turns": max_turns,
-                 "cycle_stop": cycle_stop, "seating": seating, "threads": threads,
-                 "out": str(out) if out else None}
-        jsonout.echo("compare", cfg.ruleset, asked, {**result, "seconds": seconds},
-                     default=float)
+        jsonout.echo("compare", done.ruleset, done.asked, {**result, "seconds": done.seconds})
     else:
         from reports.text import print_compare
-        if partial:
-            typer.echo(f"PARTIAL ({partial}): {t.games:,} of {total:,} games")
-        print_compare(result, seconds)
-    if partial:
+        if done.partial:
+            typer.echo(f"PARTIAL ({result['partial']}): {result['games']:,} of "
+                       f"{done.asked['games']:,} games")
+        print_compare(result, done.seconds)
+    if done.partial:
         raise typer.Exit(130)
 
 
@@ -118,35 +77,14 @@ def study_swap(players: int = PLAYERS,
                resume: bool = resume_option("study", " (same options)"),
                as_json: bool = json_option("the study"), quiet: bool = QUIET):
     """Which face-up cards to keep, measured over many games."""
-    from sim.runs.partial import Interrupted
-    from sim.runs.runner import RunError
-    from sim.studies.swapstudy import planned_games, swap_study
-
-    try:
-        cfg = run_config("1", players, seed, [strategy], None, rules, choose_face_ups,
-                         last_player_loses, max_turns, threads, rule=rule)
-        t0 = time.perf_counter()
-        n = parse_count(games)
-        h2h = parse_count(h2h_games, "--h2h-games") if h2h_games else None
-        say_estimate([(cfg, planned_games(n, h2h))], threads, quiet or as_json)
-        with maybe_progress(not (as_json or quiet), n, "value games") as progress:
-            study = swap_study(out, players=players, games=n, seed=seed, rules=cfg.rules,
-                               strategy=strategy, threads=threads, progress=progress,
-                               h2h_games=h2h, max_turns=max_turns, cycle_stop=cycle_stop,
-                               resume=resume, phase=phase_of(progress))
-        study["seconds"] = time.perf_counter() - t0
-    except Interrupted as e:
-        _study_partial(e.partial, out, as_json, time.perf_counter() - t0, cfg.ruleset)
-    except (RunError, ValueError) as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        fail("interrupted", code=130)
+    with one_line():
+        done = work.study_swap(**forward(locals()))
+    if done.partial:
+        _study_partial(done.partial, out, as_json, done.seconds, done.ruleset)
+    study = dict(done.result, seconds=done.seconds)
     if as_json:
         from sim.cli import jsonout
-        asked = {"players": players, "games": n, "h2h_games": h2h, "seed": seed,
-                 "rules": cfg.rules, "strategy": strategy, "max_turns": max_turns,
-                 "cycle_stop": cycle_stop, "threads": threads, "out": str(out)}
-        jsonout.echo("study-swap", cfg.ruleset, asked, study, default=float)
+        jsonout.echo("study-swap", done.ruleset, done.asked, study)
     else:
         from reports.text import print_study
         print_study(study)
@@ -163,8 +101,7 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
         result["partial"] = what
         result["head_to_head"] = h2h
         from sim.cli import jsonout
-        jsonout.echo("study-swap", ruleset, {"out": str(out)},
-                     {**result, "seconds": seconds}, default=float)
+        jsonout.echo("study-swap", ruleset, {"out": str(out)}, {**result, "seconds": seconds})
     else:
         from reports.text import print_summary
         print_summary(tally, seconds, partial=what + " (the values stage, random swaps)")
@@ -175,19 +112,53 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
     raise typer.Exit(130)
 
 
-def tune_field(against) -> list[str]:
-    """``--against``: strategies separated by commas (or, from Python, a list of them)."""
-    words = against.split(",") if isinstance(against, str) else list(against)
-    return [s.strip() for s in words if s.strip()]
-
-
-def tune_budget(games_per_trial, fresh_games, trials, players) -> tuple[int, int, int]:
-    """``--games-per-trial`` and ``--fresh-games`` as counts, and the games of the whole
-    tuning (every trial's deals, then the final check of the best and of the defaults)."""
-    per_trial = parse_count(str(games_per_trial), "--games-per-trial")
-    fresh = parse_count(str(fresh_games), "--fresh-games") if fresh_games else per_trial
-    deals, fdeals = per_trial // players, max(1, fresh // players)
-    return per_trial, fresh, trials * deals * players + 2 * fdeals * players
+def study_rules(players: int = PLAYERS,
+                base: str = typer.Option("seed", "--base", help="The preset every change is "
+                                         "measured from: seed, classic, masters-of-shithead, "
+                                         "boothj5 (with --rule: that preset so changed)."),
+                rule: Optional[List[str]] = RULE,
+                only: Optional[List[str]] = typer.Option(None, "--only", help="Measure only "
+                                                         "the changes of this option, or this "
+                                                         "preset (repeatable; default: all)."),
+                games: str = typer.Option("40k", "--games", "-n", help="Games per ruleset of "
+                                          "the reference table (length, first mover, seats)."),
+                skill_deals: str = typer.Option("10k", "--skill-deals", help="Deals per "
+                                                "ruleset of counting against random, each "
+                                                "played under every seat rotation (skill, "
+                                                "luck)."),
+                mc_deals: str = typer.Option("100", "--mc-deals", help="At most this many "
+                                             "deals per ruleset of montecarlo against "
+                                             "lowest, rotated; 0: leave that measure out."),
+                mc_block: int = typer.Option(20, "--mc-block", help="Deals between two looks "
+                                             "at the montecarlo measure (stop when clear)."),
+                precision: float = typer.Option(0.1, "--precision", help="Stop a ruleset's "
+                                                "montecarlo games once its difference from "
+                                                "the base is known to within this (a share)."),
+                strategy: str = typer.Option("lowest", "--strategy", "-s", help="Strategy of "
+                                             "every seat of the reference table."),
+                seed: int = SEED, max_turns: int = CAP, threads: Optional[int] = THREADS,
+                cycle_stop: bool = CYCLE_STOP, backend: str = BACKEND,
+                scheduler: Optional[str] = SCHEDULER, workers: Optional[int] = WORKERS,
+                out: Optional[Path] = out_option("ruleslab.json, the units of games, "
+                                                 "manifest and summary"),
+                resume: bool = resume_option("study", " (same options)"),
+                as_json: bool = json_option("the study"), quiet: bool = QUIET):
+    """What each house rule does to the game, on the same deals."""
+    with one_line():
+        done = work.study_rules(**forward(locals()))
+    result = dict(done.result, seconds=done.seconds)
+    if done.partial:
+        result["partial"] += f"; continue with --resume (--out {out})" if out else ""
+    if as_json:
+        from sim.cli import jsonout
+        jsonout.echo("study-rules", done.ruleset, done.asked, result)
+    else:
+        from reports.lab_text import ruleslab_lines
+        if done.partial:
+            typer.echo(f"PARTIAL ({result['partial']})")
+        typer.echo("\n".join(ruleslab_lines(result)))
+    if done.partial:
+        raise typer.Exit(130)
 
 
 def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "
@@ -214,45 +185,21 @@ def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built
          resume: bool = resume_option("tuning"), as_json: bool = json_option(),
          quiet: bool = QUIET):
     """Tune a strategy's parameters against a field (optuna)."""
-    from sim.runs.partial import Interrupted
-    from sim.runs.runner import RunError
-    from sim.runs import folder
-    from sim.runs.extras import require
-    from sim.studies.tune import lineup, tune as run_tune
-
-    try:
-        require("optuna", "sim tune")
-        folder.check_resume(resume, out, "tuning")
-        rs = ruleset(rules, rule)
-        field = tune_field(against)
-        per_trial, fresh, planned = tune_budget(games_per_trial, fresh_games, trials, players)
-        t0 = time.perf_counter()
-        table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
-                           False, False, max_turns, threads, rule=rule)
-        say_estimate([(table, planned)], threads or 1, quiet or as_json)
-        with maybe_progress(not (as_json or quiet), planned) as progress:
-            result = run_tune(strategy, field, players=players, trials=trials,
-                              games_per_trial=per_trial, fresh_games=fresh, seed=seed,
-                              rules=rs, threads=threads or 1, max_turns=max_turns,
-                              params=param, out=out, resume=resume, progress=progress,
-                              cycle_stop=cycle_stop)
-        result["seconds"] = time.perf_counter() - t0
-    except Interrupted as e:
-        _tune_partial(e.partial, out, as_json, rs)
-    except (RunError, ValueError) as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        fail("interrupted" + (f"; the finished trials are in {out}, continue with --resume"
-                              if out else ""), code=130)
+    options = forward(locals())
+    with one_line(hint=f"; the finished trials are in {out}, continue with --resume"
+                  if out else ""):
+        done = work.tune(**options)
+    if done.partial:
+        _tune_partial(done.partial, out, as_json, done.ruleset)
+    result = dict(done.result, seconds=done.seconds)
     if as_json:
         from sim.cli import jsonout
-        asked = {**result.pop("options"), "threads": threads, "out": str(out) if out else None,
-                 "resume": resume}
-        jsonout.echo("tune", rs, asked, result, default=float)
+        jsonout.echo("tune", done.ruleset, {**result.pop("options"), **done.asked}, result)
         return
     from reports.plain import tune_lines
 
-    typer.echo("\n".join(tune_lines(result, field, players, rs.last_player_loses)))
+    typer.echo("\n".join(tune_lines(result, result["options"]["against"], players,
+                                     done.ruleset.last_player_loses)))
 
 
 def _tune_partial(partial, out, as_json, ruleset):
@@ -264,7 +211,7 @@ def _tune_partial(partial, out, as_json, ruleset):
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("tune", ruleset, {"out": str(out) if out else None},
-                     {"partial": what, "trials": done, "best": best}, default=float)
+                     {"partial": what, "trials": done, "best": best})
     else:
         typer.echo(f"PARTIAL ({what})")
         if best is not None:

@@ -18,11 +18,11 @@ from reports.analysis import answer_line, describe
 from reports.game import HUMAN, label, tell_move
 from sim.cli.words import swap_mask
 from sim.kernel import engine, referee
-from sim.kernel.cards import NAMES
+from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
-    CURRENT, EV_GAME_OVER, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
+    CURRENT, EV_GAME_OVER, FU, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
 )
-from sim.kernel.moves import is_legal
+from sim.kernel.moves import is_legal_move
 from sim.kernel.position import legal_ids, move_to_dict, move_to_id, why_illegal
 from sim.kernel.rng import seed_game
 from sim.kernel.ruleset import Ruleset
@@ -47,8 +47,6 @@ class Table:
         if not 0 <= self.seat < self.players:
             raise ValueError(f"--seat: expected a seat from 0 to {self.players - 1}, got "
                              f"{self.seat}")
-        if not 0 <= self.seed < 2**63:
-            raise ValueError(f"--seed: expected an integer from 0 to 2**63-1, got {self.seed}")
         bots = self.players - 1
         names = list(self.opponents or ["counting"])
         if len(names) == 1:
@@ -58,8 +56,9 @@ class Table:
                              f"seat ({bots}), got {len(names)}")
         it = iter(names)
         self.seats = [HUMAN if s == self.seat else next(it) for s in range(self.players)]
-        # The bots seated as a run seats its strategies; the human's seat holds a bot's
-        # entry that never moves, and its swap is replaced by the human's choice (swap).
+        # The bots seated as a run seats its strategies (the seed checked there too); the
+        # human's seat holds a bot's entry that never moves, and its swap is replaced by the
+        # human's choice (swap).
         self.cfg = RunConfig(games=1, players=self.players, seed=self.seed,
                              strategies=[names[0] if n == HUMAN else n for n in self.seats],
                              rules=self.rules, max_turns=self.max_turns)
@@ -131,7 +130,7 @@ class Table:
         hand.flags.writeable = False
         legal = engine.legal_word(self.st)
         m = int(self.cfg.move_objs[p].fn(obs, hand, legal, self.rng, self.cfg.rows[p]))
-        if not is_legal(legal, m, obs):
+        if not is_legal_move(legal, m, obs, hand):      # R24; big plays too (H18)
             raise ValueError(f"strategy {self.seats[p]!r} (seat {p}) returned move id {m}, "
                              f"which is not a legal move (R24)")
         return m
@@ -140,7 +139,7 @@ class Table:
         """Play legal move ``m`` of the seat to move, recorded; its line, and whether the
         game is over."""
         p = int(self.st[CURRENT])
-        self.log.append({"seat": p, "move": move_to_dict(m)})
+        self.log.append({"seat": p, "move": move_to_dict(m, self.st)})   # H11 n: all of them
         stock = Counter(self.st[STOCK:STOCK + self.st[STOCKLEN]].tolist())
         line, ev = tell_move(self.st, m, self.label(p))
         left = Counter(self.st[STOCK:STOCK + self.st[STOCKLEN]].tolist())
@@ -148,13 +147,39 @@ class Table:
             if p == self.seat else []
         return line, bool(ev & EV_GAME_OVER)
 
+    def typed_id(self, move: dict) -> int:
+        """The id of a move as :func:`sim.cli.words.parse` reads a typed line. An add names
+        how many face-up cards go along by writing them (``add K K``): under H11
+        ``one_then_rank`` one unless more are written; under ``must_add_rank`` all of them
+        (written or not); otherwise one (R12). ``ValueError`` in words when the line cannot
+        be such a move."""
+        if "add" not in move:
+            return move_to_id(move, self.st)
+        n, rank = move.get("n"), move["add"]
+        rule = self.rules.faceup_pickup
+        if rule == "one_then_rank":
+            return move_to_id({"pickup": True, "add": rank, "n": n or 1}, self.st)
+        if n is None:
+            return move_to_id(move)
+        held = int(self.st[FU + int(self.st[CURRENT]) * NR + rank_code(rank)])
+        if rule == "must_add_rank" and n == held:
+            return move_to_id({"pickup": True, "add": rank})
+        if rule == "must_add_rank":
+            raise ValueError(f"every face-up {rank} you hold ({held}) goes along with the pile "
+                             f"(H11 faceup_pickup=must_add_rank): type `add {rank}`")
+        if rule == "pile_only":
+            raise ValueError("no face-up card goes along with the pile (H11 "
+                             "faceup_pickup=pile_only): type `pickup`")
+        raise ValueError(f"one face-up card at most goes along with the pile (R12): type "
+                         f"`add {rank}`")
+
     def why_illegal(self, move: dict) -> str | None:
-        """None if ``move`` is legal here, else why not, in words, as the kernel says it (R24,
-        with the rule), addressed to the human."""
+        """None if ``move`` (as typed: :meth:`typed_id`) is legal here, else why not, in
+        words, as the kernel says it (R24, with the rule), addressed to the human."""
         try:
-            m = move_to_id(move)
+            m = self.typed_id(move)
         except ValueError as e:
-            return str(e)
+            return str(e).replace("seat " + str(int(self.st[CURRENT])) + " has", "you have")
         if m in self.legal():
             return None
         return why_illegal(self.st, m, self.rules, you=True)

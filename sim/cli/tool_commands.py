@@ -1,5 +1,7 @@
-"""The other commands: ``sim analyze`` (a position's moves), ``sim play`` (a game at the
-terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies`` (what there is)."""
+"""The other commands: ``sim analyze`` (a position's moves), ``sim swap`` (which three of six
+cards to put face up, R5: the splits ranked, from playouts or a swap study's model), ``sim
+play`` (a game at the terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies``
+(what there is)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,9 +9,10 @@ from typing import List, Optional
 
 import typer
 
+from sim.cli import work
 from sim.cli.options import (
-    CAP, PLAYERS, RULE, RULES, SEED, V1, V2, fail, json_option,
-    at_terminal, options_given, parse_count, read_json, ruleset, say_compiling_playouts,
+    CAP, PLAYERS, QUIET, RULE, RULES, SEED, V1, V2, at_terminal, fail, json_option, one_line,
+    options_given, parse_count, read_json, ruleset, say_compiling_playouts,
 )
 
 
@@ -70,9 +73,53 @@ def analyze_command(
                  "me": me, "omniscient": omniscient, "until_clear": until_clear,
                  "max_rollouts": cap, "max_turns": max_turns, "tolerance": tolerance}
         jsonout.echo("analysis", Ruleset.parse(data.get("ruleset")), asked,
-                     {**a.info(), "moves": a.rows()}, default=float)
+                     {**a.info(), "moves": a.rows()})
     else:
         typer.echo("\n".join(describe(a, line)))
+
+
+def swap_command(
+        ctx: typer.Context,
+        cards: List[str] = typer.Argument(..., help="Your six cards: the three dealt face up "
+                                          "and your three hand cards, in any order, e.g. `4 5 "
+                                          "6 9 10 K` (10 or T, J, Q, K, A, 2-9; JK for a "
+                                          "joker; case does not matter)."),
+        players: int = PLAYERS,
+        rules: str = RULES, rule: Optional[List[str]] = RULE,
+        model: Optional[Path] = typer.Option(None, "--model", help="A folder saved by `sim "
+                                             "study swap --out DIR`: value the splits by its "
+                                             "split model (its players and rules; giving "
+                                             "others, or a playout option, is an error) "
+                                             "instead of playouts."),
+        deals: str = typer.Option("5000", "--deals", help="Playouts: deals where you hold "
+                                  "these cards, each played once for every split (common "
+                                  "random numbers); 5000 answers in about a second, the "
+                                  "interval shrinks as 1/sqrt(deals)."),
+        strategy: str = typer.Option("lowest", "--strategy", "-s", help="Playouts: the move "
+                                     "strategy of every seat (the others swap by its own swap "
+                                     "policy); default lowest, as `sim study swap`."),
+        max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
+                                      "a game is unfinished (R25: a loss)."),
+        seed: int = SEED,
+        quiet: bool = QUIET,
+        as_json: bool = json_option("the splits")):
+    """Which three of your six cards to put face up (R5)."""
+    given = {o for o in ("players", "rules", "rule", "deals", "strategy", "max_turns", "seed")
+             if options_given(ctx, o)}
+    with one_line():
+        a = work.swap(cards=cards, given=given, players=players, rules=rules, rule=rule,
+                      model=model, deals=deals, strategy=strategy, max_turns=max_turns,
+                      seed=seed, quiet=quiet or as_json)
+    if as_json:
+        from sim.cli import jsonout
+        from sim.kernel.ruleset import Ruleset
+        asked = {"cards": cards, "players": a["players"], "model": str(model) if model else None,
+                 "deals": a.get("deals"), "strategy": a["strategy"], "seed": a["seed"],
+                 "max_turns": a.get("max_turns")}
+        jsonout.echo("swap-advice", Ruleset.parse(a["rules"]), asked, a)
+        return
+    from reports.swap import advice_lines
+    typer.echo("\n".join(advice_lines(a)))
 
 
 def play_command(

@@ -1,5 +1,6 @@
 """What the player types in ``sim play``, read: moves in plain words (``7 7``, ``pickup``,
-``add K``, ``blind``), the commands, and the face-up choice of the swap (R5, V1)."""
+``add K``, ``add K K``, ``blind``, ``end``), the commands, and the face-up choice of the swap
+(R5, V1). A move is written back as typed by :func:`sim.studies.review.move_phrase`."""
 from __future__ import annotations
 
 import difflib
@@ -8,19 +9,21 @@ from sim.kernel.cards import NAMES
 
 CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
 _PICKUP = {"pickup", "pick", "p", "take"}
+_END = {"end", "stop", "done"}                        # H19: end the turn in a chain
 _COMMANDS = {"hint": "hint", "help": "help", "?": "help", "moves": "moves", "legal": "moves",
              "save": "save", "quit": "quit", "exit": "quit"}        # not "q": a queen
 
 # the words typed for moves and commands, for "did you mean" (the cards are too short to guess)
-_WORDS = sorted(_PICKUP | set(_COMMANDS) | {"add", "blind", "play", "rule", "joker"})
+_WORDS = sorted(_PICKUP | _END | set(_COMMANDS) | {"add", "blind", "play", "rule", "joker"})
 
 HELP = """\
 How to play (type a line, then Enter):
   7 7   10   jk   q      play these cards, of one rank (R7, R9): from your hand,
                          then face up once the hand is empty (R11, R13)
   pickup                 pick up the pile (R10)
-  add K                  add a face-up K, then pick up (face-up stage, R12)
+  add K    add K K       add face-up Ks, then pick up (face-up stage, R12, H11)
   blind                  turn a face-down card, when only those are left (R14)
+  end                    end your turn in a chain instead of playing on (H19)
 Also:
   moves                  the legal moves now
   hint                   the best move and its win chance (sim analyze, R26)
@@ -42,18 +45,23 @@ def parse(text: str):
         if len(words) != 2:
             return "garbage", "`rule` takes one rule, such as `rule R9`"
         return "rule", text.split()[1]
+    if words[0] in _END and (len(words) == 1 or words[1:] in (["turn"], ["my", "turn"])):
+        return "move", {"end": True}
     if words[0] == "pick" and len(words) > 1 and words[1] == "up":
         words = ["pickup"] + words[2:]
     if words[0] in _PICKUP:
         if len(words) == 1:
             return "move", {"pickup": True}
-        words = words[1:]
-        if words[0] != "add":
-            return "garbage", "after `pickup` only `add CARD` may follow"
+        words = words[1:] if words[1] == "add" else ["add"] + words[1:]
     if words[0] == "add":
-        if len(words) != 2 or words[1] not in CARD:
-            return "garbage", "`add` takes one face-up card, such as `add K`"
-        return "move", {"pickup": True, "add": CARD[words[1]]}
+        cards = [CARD.get(w) for w in words[1:]]
+        if not cards or None in cards or len(set(cards)) > 1:
+            return "garbage", ("`add` takes face-up cards of one rank, such as `add K` or "
+                               "`add K K`")
+        # ``n``: how many go along, as written (H11 one_then_rank); without it, as the
+        # ruleset says (R12: one; H11 must_add_rank: all of them)
+        return "move", {"pickup": True, "add": cards[0]} | (
+            {"n": len(cards)} if len(cards) > 1 else {})
     if words == ["blind"] or words == ["b"]:
         return "move", {"blind": True}
     if words[0] == "play":
@@ -68,8 +76,9 @@ def parse(text: str):
     if len(set(cards)) > 1:
         return "garbage", (f"a play is cards of one rank (R7, R9), such as `{words[0]} "
                            f"{words[0]}`; not {' and '.join(sorted(set(cards), key=cards.index))}")
-    if len(cards) > 4:
-        return "garbage", f"at most 4 cards of one rank exist (R1), not {len(cards)}"
+    if len(cards) > 8:
+        return "garbage", (f"at most 8 cards of one rank exist, with two decks (R1, H18), not "
+                           f"{len(cards)}")
     return "move", {"play": cards}
 
 

@@ -4,27 +4,46 @@ swap policies ``none``, ``random``, ``highest-up``.
 They live in the kernel's package because the batch core inlines them
 (:mod:`sim.kernel.fastpath`); :mod:`strategies.basic` registers the very same functions as
 strategies, so each exists once. Every one reads the hand size (H12) from the cards it is
-given and picks the forced move with :func:`sim.kernel.moves.forced`, so they play every ruleset.
+given and picks the forced move with :func:`sim.kernel.moves.forced`, so they play every ruleset;
+plays of 5 to 8 cards (two decks, H18) come from :func:`sim.kernel.moves.big_word`, and a chain
+(H19) offers its continuations and ``END`` among the legal moves.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sim.kernel.compiler import jit
-from sim.kernel.moves import count_legal, forced, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.layout import BIG, L_BIG
+from sim.kernel.moves import (
+    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_play, nth_legal,
+    play_ranks, popcount,
+)
 from sim.kernel.rng import randint
 
 
 def random_move(obs, hand, legal, rng, params):
     """uniform over the legal moves"""
-    return nth_legal(legal, obs, randint(rng, count_legal(legal, obs)))
+    n = count_legal(legal, obs)
+    if has(legal, L_BIG):                     # H18: the plays of 5 to 8 cards count too
+        big = big_word(obs, hand)
+        k = randint(rng, n + popcount(big))
+        if k < n:
+            return nth_legal(legal, obs, k)
+        for _ in range(k - n):
+            big &= big - 1
+        return BIG + lowest_bit(big)
+    return nth_legal(legal, obs, randint(rng, n))
 
 
 def lowest(obs, hand, legal, rng, params):
-    """the lowest legal rank (3 up to A, then 2, then joker), all copies when leading"""
+    """the lowest legal rank (3 up to A, then 2, then joker), all copies when leading; in a
+    chain (H19) it goes on with all its cards of the run's rank"""
     ranks = play_ranks(legal)
     if ranks:
-        return most_cards(legal, lowest_bit(ranks))
+        return most_play(legal, lowest_bit(ranks), obs, hand)     # H18: 5 to 8 cards too
+    if has(legal, L_BIG):                     # H18: only plays of 5 to 8 cards are legal
+        big = big_word(obs, hand)
+        return most_big(big, lowest_bit(big_ranks(big)))
     return forced(legal, obs)
 
 

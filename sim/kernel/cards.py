@@ -13,15 +13,27 @@ CODE = {name: code for code, name in enumerate(NAMES)}
 
 def joker_count(jokers: int, players: int) -> int:
     """Jokers in the deck (R1, H13), ``jokers`` being H13's code in the rules vector (0
-    ``six_players``, 1 ``never``, 2 ``always``). The one formula: the engine compiles it
-    (:func:`sim.kernel.engine.deck_jokers`), the ruleset calls it (``Ruleset.deck_counts``)."""
-    return 2 if jokers == 2 or (jokers == 0 and players == 6) else 0
+    ``six_players``: at 6 or more players, 1 ``never``, 2 ``always``; never more than 2, H18).
+    The one formula: the engine compiles it (:func:`sim.kernel.engine.deck_jokers`), the
+    ruleset calls it (``Ruleset.deck_counts``)."""
+    return 2 if jokers == 2 or (jokers == 0 and players >= 6) else 0
 
 
-def deck_counts(jokers: int, players: int) -> list[int]:
-    """How many cards of each rank the deck holds (R1, H13; ``jokers`` as in
-    :func:`joker_count`). Under a ruleset: ``Ruleset.deck_counts(players)``."""
-    return [4] * 13 + [joker_count(jokers, players)]
+def deck_number(decks: int, players: int, hand_size: int) -> int:
+    """H18: how many 52-card decks are shuffled together, ``decks`` being its code in the
+    rules vector (0: 1, 1: 2, 2 ``masters``: ceil(17 n / 52), 3 ``boothj5``: ceil(3 n
+    hand_size / 52)). A result above 2 is refused by the ruleset (§11.3). The one formula:
+    the engine's deal compiles it, the ruleset calls it (``Ruleset.decks_for``)."""
+    if decks <= 1:
+        return decks + 1
+    need = 17 * players if decks == 2 else 3 * players * hand_size
+    return (need + 51) // 52
+
+
+def deck_counts(jokers: int, players: int, decks: int = 1) -> list[int]:
+    """How many cards of each rank the deck holds (R1, H13, H18: ``decks`` decks; ``jokers``
+    as in :func:`joker_count`). Under a ruleset: ``Ruleset.deck_counts(players)``."""
+    return [4 * decks] * 13 + [joker_count(jokers, players)]
 
 
 def rank_code(name: str) -> int:

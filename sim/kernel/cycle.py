@@ -34,7 +34,8 @@ stopped long before the turn limit (the figures: benchmarks/results/cycles.md).
 **What is compared.** The whole public block ``st[:PUB]`` (R26: everything a strategy can
 read, including each hand's ``KNOWN`` cards and the stale pile slots past ``PILELEN``) except
 the counters ``TURN`` and ``PICKUPS`` and the ruleset block (constant in a game), and the
-hands. Nothing else can differ between two positions of one game with equal public blocks:
+hands. The public scalars include H19's ``CHAIN`` (0 at a pick-up, which never happens in a
+chain) and H18's ``NDECKS``. Nothing else can differ between two positions of one game with equal public blocks:
 the face-down stacks and the stock are what is left of the deal, given by ``FDN`` and
 ``STOCKLEN`` since they only shrink from the top; the cards set aside (H17) never change; the
 have-words (:data:`sim.kernel.layout.HAVE`) are derived from the hands, face-ups and pile. The

@@ -1,4 +1,4 @@
-"""The rules of Shithead (docs/rules.md R4-R25, V1, V2, house rules H1-H17) as jitted functions on
+"""The rules of Shithead (docs/rules.md R4-R25, V1, V2, house rules H1-H20) as jitted functions on
 the flat state. The ruleset is data in the state's public rules block (:mod:`sim.kernel.ruleset`),
 so one compiled kernel plays every ruleset.
 
@@ -7,7 +7,7 @@ single-position API (:mod:`sim.kernel.position`) and replays all call these func
 
 - :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.kernel.moves`);
 - :func:`apply_move` carries out one legal move and returns its events;
-- :func:`deal`, :func:`apply_swap` and :func:`starter` set a game up (R3-R6, H12-H17);
+- :func:`deal`, :func:`apply_swap` and :func:`starter` set a game up (R3-R6, H12-H18);
 - :func:`derive` recomputes the values kept incrementally, the pile summary and the
   have-words (for positions read from JSON or sampled, and for tests that check them).
 
@@ -19,18 +19,19 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.compiler import ix, jit
-from sim.kernel.cards import JOKER, TEN, TWO, joker_count
+from sim.kernel.cards import JOKER, TEN, TWO, deck_number, joker_count
 from sim.kernel.layout import (
-    ADD, BLIND, BURNED, BURNS, COUNT, CURRENT, DEALER, DECK, DIR, EFF_COVER, EFF_NONE,
-    EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD, EV_BLIND_FAIL, EV_BURN,
-    EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, FD, FDN, FU, FUN, HANDN, HANDS, HAVE,
-    KNOWN, L_PICKUP, L_UPLOW, LASTMOVER, MAXP, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP,
-    PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN, PLAYERS, R_AGAIN, R_COUNT, R_EFFECT, R_EFFECTS,
-    R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_PICKS, R_REMOVE,
-    R_STARTER, R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN,
-    TOP, TOPRANK, TURN, V1, V2,
+    ADD, ADDN, BIG, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
+    EFF_COVER, EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD,
+    EV_BLIND_FAIL, EV_BURN, EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, END, FD, FDN,
+    FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
+    NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN,
+    PLAYERS, R_AGAIN, R_COUNT, R_DECKS, R_EFFECT, R_EFFECTS, R_FOLLOW, R_FOUR, R_FUPICK,
+    R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_OUTBURN, R_PICKS, R_PLAYON, R_REMOVE, R_STARTER,
+    R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN, TOP,
+    TOPRANK, TURN, V1, V2,
 )
-from sim.kernel.moves import lowest_bit, move_cards, move_rank
+from sim.kernel.moves import _big, has, is_legal, lowest_bit, move_cards, move_rank
 from sim.kernel.rng import randint
 
 
@@ -61,8 +62,10 @@ def play_source(st):
 _GROUPS = np.int64(1 | (1 << NR) | (1 << (2 * NR)) | (1 << (3 * NR)))
 
 
-# The ruleset's scalars that the hot path reads, as one tuple (:func:`rules_of`), in this order.
-Z_COUNT, Z_HAND, Z_FOUR, Z_TRANS, Z_AGAIN, Z_FUPICK, Z_PICKS, Z_EFFECTS = range(8)
+# The ruleset's scalars that the hot path reads, as one tuple (:func:`rules_of`), in this order;
+# Z_WIDE: 4 when this game has two decks (H18) or plays on (H19), whose legal moves take a path
+# of their own (added to the source of play, so that the seed rules pay no branch for it).
+Z_COUNT, Z_HAND, Z_FOUR, Z_TRANS, Z_AGAIN, Z_FUPICK, Z_PICKS, Z_EFFECTS, Z_WIDE = range(9)
 
 
 @jit(inline="always")
@@ -75,7 +78,7 @@ def rules_of(st):
     ns against 84: the compiler then folds the house rules away. As runtime data (one
     compiled kernel for every ruleset) they cost that difference."""
     return (st[R_COUNT], st[R_HAND], st[R_FOUR], st[R_TRANS], st[R_AGAIN], st[R_FUPICK],
-            st[R_PICKS], st[R_EFFECTS])
+            st[R_PICKS], st[R_EFFECTS], np.int32((st[NDECKS] + st[R_PLAYON] > 1) * 4))
 
 
 @jit(inline="always")
@@ -92,12 +95,16 @@ def legal_from(st, rz):
     seat holds (R7, H8); a follow plays ``count`` cards (R9; any number under H1) of a rank
     the effective top allows (H0: one lookup in the ruleset's follow table). The pick-up
     bits (R10, R12, R16, H10, H11) come from the packed codes ``R_PICKS``: few branches,
-    because a mispredicted branch costs more here than a shift.
+    because a mispredicted branch costs more here than a shift. A game of two decks (H18) or
+    of play on (H19) takes :func:`_legal_wide` instead, through the blind turn's branch
+    (``Z_WIDE`` added to the source): no branch more for the seed rules.
     """
     p = st[CURRENT]
     count = st[COUNT]
-    source = play_source(st)
-    if source == 2:                             # R14, R16 (H10 "always": or pick up)
+    source = play_source(st) + rz[Z_WIDE]
+    if source >= 2:                             # R14, R16 (H10 "always": or pick up)
+        if source > 2:
+            return _legal_wide(st, rz)
         return np.int64((rz[Z_PICKS] >> 12) & 7 if count > 0 else 2) << L_PICKUP
     w = HAVE + 4 * p + 2 * source
     lead = np.int64(st[ix(w)]) | (np.int64(st[ix(w + 1)]) << (2 * NR))
@@ -111,15 +118,56 @@ def legal_from(st, rz):
         word = lead & (mask * _GROUPS)
     i = 2 * source + (word == 0)
     word |= np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP
-    if source == 1:                             # the lowest face-up rank, for an add (H11)
-        word |= lowest_bit(np.int64(st[ix(w)]) & RANKS_MASK) << L_UPLOW
     return word
 
 
+@jit
+def _legal_wide(st, rz):
+    """:func:`legal_from` in a game of two decks (H18) or of play on (H19): counts above 4
+    (a count rule's count up to 8, plays of 5 to 8 cards: ``L_BIG``, :func:`big_word`), and
+    a chain's moves (H19: 1 or more cards of the run's rank from the source in force,
+    whatever E, H4, H5 or the count say, and ``END``; no pick-up, no blind turn). Called,
+    not inlined: the seed rules never come here."""
+    p = st[CURRENT]
+    count = st[COUNT]
+    source = play_source(st)
+    if source == 2:                             # R14, R16 (H10 "always": or pick up)
+        return np.int64((rz[Z_PICKS] >> 12) & 7 if count > 0 else 2) << L_PICKUP
+    w = HAVE + 4 * p + 2 * source
+    lead = np.int64(st[ix(w)]) | (np.int64(st[ix(w + 1)]) << (2 * NR))
+    big = _big(st, st, HANDS + p * NR) if source == 0 else np.int64(0)
+    big_bit = np.int64(big != 0) << L_BIG
+    if st[CHAIN] > 0:                           # H19: continue the run, or end the turn
+        return (lead & (_GROUPS << st[TOPRANK])) | (np.int64(1) << L_END) | big_bit
+    if count == 0:                              # R7, H8, H18: lead 1 to 4 d cards
+        return lead | big_bit
+    mask = np.int64(st[ix(R_FOLLOW + 1 + st[TOP])])
+    if rz[Z_COUNT]:                             # R9: exactly `count` cards (up to 8, H18)
+        word = np.int64(0)
+        if count <= 4:
+            g = count - 1
+            word = ((np.int64(st[ix(w + (g >> 1))]) >> ((g & 1) * NR)) & mask) << (g * NR)
+    else:                                       # H1: any number of a legal rank
+        word = lead & (mask * _GROUPS)
+    word |= big_bit
+    i = 2 * source + (word == 0)
+    return word | (np.int64((rz[Z_PICKS] >> (3 * i)) & 7) << L_PICKUP)
+
+
+@jit(inline="always")
+def legal_move(st, legal, m):
+    """Is ``m`` legal for the seat to move, whose legal word is ``legal``? Every move, big
+    plays (H18) included (:func:`sim.kernel.moves.is_legal_move`, with the hand in ``st``);
+    the check costs nothing more than :func:`sim.kernel.moves.is_legal` for other moves."""
+    return is_legal(legal, m, st) or (m >= BIG and m < ADDN and has(legal, L_BIG) and has(
+        _big(st, st, HANDS + st[CURRENT] * NR), m - BIG))
+
+
 _PAIR = 1 | (1 << NR)
-# Have-word bits of a count c (0..4) of one rank, for the first and the second word.
-_LO = np.array([0, 1, _PAIR, _PAIR, _PAIR], np.int32)
-_HI = np.array([0, 0, 0, 1, _PAIR], np.int32)
+# Have-word bits of a count c (0..8: two decks, H18) of one rank, for the first and the second
+# word: at least 1, 2; at least 3, 4 (saturating).
+_LO = np.array([0, 1] + [_PAIR] * 7, np.int32)
+_HI = np.array([0, 0, 0, 1] + [_PAIR] * 5, np.int32)
 
 
 @jit(inline="always")
@@ -257,17 +305,29 @@ def _clear_pile(st, into, known):
 
 
 @jit(inline="always")
-def _play(st, r, n, rz):
-    """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind): the
-    count of a lead (R7, H8), and the burn check (R21, R22 unless H3); effects come after."""
+def _play(st, r, n, rz, hand):
+    """A play of ``n`` cards of rank ``r`` onto the pile (from hand, face-up or blind; ``hand``:
+    from the hand, which draws next): the count of a lead (R7, H8), and the burn check (R21,
+    R22 unless H3, or H20 when the mover is out); effects come after."""
     _push(st, r, n, rz[Z_TRANS])
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
     if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
+        if st[R_OUTBURN] and r != TEN and _out_after(st, hand):
+            return 0                          # H20: out before the four burns
         _clear_pile(st, BURNED, 0)
         st[BURNS] += 1
+        st[CHAIN] = 0                         # H19: a burn ends the chain, cancels its run
         return EV_BURN
     return 0
+
+
+@jit
+def _out_after(st, hand):
+    """H20: will the mover hold no card at all after this play and its drawing (R8; ``hand``:
+    the play came from the hand)? Called, not inlined: only H20 asks."""
+    p = st[CURRENT]
+    return not holds_cards(st, p) and (not hand or st[STOCKLEN] == 0)
 
 
 # Called, not inlined (like _blind): the rarer paths of a turn, out of the referee's inlined
@@ -304,7 +364,7 @@ def _blind(st, p, rz):
     k = max(st[COUNT], 1) if rz[Z_COUNT] else 1
     left = st[ix(FDN + p)]
     take = min(k, left)
-    top = FD + p * DECK + left - 1            # R17: last dealt is turned first
+    top = FD + p * FDS + left - 1            # R17: last dealt is turned first
     r = st[ix(top)]
     ok = take == k                            # R16: fewer than the count is illegal
     for i in range(take):
@@ -355,7 +415,7 @@ def apply_with(st, m, rz):
     p = st[CURRENT]
     r = -1                                    # the rank played, -1 for a pick-up
     n = 1
-    if m < ADD:
+    if m < ADD or (m >= BIG and m < ADDN):    # a play (H18: 5 to 8 cards from the hand)
         r = move_rank(m)                      # looked up (sim.kernel.moves): no division
         n = move_cards(m)
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
@@ -363,12 +423,12 @@ def apply_with(st, m, rz):
             st[ix(HANDN + p)] -= n
             k = st[ix(KNOWN + p * NR + r)] - n    # what is still known to be there (R26)
             st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
-            ev = _play(st, r, n, rz)
+            ev = _play(st, r, n, rz, True)
             _draw(st, p, rz[Z_HAND])          # R8, R21: after the play and any burn
         else:                                 # R11: face-up cards, no drawing (R8)
             _up_add(st, p, r, -n)
             st[ix(FUN + p)] -= n
-            ev = _play(st, r, n, rz)
+            ev = _play(st, r, n, rz, False)
     elif m == PICKUP:
         ev = _pickup(st, p)
     elif m == BLIND:
@@ -377,14 +437,16 @@ def apply_with(st, m, rz):
             ev = EV_BLIND_FAIL | _pickup(st, p)
         else:
             n = st[COUNT] if st[COUNT] > 0 and rz[Z_COUNT] else 1
-            ev = _play(st, r, n, rz)
-    else:
+            ev = _play(st, r, n, rz, False)
+    elif m < PICKUP:
         a = m - ADD                           # R12, H11: adding is not a play
-        c = st[ix(FU + p * NR + a)] if rz[Z_FUPICK] == 2 else 1
+        c = st[ix(FU + p * NR + a)] if rz[Z_FUPICK] >= 2 else 1    # H11: all of rank a
         _up_add(st, p, a, -c)
         st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
+    else:                                     # END (H19), ADDN (H11): out of line
+        return _apply_rare(st, p, m, rz)
     st[TURN] += 1
     st[LASTMOVER] = p
     effect = EFF_NONE
@@ -401,9 +463,56 @@ def apply_with(st, m, rz):
 
 
 @jit
+def _apply_rare(st, p, m, rz):
+    """The moves no seed game makes, made to the end out of line (:func:`apply_with` calls
+    it): H19's ``END`` (the run's effect applies, for its rank on top and its ``CHAIN``
+    cards, and the turn passes) and H11 one_then_rank's ``ADDN`` (k of the face-up cards of
+    a rank go on the pile, then the pile is picked up: an add is never a play, R12)."""
+    st[TURN] += 1
+    st[LASTMOVER] = p
+    if m == END:
+        r = st[TOPRANK]
+        n = np.int64(st[CHAIN])
+        st[CHAIN] = 0
+        effect = np.int64(0)
+        if (rz[Z_EFFECTS] >> r) & 1:
+            effect = np.int64(st[ix(R_EFFECT + r)] & (EFF_CHAIN - 1))
+        return _after_special(st, p, n, effect, np.int64(0))
+    r = move_rank(m)
+    k = move_cards(m)
+    _up_add(st, p, r, -k)
+    st[ix(FUN + p)] -= k
+    _push(st, r, k, rz[Z_TRANS])
+    ev = _pickup(st, p)
+    st[CURRENT] = next_seat(st, p)            # R10: the next seat leads
+    return ev
+
+
+@jit(inline="always")
+def _source_holds(st, p, r):
+    """Does seat ``p``'s source in force (the hand while it holds a card, else the face-ups;
+    R11, R13) hold a card of rank ``r``?"""
+    if st[ix(HANDN + p)] > 0:
+        return st[ix(HANDS + p * NR + r)] > 0
+    return st[ix(FU + p * NR + r)] > 0
+
+
+@jit
 def _after_special(st, p, n, effect, ev):
     """The end of a move with a turn effect (a play of ``n`` cards) or after which the mover
-    is out: the effect (R23, H6-H8), going out (R18, R19, R25, V2), who moves next."""
+    is out: the effect (R23, H6-H8), going out (R18, R19, R25, V2), who moves next.
+
+    H19: under play on every play comes here (``EFF_CHAIN``). The mover stays in a chain
+    while not out, not covering, and their source in force holds a card of the play's rank
+    (a blind play leaves no such source): ``CHAIN`` counts the run, no effect yet. Else the
+    run's effect applies once, for the run's ``n`` cards, and the turn passes."""
+    if effect & EFF_CHAIN:
+        effect &= EFF_CHAIN - 1
+        if effect != EFF_COVER and holds_cards(st, p) and _source_holds(st, p, st[TOPRANK]):
+            st[CHAIN] += n
+            return ev
+        n += st[CHAIN]
+        st[CHAIN] = 0
     skips = 0
     if effect == EFF_REVERSE or effect == EFF_REVERSE_PER_CARD:
         if effect == EFF_REVERSE or n & 1:    # R23, H7: once, or once per card
@@ -502,6 +611,7 @@ def derive_pile(st):
 
 
 _joker_count = jit(inline="always")(joker_count)
+_deck_number = jit(inline="always")(deck_number)
 
 
 @jit(inline="always")
@@ -513,7 +623,8 @@ def deck_jokers(st):
 
 @jit
 def deal(st, rng, players, dealer, rules):
-    """R3-R4 (V1, H12, H13, H17): shuffle a fresh deck and deal it into a cleared state.
+    """R3-R4 (V1, H12, H13, H17, H18): shuffle a fresh deck of d decks and deal it into a
+    cleared state.
 
     ``rules`` is the ruleset's vector (:meth:`sim.kernel.ruleset.Ruleset.vector`), copied into the
     state's public rules block. Deal order starts at the dealer's left, in packets of the
@@ -527,14 +638,18 @@ def deal(st, rng, players, dealer, rules):
     for i in range(NRULES):
         st[ix(RULES + i)] = rules[i]
     st[PLAYERS] = players
+    d = _deck_number(st[R_DECKS], players, st[R_HAND])    # H18
+    st[NDECKS] = d
     size = 0                                  # the deck is shuffled where the stock lies
-    for r in range(TWO + 1):
-        for _ in range(4):
-            st[ix(STOCK + size)] = r
-            size += 1
+    for _ in range(d):                        # H18: d decks, one after the other
+        for r in range(TWO + 1):
+            for _ in range(4):
+                st[ix(STOCK + size)] = r
+                size += 1
     for _ in range(deck_jokers(st)):
         st[ix(STOCK + size)] = JOKER
         size += 1
+    total = size
     for i in range(size - 1, 0, -1):          # Fisher-Yates
         j = randint(rng, i + 1)
         st[ix(STOCK + i)], st[ix(STOCK + j)] = st[ix(STOCK + j)], st[ix(STOCK + i)]
@@ -554,7 +669,7 @@ def deal(st, rng, players, dealer, rules):
     st[TOP] = -1
     st[TOPRANK] = -1
     st[STARTRANK] = -1
-    for s in range(6):
+    for s in range(MAXP):
         st[ix(OUTORDER + s)] = -1
     for packet in range(2 if v1 else 3):
         for i in range(1, players + 1):
@@ -563,7 +678,7 @@ def deal(st, rng, players, dealer, rules):
                 size -= 1                     # dealt from the top: what stays is the stock
                 r = st[ix(STOCK + size)]
                 if packet == 0:
-                    st[ix(FD + s * DECK + st[ix(FDN + s)])] = r
+                    st[ix(FD + s * FDS + st[ix(FDN + s)])] = r
                     st[ix(FDN + s)] += 1
                 elif packet == 1 and not v1:
                     _up_add(st, s, r, 1)
@@ -571,7 +686,7 @@ def deal(st, rng, players, dealer, rules):
                 else:
                     _hand_add(st, s, r, 1)
                     st[ix(HANDN + s)] += 1
-    for i in range(size, DECK):
+    for i in range(size, total):              # the slots dealt from: the state stays clear
         st[ix(STOCK + i)] = 0
     st[STOCKLEN] = size
 
@@ -584,13 +699,21 @@ def swap_cards(st, s, cards, at=0):
     which get overwritten (:func:`swap_buffer` sizes it). A shorter ``cards`` raises
     ``IndexError`` instead of writing past its end (bounds checks are off).
 
-    Branch-free: every rank writes 4 slots and advances by its count, because a loop whose
-    length is each rank's count mispredicts; the indices are unsigned, which spares Numba's
-    negative-index check on each write.
+    Branch-free: every rank writes 4 slots (8 with two decks, H18, where a seat may hold up
+    to 8 of a rank) and advances by its count, because a loop whose length is each rank's
+    count mispredicts; the indices are unsigned, which spares Numba's negative-index check on
+    each write.
     """
     if cards.shape[0] < at + 2 * st[R_HAND] + SWAP_SCRATCH:
         raise IndexError("swap_cards: cards shorter than 2 x hand_size + SWAP_SCRATCH (H12)")
     k = np.uint64(at)
+    if st[NDECKS] > 1:
+        for base in (FU + s * NR, HANDS + s * NR):
+            for r in range(NR):
+                for i in range(8):
+                    cards[k + np.uint64(i)] = r
+                k += np.uint64(st[ix(base + r)])
+        return
     for base in (FU + s * NR, HANDS + s * NR):
         for r in range(NR):
             c = st[ix(base + r)]
@@ -601,7 +724,7 @@ def swap_cards(st, s, cards, at=0):
             k += np.uint64(c)
 
 
-SWAP_SCRATCH = 4   # swap_cards' slots past the last card: the 4 writes of a rank not held
+SWAP_SCRATCH = 8   # swap_cards' slots past the last card: the writes of a rank not held
 
 
 def swap_size(st) -> int:

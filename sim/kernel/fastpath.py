@@ -14,12 +14,14 @@ on users' strategies.
 registered as a strategy under that name, as :mod:`strategies.basic` does); everything else
 is derived from the table by :func:`use`: the branches of :func:`choose_move`,
 :func:`choose_peers` and :func:`choose_swap` (each row one ``if kind == K`` inlined, in the
-table's order), :func:`kind`, which referee a table plays through (:func:`referee_of`, and
-from it :func:`sim.kernel.referee.entry` and the compiled check of :mod:`sim.runs.batch`).
+table's order, written out as source: :data:`SOURCES`), :func:`kind`, which referee a table
+plays through (:func:`referee_of`, and from it :func:`sim.kernel.referee.entry` and the
+compiled check of :mod:`sim.runs.batch`).
 ``tests/test_fastpath_table.py`` adds a toy strategy so, through :func:`use` alone.
 """
 from __future__ import annotations
 
+import linecache
 from typing import NamedTuple
 
 import numpy as np
@@ -37,6 +39,11 @@ ALONE = "alone"    # every referee, and a table of it alone gets a loop of its o
 REFEREES = (ANY, PEERS, ALONE)
 
 
+# A row's ``hand`` that is the whole state (:class:`Builtin`): a slice of the hand costs a
+# tenth of a cheap strategy's turn, for what only a rare path reads (plays of 5 to 8 cards).
+STATE = "state"
+
+
 class Builtin(NamedTuple):
     """One built-in of the fast path: a row of :data:`BUILTINS`."""
 
@@ -45,16 +52,18 @@ class Builtin(NamedTuple):
     move: object = None   # its move function (plain Python: the strategy's py_func), or
     swap: object = None   # ... its swap policy's function: a row has one of the two
     referee: str = ANY    # which referee inlines it (ANY, PEERS, ALONE)
-    hand: bool = False    # it reads its hand (else it gets ``obs`` there: no slice is made)
+    hand: object = False  # it reads its hand (else it gets ``obs`` there: no slice is made);
+                          # STATE: it gets the whole state there, unsliced, and finds its
+                          # hand itself (sim.kernel.moves.big_word: two decks only, H18)
     params: bool = False  # it reads its parameter row (else ``obs`` there)
 
 
 # The fast path. Order matters only for speed: each table's kinds are tested in this order
 # (and the PEERS rows before the others, in the referee that inlines them).
 BUILTINS = (
-    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE),
-    Builtin("random", 2, move=baseline.random_move),
-    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, params=True),
+    Builtin("lowest", 1, move=baseline.lowest, referee=ALONE, hand=STATE),
+    Builtin("random", 2, move=baseline.random_move, hand=STATE),
+    Builtin("cheapest", 3, move=peers.cheapest, referee=PEERS, hand=STATE, params=True),
     Builtin("simple", 4, move=peers.simple, referee=PEERS, hand=True, params=True),
     Builtin("none", 5, swap=baseline.keep),
     Builtin("random", 6, swap=baseline.random_swap),
@@ -62,8 +71,8 @@ BUILTINS = (
 )
 
 # The strategies of one core call (a plain run's seats, a tournament's field), each once:
-# tuples of 6 functions, or of 16 when there are more (a second compile of the core, for
-# tournaments of 7 to 16 strategies only). The core seats them game by game through the
+# tuples of MAXP (8) functions, or of 16 when there are more (a second compile of the core, for
+# tournaments of 9 to 16 strategies only). The core seats them game by game through the
 # seat table (:func:`kinds`): no tuple is rebuilt, no parameter row copied.
 POOLS = (MAXP, 16)
 POOL = POOLS[-1]
@@ -141,107 +150,58 @@ def referee_of(pool: Pool, seat_table=None, players: int = 0) -> str:
 
 
 # -- the inlined calls, derived from the table (:func:`use`) ------------------------------------
+# Each derived function is written out as Python source, one ``if k == K: return <row's call>``
+# per row, and compiled with ``exec`` (:data:`SOURCES` keeps the text): the if-chain that was
+# written by hand before the table, so Numba inlines one function and the rows' own functions
+# (a chain of nested inlined closures, a level or more a row, made the cold compile slower:
+# benchmarks/results/fastpath-table.md).
 # The hand and parameter rows are sliced only where a row reads them (``hand``, ``params``): a
-# slice is a new array whose reference count costs atomic operations at every turn.
+# slice is a new array whose reference count costs atomic operations at every turn; a row that
+# does not read them gets ``obs`` in their place.
 
-@jit(inline="always")
-def _hand(st, obs, p):
-    """Seat ``p``'s hand (a row that reads it)."""
-    return st[HANDS + p * NR:HANDS + p * NR + NR]
+_MOVE_ARGS = "kinds, fns, st, obs, legal, rng, params, p"
+_SWAP_ARGS = "kinds, fns, cards, obs, rng, params, s"
+_HAND = "st[HANDS + p * NR:HANDS + p * NR + NR]"                  # seat p's hand
+# else the seat's first-class function (its entry in the seat table); a swap policy's
+# parameter row comes after all the strategies'
+_FIRST_CLASS_MOVE = ("j = kinds[ENTRY + p]", f"return fns[j](obs, {_HAND}, legal, rng, params[j])")
+_FIRST_CLASS_SWAP = ("j = kinds[ENTRY + s]", "return fns[j](cards, obs, rng, params[len(fns) + j])")
 
-
-@jit(inline="always")
-def _obs_hand(st, obs, p):
-    """``obs`` in place of the hand (a row that does not read it)."""
-    return obs
-
-
-@jit(inline="always")
-def _move_row(kinds, fns, params, obs, p):
-    """Seat ``p``'s strategy's parameter row."""
-    return params[kinds[ENTRY + p]]
+# SOURCES[name]: the generated source of each derived function (:func:`use`), to read.
+SOURCES: dict = {}
 
 
-@jit(inline="always")
-def _swap_row(kinds, fns, params, obs, s):
-    """Seat ``s``'s swap policy's parameter row: after all the strategies'."""
-    return params[len(fns) + kinds[ENTRY + s]]
+def _move_call(row, fn: str) -> str:
+    """The call of ``row``'s move function, named ``fn``, with the arguments it reads."""
+    hand = "st" if row.hand == STATE else _HAND if row.hand else "obs"
+    return (f"{fn}(obs, {hand}, legal, rng, "
+            f"{'params[kinds[ENTRY + p]]' if row.params else 'obs'})")
 
 
-@jit(inline="always")
-def _obs_row(kinds, fns, params, obs, p):
-    """``obs`` in place of the parameter row (a row that does not read it)."""
-    return obs
+def _swap_call(row, fn: str) -> str:
+    """The call of ``row``'s swap function, named ``fn``."""
+    return f"{fn}(cards, obs, rng, {'params[len(fns) + kinds[ENTRY + s]]' if row.params else 'obs'})"
 
 
-@jit(inline="always")
-def _first_class_move(k, kinds, fns, st, obs, legal, rng, params, p):
-    """Seat ``p``'s move by its first-class function (its entry in the seat table)."""
-    j = kinds[ENTRY + p]
-    return fns[j](obs, st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[j])
+def _source(name: str, args: str, key: str, calls, rest) -> str:
+    """``def name(args)``: ``k = key``, then for each ``(kind, call)`` of ``calls`` in order
+    ``if k == kind: return call``, then the lines ``rest`` (no ``k`` without ``calls``)."""
+    lines = [f"def {name}({args}):"] + ([f"    k = {key}"] if calls else [])
+    for kind_, call in calls:
+        lines += [f"    if k == {kind_}:", f"        return {call}"]
+    return "\n".join(lines + [f"    {line}" for line in rest] + [""])
 
 
-@jit(inline="always")
-def _first_class_swap(k, kinds, fns, cards, obs, rng, params, s):
-    """Seat ``s``'s swap choice by its first-class function."""
-    j = kinds[ENTRY + s]
-    return fns[j](cards, obs, rng, params[len(fns) + j])
-
-
-def _inline_move(row, inlined):
-    """``row``'s move, inlined, with the arguments it reads."""
-    fn = inlined(row.move)
-    hand = _hand if row.hand else _obs_hand
-    param = _move_row if row.params else _obs_row
-
-    def call(kinds, fns, st, obs, legal, rng, params, p):
-        return fn(obs, hand(st, obs, p), legal, rng, param(kinds, fns, params, obs, p))
-    return jit(inline="always")(call)
-
-
-def _move_chain(rows, rest, inlined):
-    """``if kind == row.kind: <row's move>`` for each of ``rows`` in order, else ``rest``:
-    a chain of inlined functions, which Numba compiles as the ``if`` s written out."""
-    for row in reversed(rows):
-        rest = _move_link(row.kind, _inline_move(row, inlined), rest)
-    return rest
-
-
-def _move_link(kind_, call, rest):
-    def choose(k, kinds, fns, st, obs, legal, rng, params, p):
-        if k == kind_:
-            return call(kinds, fns, st, obs, legal, rng, params, p)
-        return rest(k, kinds, fns, st, obs, legal, rng, params, p)
-    return jit(inline="always")(choose)
-
-
-def _swap_chain(rows, inlined):
-    """:func:`_move_chain` for the swap policies, else the first-class function."""
-    rest = _first_class_swap
-    for row in reversed(rows):
-        rest = _swap_link(row.kind, inlined(row.swap),
-                          _swap_row if row.params else _obs_row, rest)
-    return rest
-
-
-def _swap_link(kind_, fn, param, rest):
-    def choose(k, kinds, fns, cards, obs, rng, params, s):
-        if k == kind_:
-            return fn(cards, obs, rng, param(kinds, fns, params, obs, s))
-        return rest(k, kinds, fns, cards, obs, rng, params, s)
-    return jit(inline="always")(choose)
-
-
-def _dispatch_move(chain):
-    def choose(kinds, fns, st, obs, legal, rng, params, p):
-        return chain(kinds[KIND + p], kinds, fns, st, obs, legal, rng, params, p)
-    return jit(inline="always")(choose)
-
-
-def _dispatch_swap(chain):
-    def choose(kinds, fns, cards, obs, rng, params, s):
-        return chain(kinds[SWAP_KIND + s], kinds, fns, cards, obs, rng, params, s)
-    return jit(inline="always")(choose)
+def _define(source: str, name: str, names: dict):
+    """Compile ``source`` (a function ``name`` over the module constants and ``names``) into
+    an inlined jitted function; keep the source (:data:`SOURCES`, and for tracebacks)."""
+    filename = f"<sim.kernel.fastpath.{name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scope = {"KIND": KIND, "SWAP_KIND": SWAP_KIND, "ENTRY": ENTRY, "HANDS": HANDS, "NR": NR,
+             **names}
+    exec(compile(source, filename, "exec"), scope)
+    SOURCES[name] = source
+    return jit(inline="always", cache=False)(scope[name])   # inlined: never compiled alone
 
 
 def _check(table) -> None:
@@ -264,24 +224,27 @@ def use(table) -> None:
     global BUILTINS, choose_move, choose_peers, choose_swap, only_alone, ALONE_KIND
     global PEER_KINDS, _MOVE_KINDS, _SWAP_KINDS
     _check(table)
-    compiled: dict = {}
-
-    def inlined(fn):        # one inlined dispatcher per function, however many chains use it
-        if fn not in compiled:
-            compiled[fn] = jit(inline="always")(fn)
-        return compiled[fn]
-
+    # each row's function inlined, named in the generated source after it and its kind
+    fn = {r.kind: f"{(r.move or r.swap).__name__}_{r.kind}" for r in table}
+    names = {fn[r.kind]: jit(inline="always")(r.move or r.swap) for r in table}
     moves = [r for r in table if r.move is not None]
-    common = [r for r in moves if r.referee != PEERS]
-    chain = _move_chain(common, _first_class_move, inlined)
+    common = [(r.kind, _move_call(r, fn[r.kind])) for r in moves if r.referee != PEERS]
+    peer = [(r.kind, _move_call(r, fn[r.kind])) for r in moves if r.referee == PEERS]
+    swaps = [(r.kind, _swap_call(r, fn[r.kind])) for r in table if r.swap is not None]
+    SOURCES.clear()
     BUILTINS = tuple(table)
-    choose_move = _dispatch_move(chain)
-    choose_peers = _dispatch_move(_move_chain([r for r in moves if r.referee == PEERS], chain,
-                                              inlined))
-    choose_swap = _dispatch_swap(_swap_chain([r for r in table if r.swap is not None],
-                                             inlined))
+    choose_move = _define(_source("choose_move", _MOVE_ARGS, "kinds[KIND + p]", common,
+                                  _FIRST_CLASS_MOVE), "choose_move", names)
+    choose_peers = _define(_source("choose_peers", _MOVE_ARGS, "kinds[KIND + p]", peer + common,
+                                   _FIRST_CLASS_MOVE), "choose_peers", names)
+    choose_swap = _define(_source("choose_swap", _SWAP_ARGS, "kinds[SWAP_KIND + s]", swaps,
+                                  _FIRST_CLASS_SWAP), "choose_swap", names)
     alone = [r for r in moves if r.referee == ALONE]
-    only_alone = _inline_move(alone[0], inlined) if alone else choose_move
+    only_alone = choose_move
+    if alone:
+        only_alone = _define(_source("only_alone", _MOVE_ARGS, "", [],
+                                     [f"return {_move_call(alone[0], fn[alone[0].kind])}"]),
+                             "only_alone", names)
     ALONE_KIND = alone[0].kind if alone else -1
     PEER_KINDS = tuple(r.kind for r in moves if r.referee == PEERS)
     _MOVE_KINDS = {r.move: r.kind for r in moves}

@@ -1,11 +1,14 @@
 """Move ids and the legal word, with the small jitted helpers strategies use.
 
-A move is an integer (:mod:`sim.kernel.layout`): a play of ``n`` cards of rank ``r`` is
-``(n - 1) * 14 + r``; ``ADD + r`` adds face-up rank ``r`` and picks up (R12); ``PICKUP``;
-``BLIND``. The legal moves of a position are one *legal word*: bit ``m`` for each
-legal play ``m``, and the bits ``L_PICKUP``, ``L_BLIND`` and ``L_ADD`` (an ``int64``: the
-highest bit used is 58). Bit tricks on it are
-cheap, which keeps the referee loop fast; :func:`legal_list` turns it into a list of ids.
+A move is an integer (:mod:`sim.kernel.layout`): a play of ``n`` cards (1..4) of rank ``r`` is
+``(n - 1) * 14 + r``; ``ADD + r`` adds face-up rank ``r`` and picks up (R12, H11); ``PICKUP``;
+``BLIND``; then ``END`` (H19), ``BIG + (n - 5) * 14 + r`` (5..8 cards, two decks, H18) and
+``ADDN + (k - 1) * 14 + r`` (H11 ``one_then_rank``: k face-up cards of r, fewer than all).
+:func:`play_id` gives the id of any play. The legal moves of a position are one *legal word*:
+bit ``m`` for each legal play ``m`` of 1..4 cards, and the bits ``L_PICKUP``, ``L_BLIND``,
+``L_ADD``, ``L_END`` and ``L_BIG`` (an ``int64``: the highest bit used is 60). Bit tricks on it
+are cheap, which keeps the referee loop fast; :func:`legal_list` turns it into a list of ids.
+Big plays need the hand: :func:`big_word` lists them.
 """
 from __future__ import annotations
 
@@ -13,8 +16,9 @@ import numpy as np
 
 from sim.kernel.compiler import ix, jit
 from sim.kernel.layout import (
-    ADD, BLIND, CURRENT, FU, L_ADD, L_BLIND, L_PICKUP, L_UPLOW, NMOVES, NR, PICKUP,
-    RANKS_MASK,
+    ADD, ADDN, BIG, BLIND, CHAIN, COUNT, CURRENT, END, FU, HANDN, HANDS, L_ADD, L_BIG, L_BLIND,
+    L_END,
+    L_PICKUP, NDECKS, NMOVES, NR, PICKUP, R_COUNT, R_FOLLOW, R_FUPICK, RANKS_MASK, TOP, TOPRANK,
 )
 
 _ONE = np.uint64(1)
@@ -26,27 +30,40 @@ _H01 = np.uint64(0x0101010101010101)
 
 @jit(inline="always")
 def play_id(rank, n):
-    """The id of a play of ``n`` cards (1..4) of ``rank``."""
-    return (n - 1) * NR + rank
+    """The id of a play of ``n`` cards (1..8; 5..8 only with two decks, H18) of ``rank``."""
+    return (n - 1) * NR + rank if n <= 4 else BIG + (n - 5) * NR + rank
+
+
+def _rank_and_cards(m: int) -> tuple[int, int]:
+    """A move id's rank and cards (a play's cards; an add's cards, k of ADDN; 0 otherwise)."""
+    if m < ADD:
+        return m % NR, m // NR + 1
+    if m < PICKUP:
+        return m - ADD, 1
+    if BIG <= m < ADDN:
+        return (m - BIG) % NR, (m - BIG) // NR + 5
+    if m >= ADDN:
+        return (m - ADDN) % NR, (m - ADDN) // NR + 1
+    return -1, 0
 
 
 # A move's rank and number of cards looked up by its id (0 .. NMOVES - 1) rather than
 # divided out: in the engine they sit on a turn's critical path (the choice -> the rank ->
 # the pile's top -> the next legal word), where the division cost 1% of a turn
 # (4p lowest, benchmarks/ab.py).
-_RANK_OF = np.array([m % NR if m < ADD else m - ADD for m in range(NMOVES)], np.int64)
-_CARDS_OF = np.array([m // NR + 1 for m in range(NMOVES)], np.int64)
+_RANK_OF = np.array([_rank_and_cards(m)[0] for m in range(NMOVES)], np.int64)
+_CARDS_OF = np.array([_rank_and_cards(m)[1] for m in range(NMOVES)], np.int64)
 
 
 @jit(inline="always")
 def move_rank(m):
-    """The rank a play or an add is about."""
+    """The rank a play or an add is about (-1 for PICKUP, BLIND and END)."""
     return _RANK_OF[ix(m)]
 
 
 @jit(inline="always")
 def move_cards(m):
-    """How many cards a play puts on the pile."""
+    """How many cards a play puts on the pile (an ADDN add: how many it adds)."""
     return _CARDS_OF[ix(m)]
 
 
@@ -80,29 +97,122 @@ def play_ranks(legal):
 
 @jit(inline="always")
 def most_cards(legal, rank):
-    """The largest legal play of ``rank`` (an id), or -1 when none is legal."""
+    """The largest legal play of 1..4 cards of ``rank`` (an id), or -1 when none is legal
+    (larger plays of two decks: :func:`big_word`)."""
     for n in range(4, 0, -1):
         if has(legal, (n - 1) * NR + rank):
             return (n - 1) * NR + rank
     return -1
 
 
+@jit
+def _big(obs, hand, h):
+    """:func:`big_word` with the hand's counts at ``hand[h:h + 14]``. Called, not inlined: its
+    loops are read only in games of two decks, and inlined at every caller they lengthened
+    the cold compile."""
+    if obs[NDECKS] < 2:
+        return np.int64(0)
+    p = obs[CURRENT]
+    if obs[ix(HANDN + p)] == 0:              # face-ups hold at most 4 cards (H12)
+        return np.int64(0)
+    count = obs[COUNT]
+    ranks = RANKS_MASK
+    lo = 5                                   # the sizes allowed: lo..hi
+    hi = 8
+    if obs[CHAIN] > 0:                       # H19: a continuation of the run's rank
+        ranks = 1 << obs[TOPRANK]
+    elif count > 0:                          # a follow (H0): the ranks the top allows
+        ranks = np.int64(obs[ix(R_FOLLOW + 1 + obs[TOP])])
+        if obs[R_COUNT]:
+            lo = max(count, 5)               # R9: exactly the count (none below 5)
+            hi = count
+    word = np.int64(0)
+    for r in range(NR):
+        if (ranks >> r) & 1:
+            c = hand[ix(h + r)]
+            for n in range(lo, min(c, hi) + 1):
+                word |= np.int64(1) << ((n - 5) * NR + r)
+    return word
+
+
+@jit(inline="always")
+def big_word(obs, hand):
+    """The legal plays of 5 to 8 cards (two decks, H18) of the seat to move, whose hand is
+    ``hand``: bit ``(n - 5) * 14 + r`` for a play of ``n`` cards of rank ``r``, whose id is
+    ``BIG`` + that bit's index. Zero unless the legal word has ``L_BIG``. They come from the
+    hand only, and are legal exactly where a play of that size would be (H18): a lead, a
+    follow of a legal rank (under R9 only of the count's size), a continuation (H19).
+    (The batch core may hand a built-in the whole state as ``hand``, sim.kernel.fastpath:
+    then the mover's hand is read in it.)"""
+    return _big(obs, hand, 0 if hand.shape[0] == NR else HANDS + obs[CURRENT] * NR)
+
+
+@jit(inline="always")
+def big_ranks(big):
+    """14-bit set of the ranks with a legal big play in ``big`` (:func:`big_word`)."""
+    return (big | (big >> NR) | (big >> (2 * NR)) | (big >> (3 * NR))) & RANKS_MASK
+
+
+@jit(inline="always")
+def most_big(big, rank):
+    """The largest play of ``rank`` in ``big`` (:func:`big_word`), an id, or -1."""
+    for n in range(8, 4, -1):
+        if has(big, (n - 5) * NR + rank):
+            return BIG + (n - 5) * NR + rank
+    return -1
+
+
+@jit(inline="always")
+def most_play(legal, rank, obs, hand):
+    """The largest legal play of ``rank`` (an id), plays of 5 to 8 cards included (two decks,
+    H18: :func:`big_word`), or -1 when no play of 1 to 4 of it is legal. Those are looked
+    for only where 4 cards of the rank may be played: a strategy pays nothing for them under
+    one deck."""
+    if has(legal, 3 * NR + rank):
+        if has(legal, L_BIG):
+            m = most_big(big_word(obs, hand), rank)
+            if m >= 0:
+                return m
+        return 3 * NR + rank
+    for n in range(3, 0, -1):
+        if has(legal, (n - 1) * NR + rank):
+            return (n - 1) * NR + rank
+    return -1
+
+
+@jit(inline="always")
+def _lowest_up(obs):
+    """The mover's lowest face-up rank (-1 for none)."""
+    base = FU + obs[CURRENT] * NR
+    for r in range(NR):
+        if obs[ix(base + r)] > 0:
+            return r
+    return -1
+
+
 @jit(inline="always")
 def forced(legal, obs):
     """The move of a player who plays nothing: the blind turn (R14, R16), else a pick-up
-    (R10), else (H11 "must_add_rank") a pick-up naming the lowest face-up rank, which the
-    legal word carries (``L_UPLOW``): no loop over the face-ups inside every strategy."""
+    (R10), else ``END`` in a chain (H19), else (H11 "must_add_rank", "one_then_rank") a
+    pick-up with all of the lowest face-up rank; -1 when only plays are legal (two decks,
+    H18: only plays of 5 to 8 cards, :func:`big_word`; the caller must play)."""
     if has(legal, L_BLIND):
         return BLIND
     if has(legal, L_PICKUP):
         return PICKUP
-    return ADD + ((legal >> L_UPLOW) & 15)
+    if has(legal, L_END):
+        return END
+    if has(legal, L_ADD):
+        return ADD + _lowest_up(obs)
+    return -1
 
 
 @jit(inline="always")
 def is_legal(legal, m, obs):
-    """Is move ``m`` legal for the seat to move? (``obs``: the observation, for adds.)"""
-    if m < 0 or m > BLIND:
+    """Is move ``m`` legal for the seat to move? (``obs``: the observation, for adds.) Not for
+    a big play (two decks, H18), which needs the hand: False for those ids;
+    :func:`is_legal_move` checks every move."""
+    if m < 0 or m >= NMOVES:
         return False
     if m < ADD:
         return has(legal, m)
@@ -110,7 +220,23 @@ def is_legal(legal, m, obs):
         return has(legal, L_PICKUP)
     if m == BLIND:
         return has(legal, L_BLIND)
-    return has(legal, L_ADD) and obs[ix(FU + obs[CURRENT] * NR + m - ADD)] > 0
+    if m == END:
+        return has(legal, L_END)
+    if m < PICKUP:
+        return has(legal, L_ADD) and obs[ix(FU + obs[CURRENT] * NR + m - ADD)] > 0
+    if m >= ADDN:                            # H11 one_then_rank: fewer than all of a rank
+        k = (m - ADDN) // NR + 1
+        return (has(legal, L_ADD) and obs[R_FUPICK] == 3
+                and obs[ix(FU + obs[CURRENT] * NR + (m - ADDN) % NR)] > k)
+    return False
+
+
+@jit(inline="always")
+def is_legal_move(legal, m, obs, hand):
+    """:func:`is_legal` for every move, big plays included (``hand``: the mover's hand)."""
+    if m >= BIG and m < ADDN:
+        return has(legal, L_BIG) and has(_big(obs, hand, 0), m - BIG)
+    return is_legal(legal, m, obs)
 
 
 @jit(inline="always")
@@ -126,16 +252,30 @@ def _adds(legal, obs):
 
 
 @jit(inline="always")
+def _partial(legal, obs):
+    """The ADDN ids legal (H11 one_then_rank: k < all of a face-up rank), as bits m - ADDN."""
+    if not has(legal, L_ADD) or obs[R_FUPICK] != 3:
+        return np.int64(0)
+    p = obs[CURRENT]
+    bits = np.int64(0)
+    for r in range(NR):
+        for k in range(1, obs[ix(FU + p * NR + r)]):
+            bits |= np.int64(1) << ((k - 1) * NR + r)
+    return bits
+
+
+@jit(inline="always")
 def count_legal(legal, obs):
-    """How many legal moves there are."""
+    """How many legal moves there are, big plays (two decks, H18) aside."""
     plays = legal & ((np.int64(1) << ADD) - 1)
     return (popcount(plays) + popcount(_adds(legal, obs)) + has(legal, L_PICKUP)
-            + has(legal, L_BLIND))
+            + has(legal, L_BLIND) + has(legal, L_END) + popcount(_partial(legal, obs)))
 
 
 @jit(inline="always")
 def nth_legal(legal, obs, k):
-    """The ``k``-th legal move (from 0) in the order of :func:`legal_list`."""
+    """The ``k``-th legal move (from 0) in the order of :func:`legal_list` (big plays
+    aside)."""
     plays = legal & ((np.int64(1) << ADD) - 1)
     adds = _adds(legal, obs)
     for bits, offset in ((plays, 0), (adds, ADD)):
@@ -149,13 +289,26 @@ def nth_legal(legal, obs, k):
         if k == 0:
             return PICKUP
         k -= 1
-    return BLIND if k == 0 and has(legal, L_BLIND) else -1
+    if has(legal, L_BLIND):
+        if k == 0:
+            return BLIND
+        k -= 1
+    if has(legal, L_END):
+        if k == 0:
+            return END
+        k -= 1
+    bits = _partial(legal, obs)
+    if k < popcount(bits):
+        for _ in range(k):
+            bits &= bits - 1
+        return ADDN + lowest_bit(bits)
+    return -1
 
 
 @jit
 def legal_list(legal, obs, out):
-    """Write the legal move ids, in increasing order, into ``out`` (>= 72 long); return how
-    many there are."""
+    """Write the legal move ids, in increasing order, into ``out`` (``NMOVES`` long); return
+    how many there are. Big plays (two decks, H18) are not listed: :func:`big_word` has them."""
     k = 0
     for m in range(ADD):
         if has(legal, m):
@@ -172,5 +325,13 @@ def legal_list(legal, obs, out):
         k += 1
     if has(legal, L_BLIND):
         out[k] = BLIND
+        k += 1
+    if has(legal, L_END):
+        out[k] = END
+        k += 1
+    bits = _partial(legal, obs)
+    while bits:
+        out[k] = ADDN + lowest_bit(bits)
+        bits &= bits - 1
         k += 1
     return k

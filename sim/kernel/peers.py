@@ -11,8 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.compiler import jit
-from sim.kernel.layout import ADD, CURRENT, FU, HANDN, L_ADD, L_BLIND, NR, STOCKLEN
-from sim.kernel.moves import forced, has, lowest_bit, most_cards, play_id, play_ranks
+from sim.kernel.layout import (
+    ADD, BIG, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, STOCKLEN,
+)
+from sim.kernel.moves import (
+    big_ranks, big_word, forced, has, lowest_bit, most_big, most_cards, play_id, play_ranks,
+)
 from sim.kernel.rng import randint
 
 TABLE = 2          # where the order's tables start in a row (strategies.peers)
@@ -27,12 +31,23 @@ def first_of(ranks, params):
 
 
 @jit(inline="always")
-def _one(legal, r):
-    """One card of rank ``r`` if that is legal, else the least legal number of them (R9)."""
+def _one(legal, r, big):
+    """One card of rank ``r`` if that is legal, else the least legal number of them (R9; of
+    5 to 8 cards from ``big``, :func:`sim.kernel.moves.big_word`, two decks, H18)."""
     for n in range(1, 5):
         if has(legal, play_id(r, n)):
             return play_id(r, n)
+    for n in range(5, 9):
+        if has(big, (n - 5) * NR + r):
+            return BIG + (n - 5) * NR + r
     return -1
+
+
+@jit(inline="always")
+def _all(legal, r, big):
+    """The largest legal play of rank ``r``, of 5 to 8 cards too (``big``, H18)."""
+    m = most_big(big, r)
+    return m if m >= 0 else most_cards(legal, r)
 
 
 @jit(inline="always")
@@ -74,18 +89,26 @@ def _drawn(ranks, counts, base, rng):
 def cheapest(obs, hand, legal, rng, params):
     """trachwo's CheapShit (:mod:`strategies.peers`)"""
     ranks = play_ranks(legal)
+    big = big_word(obs, hand) if has(legal, L_BIG) else np.int64(0)   # H18
+    ranks |= big_ranks(big)
     if ranks == 0:
         return _no_play(obs, legal, params)
     r = first_of(ranks, params)
-    if (np.int64(params[1]) >> r) & 1 == 0 and (
-            obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1):
-        return most_cards(legal, r)
-    return _one(legal, r)
+    every = obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1 != 0
+    if has(legal, L_END):                     # H19: go on with all of 4..J (stock empty: any)
+        return _all(legal, r, big) if every else END
+    if (np.int64(params[1]) >> r) & 1 == 0 and every:
+        return _all(legal, r, big)
+    return _one(legal, r, big)
 
 
 def simple(obs, hand, legal, rng, params):
     """boothj5's Simple (:mod:`strategies.peers`)"""
     ranks = play_ranks(legal)
+    big = np.int64(0)
+    if has(legal, L_BIG):                     # H18: plays of 5 to 8 cards
+        big = big_word(obs, hand)
+        ranks |= big_ranks(big)
     if ranks == 0:
         return _no_play(obs, legal, params)
     single = np.int64(params[0])
@@ -97,5 +120,5 @@ def simple(obs, hand, legal, rng, params):
     else:
         r = _drawn(ranks, obs, FU + p * NR, rng)
     if (single >> r) & 1:
-        return _one(legal, r)
-    return most_cards(legal, r)
+        return _one(legal, r, big)
+    return _all(legal, r, big)

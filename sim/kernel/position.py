@@ -14,16 +14,17 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
-    ADD, BLIND, BURNED, COUNT, CURRENT, DEALER, DECK, DIR, EVENT_NAMES, FD, FDN, FU, FUN, HANDN,
-    HANDS, LASTMOVER, MAXP, NMOVES, NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PILE, PILELEN,
-    PLAYERS, REMOVED, REMOVEDN, RULES, STATE_SIZE, STOCK, STOCKLEN, TOP,
+    ADD, ADDN, BIG, BLIND, BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, END, EVENT_NAMES, FD,
+    FDN, FDS, FU, FUN, HANDN, HANDS, L_BIG, LASTMOVER, MAXP, NDECKS, NMOVES, NOUT, NR, NRULES,
+    OUTORDER, OVER, PICKUP, PILE, PILELEN, PLAYERS, PUB, R_FUPICK, REMOVED, REMOVEDN, RULES,
+    STATE_SIZE, STOCK, STOCKLEN, TOP, TOPRANK,
 )
-from sim.kernel.moves import legal_list, move_cards, move_rank, play_id
+from sim.kernel.moves import big_word, has, legal_list, move_cards, move_rank, play_id
 from sim.kernel.ruleset import Ruleset
 
 _KEYS = {"ruleset", "players", "current", "direction", "hands", "face_up", "face_down", "stock",
-         "pile", "count", "burned", "out", "dealer", "removed"}
-_OPTIONAL = {"dealer", "removed"}
+         "pile", "count", "burned", "out", "dealer", "removed", "run"}
+_OPTIONAL = {"dealer", "removed", "run"}
 _IGNORED = {"events", "winner"}
 _SEAT_LISTS = ("hands", "face_up", "face_down")
 
@@ -77,22 +78,27 @@ def to_state(pos) -> np.ndarray:
     check_keys(pos)
     rules = Ruleset.parse(pos["ruleset"])
     players = pos["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-        raise ValueError(f"players: Shithead is for 2 to 6 players (R1), got {players!r}")
-    if 52 + rules.jokers_for(players) < players * 3 * rules.hand_size:
-        raise ValueError(f"players: {players} players do not fit this ruleset's deck (§11.3, "
-                         f"H12, H13): at most {rules.max_players()}")
+    try:
+        rules.check_players(players)          # R1, H12, H13, H18, §11.3
+    except ValueError as e:
+        raise ValueError(f"players: {e}") from None
+    decks = rules.decks_for(players)
     current = _int(pos, "current", 0, players - 1)
     direction = pos["direction"]
     if isinstance(direction, bool) or direction not in (1, -1):
         raise ValueError(f"direction: must be 1 or -1 (R23), got {direction!r}")
     hands, face_up, face_down = (_seat_cards(pos, k, players) for k in _SEAT_LISTS)
+    for key, seat_lists in (("face_up", face_up), ("face_down", face_down)):
+        for seat, cards in enumerate(seat_lists):
+            if len(cards) > FDS:                # dealt hand_size cards (H12), never more
+                raise ValueError(f"{key}[{seat}]: at most {FDS} cards (a packet of the deal is "
+                                 f"hand_size <= 4 cards, R4, H12), got {len(cards)}")
     stock, pile, burned = (_cards(pos[k], k) for k in ("stock", "pile", "burned"))
     removed = _cards(pos.get("removed", []), "removed")
     if removed and rules.removed_before_deal == "none":
         raise ValueError("removed: cards are set aside only under removed_before_deal="
                          "masters (H17); this ruleset sets none aside")
-    count = _int(pos, "count", 0, 4)
+    count = _int(pos, "count", 0, 4 * decks)     # H18: up to 8 with two decks
     cover = rules.cover_rank is not None and pile and pile[-1] == rank_code(rules.cover_rank)
     if count == 0 and pile and not cover:
         raise ValueError(f"count: must be 0 exactly when the pile is empty (R7, R9) or its top "
@@ -111,7 +117,8 @@ def to_state(pos) -> np.ndarray:
     wrong = [f"{NAMES[r]}: {seen.get(r, 0)} instead of {want[r]}"
              for r in range(NR) if seen.get(r, 0) != want[r]]
     if wrong:
-        raise ValueError("cards are not conserved (R1: the deck holds each rank 4 times"
+        raise ValueError(f"cards are not conserved (R1, H18: the deck holds each rank "
+                         f"{4 * decks} times"
                          + (", and 2 jokers (H13)" if want[-1] else ", no jokers (H13)")
                          + "): " + "; ".join(wrong))
     out = pos["out"]
@@ -131,10 +138,12 @@ def to_state(pos) -> np.ndarray:
     if not over and current in out:
         raise ValueError(f"current: seat {current} is out and holds no card; "
                          "the seat to move must hold cards")
+    run = _run(pos, rules, over, pile, hands[current] or face_up[current])
 
     st = np.zeros(STATE_SIZE, np.int32)
     st[RULES:RULES + NRULES] = rules.vector()
     st[PLAYERS], st[CURRENT], st[DIR], st[COUNT] = players, current, direction, count
+    st[NDECKS], st[CHAIN] = decks, run
     st[DEALER], st[LASTMOVER], st[OVER] = dealer, -1, int(over)
     for r in removed:
         st[REMOVED + r] += 1
@@ -145,7 +154,7 @@ def to_state(pos) -> np.ndarray:
         for r in face_up[seat]:
             st[FU + seat * NR + r] += 1
         st[HANDN + seat], st[FUN + seat] = len(hands[seat]), len(face_up[seat])
-        st[FD + seat * DECK:FD + seat * DECK + len(face_down[seat])] = face_down[seat]
+        st[FD + seat * FDS:FD + seat * FDS + len(face_down[seat])] = face_down[seat]
         st[FDN + seat] = len(face_down[seat])
     st[OUTORDER:OUTORDER + MAXP] = -1
     st[OUTORDER:OUTORDER + len(out)] = out
@@ -158,6 +167,34 @@ def to_state(pos) -> np.ndarray:
         st[BURNED + r] += 1
     engine.derive(st)
     return st
+
+
+def _run(pos, rules, over, pile, source) -> int:
+    """docs/position.md "H19, play on": the optional ``run``, checked; ``source``: the cards of
+    the seat to move's source in force (R11, R13)."""
+    run = pos.get("run", 0)
+    if isinstance(run, bool) or not isinstance(run, int) or run < 0:
+        raise ValueError(f"run: expected a whole number of cards >= 0 (H19), got {run!r}")
+    if run == 0:
+        return 0
+    if not rules.play_on:
+        raise ValueError("run: a chain exists only under play_on (H19); here run must be 0 "
+                         "or absent")
+    if over:
+        raise ValueError("run: the game is over, so no seat is in a chain (H19)")
+    top = pile[-1] if pile else -1
+    on_top = 0
+    while on_top < len(pile) and pile[-1 - on_top] == top:
+        on_top += 1
+    if run > on_top:
+        raise ValueError(f"run: {run} cards, but only {on_top} equal card(s) lie on top of the "
+                         f"pile: a run's cards are on top (H19)")
+    if rules.cover_rank is not None and top == rank_code(rules.cover_rank):
+        raise ValueError("run: the pile's top card is a cover, which ends a chain (H8, H19)")
+    if top not in source:
+        raise ValueError(f"run: the seat to move has no {NAMES[top]} in its hand (or face-up "
+                         f"cards, its hand empty) to go on with: no chain (H19, R11, R13)")
+    return run
 
 
 def _names(codes):
@@ -182,7 +219,7 @@ def to_position(st, ruleset, dealer=True) -> dict:
         "direction": int(st[DIR]),
         "hands": [_per_rank(st, HANDS + s * NR) for s in seats],
         "face_up": [_per_rank(st, FU + s * NR) for s in seats],
-        "face_down": [_names(st[FD + s * DECK:FD + s * DECK + st[FDN + s]]) for s in seats],
+        "face_down": [_names(st[FD + s * FDS:FD + s * FDS + st[FDN + s]]) for s in seats],
         "stock": _names(st[STOCK:STOCK + st[STOCKLEN]]),
         "pile": _names(st[PILE:PILE + st[PILELEN]]),
         "count": int(st[COUNT]),
@@ -191,25 +228,37 @@ def to_position(st, ruleset, dealer=True) -> dict:
     }
     if rules.removed_before_deal != "none":
         pos["removed"] = _per_rank(st, REMOVED)
+    if rules.play_on:                         # H19: written always under play on
+        pos["run"] = int(st[CHAIN])
     if dealer:
         pos["dealer"] = int(st[DEALER])
     return pos
 
 
 # -- moves ---------------------------------------------------------------------------------
-def move_to_dict(m: int) -> dict:
-    """The JSON form of a move id."""
+def move_to_dict(m: int, st=None) -> dict:
+    """The JSON form of a move id; ``st`` (the state it is made in) gives an add under H11
+    ``one_then_rank`` its ``n``, all of the face-up rank."""
     if m == BLIND:
         return {"blind": True}
     if m == PICKUP:
         return {"pickup": True}
-    if m >= ADD:
-        return {"pickup": True, "add": NAMES[m - ADD]}
-    return {"play": [NAMES[move_rank(m)]] * move_cards(m)}
+    if m == END:
+        return {"end": True}
+    if ADD <= m < PICKUP:
+        move = {"pickup": True, "add": NAMES[m - ADD]}
+        if st is not None and st[R_FUPICK] == 3:
+            move["n"] = int(st[FU + st[CURRENT] * NR + m - ADD])
+        return move
+    if m >= ADDN:
+        return {"pickup": True, "add": NAMES[move_rank(m)], "n": int(move_cards(m))}
+    return {"play": [NAMES[move_rank(m)]] * int(move_cards(m))}
 
 
-def move_to_id(move) -> int:
-    """The move id of a JSON move; ``ValueError`` when it is malformed (docs/position.md)."""
+def move_to_id(move, st=None) -> int:
+    """The move id of a JSON move; ``ValueError`` when it is malformed (docs/position.md).
+    ``st``, the state it is made in, tells an H11 ``one_then_rank`` add of all of a face-up
+    rank (``ADD + r``) from one of fewer (``ADDN`` ids); without it ``n`` names fewer."""
     if not isinstance(move, dict):
         raise ValueError(f"a move must be an object such as {{\"play\": [\"7\"]}}, got {move!r}")
     keys = set(move)
@@ -221,14 +270,19 @@ def move_to_id(move) -> int:
         if len(set(codes)) != 1:
             raise ValueError(f"play: all cards of a play must be of one rank (R7, R9), "
                              f"got {cards}")
-        if len(codes) > 4:
-            raise ValueError(f"play: at most 4 cards of one rank exist (R1), got {len(codes)}")
+        if len(codes) > 8:
+            raise ValueError(f"play: at most 8 cards of one rank exist (R1, H18), "
+                             f"got {len(codes)}")
         return play_id(codes[0], len(codes))
     if keys == {"blind"}:
         if move["blind"] is not True:
             raise ValueError("blind: the only blind move is {\"blind\": true} (R14)")
         return BLIND
-    if keys in ({"pickup"}, {"pickup", "add"}):
+    if keys == {"end"}:
+        if move["end"] is not True:
+            raise ValueError("end: the only such move is {\"end\": true} (H19)")
+        return END
+    if keys in ({"pickup"}, {"pickup", "add"}, {"pickup", "add", "n"}):
         if move["pickup"] is not True:
             raise ValueError("pickup: the only pick-up move is {\"pickup\": true} (R10)")
         if "add" not in move:
@@ -236,18 +290,39 @@ def move_to_id(move) -> int:
         add = move["add"]
         if not isinstance(add, str):
             raise ValueError(f"add: expected one card name (R12), got {add!r}")
-        return ADD + rank_code(add)
+        r = rank_code(add)
+        if "n" not in move:
+            return ADD + r
+        n = move["n"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n: expected a whole number of face-up cards >= 1 (H11 "
+                             f"one_then_rank), got {n!r}")
+        held = 4 if st is None else int(st[FU + st[CURRENT] * NR + r])
+        if n > held and st is not None:
+            who = int(st[CURRENT])
+            raise ValueError(f"illegal move {move} (R24): seat {who} has {held} face-up "
+                             f"{add} (H11 one_then_rank)")
+        if n == held and st is not None or n > 3:
+            return ADD + r
+        return ADDN + (n - 1) * NR + r
     raise ValueError(f"a move has exactly one of 'play', 'blind', 'pickup' (with an optional "
-                     f"'add'); got keys {sorted(map(str, keys))}")
+                     f"'add', and 'n' with it), 'end'; got keys {sorted(map(str, keys))}")
 
 
 def legal_ids(st) -> list[int]:
-    """The legal move ids, from the kernel's legal word; none once the game is over."""
+    """The legal move ids, from the kernel's legal word (and :func:`sim.kernel.moves.big_word`
+    for plays of 5 to 8 cards, H18), in increasing order; none once the game is over."""
     if st[OVER]:
         return []
     out = np.zeros(NMOVES, np.int64)
-    k = legal_list(engine.legal_word(st), st, out)
-    return [int(m) for m in out[:k]]
+    legal = engine.legal_word(st)
+    k = legal_list(legal, st, out)
+    ids = [int(m) for m in out[:k]]
+    if has(legal, L_BIG):
+        p = int(st[CURRENT])
+        big = int(big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR]))
+        ids += [BIG + i for i in range(4 * NR) if (big >> i) & 1]
+    return sorted(ids)
 
 
 # -- the public answers ----------------------------------------------------------------------
@@ -259,17 +334,26 @@ def validate(position) -> None:
 def legal_moves(position) -> list[dict]:
     """Every legal move of the seat to move, each once; ``[]`` once the game is over."""
     st = to_state(position)
-    return [move_to_dict(m) for m in legal_ids(st)]
+    return [move_to_dict(m, st) for m in legal_ids(st)]
 
 
 def apply(position, move) -> dict:
     """The position after ``move``, with ``"events"`` and ``"winner"`` added (docs/position.md)."""
     st = to_state(position)
-    m = move_to_id(move)
+    rules = Ruleset.parse(position["ruleset"])
+    m = move_to_id(move, None if st[OVER] else st)
+    one_then_rank = rules.faceup_pickup == "one_then_rank"
+    if "n" in move and not one_then_rank:
+        raise ValueError(f"n: a number of face-up cards goes with an add only under "
+                         f"faceup_pickup=one_then_rank (H11), not {rules.faceup_pickup}")
+    if "add" in move and "n" not in move and one_then_rank:
+        raise ValueError("n: under faceup_pickup=one_then_rank an add names how many face-up "
+                         "cards of its rank go along, e.g. {\"pickup\": true, \"add\": \"K\", "
+                         "\"n\": 1} (H11)")
     if st[OVER]:
         raise ValueError("the game is over (R25): no move can be made")
     if m not in legal_ids(st):
-        why = why_illegal(st, m, Ruleset.parse(position["ruleset"]))
+        why = why_illegal(st, m, rules)
         raise ValueError(f"illegal move {move} (R24): {why}")
     events = engine.apply_move(st, m)
     out = to_position(st, position["ruleset"], dealer="dealer" in position)
@@ -303,9 +387,21 @@ def why_illegal(st, m, rules: Ruleset, you: bool = False) -> str:
         return f"{who} hold{s_} only face-down cards: the only move is a blind turn (R14, R16)"
     if m == BLIND:
         return f"{who} still hold{s_} cards in hand or face up: no blind turn yet (R14)"
+    chain = int(st[CHAIN])
+    if m == END:
+        if not rules.play_on:
+            return "{\"end\": true} is a move only under play_on (H19)"
+        return ("{\"end\": true} ends a chain, and there is none: the turn has not begun "
+                "with a play that can go on (H19)")
+    if chain:
+        r = int(st[TOPRANK])
+        if m == PICKUP or ADD <= m < PICKUP or m >= ADDN or move_rank(m) != r:
+            return (f"{who} {'are' if you else 'is'} in a chain of {NAMES[r]}s: only more "
+                    f"{NAMES[r]}s or {{\"end\": true}} may follow, no pick-up and no other "
+                    f"rank (H19)")
     legal = engine.legal_word(st)
-    plays = legal & ((1 << ADD) - 1)
-    if m == PICKUP or m >= ADD:
+    plays = legal & ((1 << ADD) - 1) | (legal & (1 << L_BIG))
+    if m == PICKUP or ADD <= m < PICKUP or m >= ADDN:
         if count == 0:
             return (f"{who} lead{s_} (an empty pile, or a cover to cover, H8): a leader must "
                     f"play, not pick up (R7, R10)")
@@ -316,7 +412,15 @@ def why_illegal(st, m, rules: Ruleset, you: bool = False) -> str:
                 return "cards may be added before a pick-up only when playing from the table (R12)"
             if rules.faceup_pickup == "pile_only":
                 return "no face-up card may go along with the pile (H11 faceup_pickup=pile_only)"
-            return f"{who} ha{'ve' if you else 's'} no face-up {NAMES[m - ADD]} to add (R12, H11)"
+            a = move_rank(m)
+            held = int(st[FU + p * NR + a])
+            if m >= ADDN and held:
+                return (f"{who} ha{'ve' if you else 's'} {held} face-up {NAMES[a]}: "
+                        f"{move_cards(m)} of them is all of them or more, not fewer (H11)")
+            return f"{who} ha{'ve' if you else 's'} no face-up {NAMES[a]} to add (R12, H11)"
+        if rules.faceup_pickup == "one_then_rank":
+            return ("a pick-up from the face-ups must name a face-up rank and how many of it go "
+                    "along (H11 faceup_pickup=one_then_rank)")
         return ("a pick-up from the face-ups must name a face-up rank, all of which go along "
                 "(H11 faceup_pickup=must_add_rank)")
     r, n = move_rank(m), move_cards(m)

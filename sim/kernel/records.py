@@ -18,14 +18,16 @@ from sim.kernel.layout import MAXP
 
 class Field(NamedTuple):
     """One record field: its name, dtype and shape per game; ``column`` is its name in the
-    saved Parquet files (a per-seat field is saved as ``column_0`` .. ``column_5``), None for
-    a field that is not saved."""
+    saved Parquet files (a per-seat field is saved as ``column_0`` .. ``column_7``, MAXP
+    seats), None for a field that is not saved; ``pad``: a per-seat field's value at a seat
+    the game does not have (and in folders saved when there were 6 seats)."""
 
     name: str
     dtype: type
     shape: tuple
     column: str | None
     doc: str
+    pad: int = 0
 
 
 # In the order of the saved columns (sim.runs.store).
@@ -40,11 +42,11 @@ FIELDS = (
     Field("burns", np.int32, (), "burns", "burns of the pile (R10, R11)"),
     Field("starter", np.int8, (), "starter", "the seat that played first (R6)"),
     Field("dealer", np.int8, (), "dealer", "the dealer (R3)"),
-    Field("order", np.int8, (MAXP,), "order", "the seats in the order they went out"),
+    Field("order", np.int8, (MAXP,), "order", "the seats in the order they went out", -1),
     Field("pickups", np.int32, (MAXP,), "pickups", "each seat's pick-ups of the pile"),
     Field("triples", np.int16, (MAXP,), "faceup",
-          "each seat's face-up triple after the swap: r1*196 + r2*14 + r3, or -1"),
-    Field("hand_triples", np.int16, (MAXP,), "hand", "each seat's hand triple, same code"),
+          "each seat's face-up triple after the swap: r1*196 + r2*14 + r3, or -1", -1),
+    Field("hand_triples", np.int16, (MAXP,), "hand", "each seat's hand triple, same code", -1),
     Field("errors", np.int64, (3,), None,
           "(seat, answer, turn) of a strategy's bad move or swap (R24)"),
 )

@@ -16,8 +16,8 @@ from sim.kernel import cycle
 from sim.kernel.bits import leading_zeros, trailing_zeros
 from sim.kernel.compiler import borrow, ix, jit
 from sim.kernel.engine import (
-    SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, rules_of, starter,
-    swap_cards,
+    SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, legal_move, rules_of,
+    starter, swap_cards,
 )
 from sim.kernel.fastpath import (
     ALONE, ANY, ENTRY, KIND, PEERS, SEAT_TABLE, SWAP_KIND, choose_move, choose_peers,
@@ -28,15 +28,15 @@ from sim.kernel.layout import (
     HTRIPLES, MAXP, NR, OUTORDER, PICKUPS, PLAYERS, PUB, R_FORCED, R_HAND, R_STARTER,
     RANKS_MASK, STARTRANK, STATE_SIZE, TRIPLES, TURN, V1,
 )
-from sim.kernel.moves import is_legal, play_id
+from sim.kernel.moves import play_id
 from sim.kernel.rng import randint, seed_game
 
 FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP = 0, 1, 2, 3
-SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12: up to 8)
+SWAP_CARDS = 8 * MAXP + SWAP_SCRATCH   # the swap phase's scratch of cards (H12: up to 8 a seat)
 # The batch core's scratch (:func:`scratch`): the state, the swap's cards, then the cycle
 # detection's (int32); the swap choices, an error, the seat table (int64).
 _SEEN = STATE_SIZE + SWAP_CARDS
-_WORK64 = 6 + 3 + SEAT_TABLE
+_WORK64 = MAXP + 3 + SEAT_TABLE
 
 
 class Scratch(NamedTuple):
@@ -146,8 +146,9 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
 @jit(inline="always")
 def opening_move(st):
     """H16: the move the starter is made to open with, every hand card of the rank that made
-    them starter; -1 when there is none (no forced opening, no listed rank in any hand, or
-    the game has begun)."""
+    them starter (any number, H18); -1 when there is none (no forced opening, no listed rank
+    in any hand, or the game has begun). Under H19 it starts a run: the chain that may follow
+    is the starter's choice."""
     if not st[R_FORCED] or st[STARTRANK] < 0 or st[TURN] > 0:
         return -1
     r = st[STARTRANK]
@@ -212,7 +213,7 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
         p = st[CURRENT]
         if m < 0:
             m = choose(kinds, move_fns, st, obs, legal, rng, params, p)
-            if not is_legal(legal, m, obs):
+            if not legal_move(st, legal, m):      # R24; big plays too (H18)
                 err[0], err[1], err[2] = p, m, st[TURN]
                 return BAD_MOVE
         if st[TURN] < log.shape[0]:
@@ -298,8 +299,8 @@ def _games(games, pool, work, records, play):
     st, cards = borrow(work.state[:STATE_SIZE]), borrow(work.state[STATE_SIZE:_SEEN])
     seen = borrow(work.state[_SEEN:]) if cycle_stop else borrow(work.state[:0])
     log = borrow(work.state[:0])                  # never written
-    swaps, err, kinds = (borrow(work.work[:6]), borrow(work.work[6:9]),
-                         borrow(work.work[9:_WORK64]))
+    swaps, err, kinds = (borrow(work.work[:MAXP]), borrow(work.work[MAXP:MAXP + 3]),
+                         borrow(work.work[MAXP + 3:_WORK64]))
     rng, params, rules_ = borrow(work.rng), borrow(pool.params), borrow(games.rules)
     n = len(pool.moves)
     impure = _seat(seat_rows, 0, players, pool.kinds, n, kinds)
@@ -321,7 +322,7 @@ def _games(games, pool, work, records, play):
         records.burns[g] = st[BURNS]
         records.starter[g] = st[FIRST]
         records.dealer[g] = st[DEALER]
-        for s in range(6):
+        for s in range(MAXP):
             records.order[g, s] = st[ix(OUTORDER + s)]
             records.pickups[g, s] = st[ix(PICKUPS + s)]
             records.triples[g, s] = st[ix(TRIPLES + s)]

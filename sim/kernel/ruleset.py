@@ -1,4 +1,4 @@
-"""Rulesets as data: a preset of docs/rules.md §11.4 with ``key=value`` overrides (H1-H17, V1, V2).
+"""Rulesets as data: a preset of docs/rules.md §11.4 with ``key=value`` overrides (H1-H20, V1, V2).
 
 :class:`Ruleset` is the one place a ruleset is built, validated (§11.3) and described. It is
 immutable; the kernel receives it as one compact value, :meth:`Ruleset.vector`, an ``int32``
@@ -16,11 +16,12 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sim.kernel.cards import CODE, TEN, TWO, deck_counts, joker_count
+from sim.kernel.cards import CODE, NRANK, TEN, TWO, deck_counts, deck_number, joker_count
 from sim.kernel.layout import (
-    EFF_COVER, EFF_REVERSE, EFF_SKIP, NRULES, R_EFFECT, R_EFFECTS, R_PICKS, R_AGAIN, R_COUNT, R_COVER, R_FORCED, R_FOLLOW, R_FOUR, R_FUPICK, R_HAND, R_JOKERS,
-    R_NORDER, R_ORDER, R_REMOVE, R_REV, R_REVPC, R_SEVEN, R_SKIP, R_SKIPPC, R_STARTER,
-    R_TEN, R_TRANS, R_V1, R_V2, R_VOLPICK, RANKS_MASK, RULES,
+    EFF_CHAIN, EFF_COVER, EFF_REVERSE, EFF_SKIP, NRULES, R_AGAIN, R_COUNT, R_COVER, R_DECKS,
+    R_EFFECT, R_EFFECTS, R_FOLLOW, R_FORCED, R_FOUR, R_FUPICK, R_HAND, R_JOKERS, R_NORDER,
+    R_ORDER, R_OUTBURN, R_PICKS, R_PLAYON, R_REMOVE, R_REV, R_REVPC, R_SEVEN, R_SKIP,
+    R_SKIPPC, R_STARTER, R_TEN, R_TRANS, R_V1, R_V2, R_VOLPICK, RANKS_MASK, RULES,
 )
 
 PLAIN = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -28,10 +29,11 @@ ALL_RANKS = ("2",) + PLAIN
 SEVEN = CODE["7"]
 
 VOLUNTARY = ("except_blind", "always", "never")          # H10
-FACEUP = ("may_add_one", "pile_only", "must_add_rank")   # H11
+FACEUP = ("may_add_one", "pile_only", "must_add_rank", "one_then_rank")   # H11
 JOKERS = ("six_players", "never", "always")              # H13
 STARTER = ("dealt", "hand")                              # H14
 REMOVED = ("none", "masters")                            # H17
+DECKS = (1, 2, "masters", "boothj5")                     # H18
 ROLES = ("transparent_rank", "skip_rank", "reverse_rank", "cover_rank")
 
 
@@ -61,7 +63,8 @@ OPTIONS = (
     Option("voluntary_pickup", "H10", VOLUNTARY, "when a pick-up is allowed: except_blind "
            "(R10, R16), always (blind too), never (only with no legal play)"),
     Option("faceup_pickup", "H11", FACEUP, "a pick-up from the face-ups: may_add_one (R12), "
-           "pile_only, must_add_rank (all face-ups of a named rank go along)"),
+           "pile_only, must_add_rank (all face-ups of a named rank go along), one_then_rank "
+           "(1 or more face-ups of a named rank go along)"),
     Option("hand_size", "H12", (3, 4), "cards per packet of the deal, and drawn up to (R4, R8)"),
     Option("jokers", "H13", JOKERS, "two jokers in the deck: six_players (R1), never, always"),
     Option("starter", "H14", STARTER, "who starts: dealt (R6, cards as dealt) or hand (hands "
@@ -71,6 +74,12 @@ OPTIONS = (
            "that made them starter"),
     Option("removed_before_deal", "H17", REMOVED, "cards set aside unseen before the deal: "
            "none, masters (trachwo's count)"),
+    Option("decks", "H18", DECKS, "52-card decks shuffled together: 1, 2, masters (2 from 4 "
+           "players), boothj5 (2 when players x 3 x hand_size > 52); 2 decks seat 2-8"),
+    Option("play_on", "H19", bool, "a turn is a chain of plays of one rank, ended by `end` or "
+           "when no card of the rank is left to add (needs count_rule=false)"),
+    Option("out_before_burn", "H20", bool, "a player who goes out completing four of a kind "
+           "leaves the four unburned (a 10 still burns)"),
     Option("choose_face_ups", "V1", bool, "deal 2 x hand_size to the hand; each player "
            "chooses the face-ups"),
     Option("last_player_loses", "V2", bool, "play to the last; the last player holding cards "
@@ -107,6 +116,9 @@ class Ruleset:
     starter_order: tuple = PLAIN
     forced_opening: bool = False
     removed_before_deal: str = "none"
+    decks: object = 1
+    play_on: bool = False
+    out_before_burn: bool = False
     choose_face_ups: bool = False
     last_player_loses: bool = False
 
@@ -164,6 +176,9 @@ class Ruleset:
                                     or sorted(self.starter_order) != sorted(ALL_RANKS)):
             raise ValueError("forced_opening needs starter=hand and all 13 ranks in "
                              "starter_order (H16, §11.3)")
+        if self.play_on and self.count_rule:
+            raise ValueError("play_on needs count_rule=false: a continuation would break the "
+                             "count (H19, H1, §11.3)")
 
     # -- descriptions -----------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -191,31 +206,53 @@ class Ruleset:
         return self.base + " " + " ".join(f"{k}={value_text(v)}" for k, v in changes.items())
 
     # -- the deck and the players --------------------------------------------------------
+    def decks_for(self, players: int) -> int:
+        """H18: the decks shuffled together at ``players`` players (1, 2, or more for a
+        computed ``decks`` that :meth:`check_players` refuses):
+        :func:`sim.kernel.cards.deck_number`, as the deal."""
+        return deck_number(DECKS.index(self.decks), players, self.hand_size)
+
     def jokers_for(self, players: int) -> int:
         """Jokers in the deck (R1, H13): :func:`sim.kernel.cards.joker_count`, as the deal."""
         return joker_count(JOKERS.index(self.jokers), players)
 
     def deck_counts(self, players: int) -> list[int]:
-        """Cards of each rank in the deck (R1, H13), in :mod:`sim.kernel.cards` order: the
+        """Cards of each rank in the deck (R1, H13, H18), in :mod:`sim.kernel.cards` order: the
         deck the deal shuffles (:func:`sim.kernel.engine.deal`) under these rules."""
-        return deck_counts(JOKERS.index(self.jokers), players)
+        return deck_counts(JOKERS.index(self.jokers), players, min(self.decks_for(players), 2))
 
     def check_players(self, players: int) -> None:
-        """R1 and §11.3: 2 to 6 players, and the deal must fit in the deck (H12, H13)."""
-        if not 2 <= players <= 6:
-            raise ValueError(f"Shithead is for 2 to 6 players (R1), got {players}")
-        deck = 52 + self.jokers_for(players)
+        """R1, H18 and §11.3: 2 to 6 players with one deck, 2 to 8 with two; ``decks``
+        computing at most 2; the deal must fit in the deck (H12, H13, H18). ``ValueError``
+        in one line naming the rules."""
+        problem = self._players_problem(players)
+        if problem:
+            fit = self.max_players()
+            raise ValueError(problem + (f"; at most {fit} players under these rules"
+                                        if fit >= 2 else ""))
+
+    def _players_problem(self, players) -> str:
+        """What is wrong with ``players`` under these rules ("" when nothing)."""
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+            return (f"Shithead is for 2 to 6 players, 2 to 8 with two decks (R1, H18), got "
+                    f"{players!r}")
+        d = self.decks_for(players)
+        if d > 2:
+            return (f"decks={self.decks} gives {d} decks at {players} players, more than two "
+                    f"(H18, §11.3)")
+        if players > 6 and d == 1:
+            return (f"{players} players need two decks: with one deck Shithead is for 2 to 6 "
+                    f"players (R1, H18; --rule decks=2)")
+        deck = 52 * d + self.jokers_for(players)
         if players * 3 * self.hand_size > deck:
-            raise ValueError(f"{players} players x 3 packets x hand_size {self.hand_size} = "
-                             f"{players * 3 * self.hand_size} cards, more than the deck's "
-                             f"{deck} (jokers={self.jokers}, §11.3); at most "
-                             f"{self.max_players()} players under these rules")
+            return (f"{players} players x 3 packets x hand_size {self.hand_size} = "
+                    f"{players * 3 * self.hand_size} cards, more than the deck's {deck} "
+                    f"(decks={self.decks}, jokers={self.jokers}, §11.3)")
+        return ""
 
     def max_players(self) -> int:
-        for n in range(6, 1, -1):
-            if n * 3 * self.hand_size <= 52 + self.jokers_for(n):
-                return n
-        return 1
+        """The most players these rules seat (R1, H12, H13, H18, §11.3); 1 if none fit."""
+        return next((n for n in range(8, 1, -1) if not self._players_problem(n)), 1)
 
     # -- the kernel's value -----------------------------------------------------------------
     def vector(self) -> np.ndarray:
@@ -245,6 +282,9 @@ class Ruleset:
         put(R_REMOVE, REMOVED.index(self.removed_before_deal))
         put(R_V1, self.choose_face_ups)
         put(R_V2, self.last_player_loses)
+        put(R_DECKS, DECKS.index(self.decks))
+        put(R_PLAYON, self.play_on)
+        put(R_OUTBURN, self.out_before_burn)
         put(R_NORDER, len(self.starter_order))
         for i, rank in enumerate(self.starter_order):
             put(R_ORDER + i, CODE[rank])
@@ -256,13 +296,15 @@ class Ruleset:
                                      (self.skip_rank, EFF_SKIP, self.skip_per_card)):
             if rank is not None:
                 effects[CODE[rank]] = code + per_card
+        if self.play_on:                       # H19: every play reaches the chain's check
+            effects = {r: effects.get(r, 0) | EFF_CHAIN for r in range(NRANK)}
         for r, code in effects.items():
             put(R_EFFECT + r, code)
         put(R_EFFECTS, sum(1 << r for r in effects))
         pickup, add = 1, 4                                           # R10, H10, H11
         never = self.voluntary_pickup == "never"
         faceup = {"may_add_one": pickup | add, "pile_only": pickup,
-                  "must_add_rank": add}[self.faceup_pickup]
+                  "must_add_rank": add, "one_then_rank": add}[self.faceup_pickup]
         codes = (0 if never else pickup, pickup,      # from the hand: a play is legal, or not
                  0 if never else faceup, faceup,      # from the face-ups (R12, H11)
                  2 | (pickup if self.voluntary_pickup == "always" else 0))   # blind (R16)
@@ -311,7 +353,7 @@ def _value(opt: Option, value, text: bool):
             value = low == "true"
         elif low in ("null", "none") and opt.kind == "rank":
             value = None
-        elif opt.kind == (3, 4) and low.isdigit():
+        elif isinstance(opt.kind, tuple) and low.isdigit() and int(low) in opt.kind:
             value = int(low)
         elif opt.kind == "order":
             value = value.strip()
@@ -342,7 +384,7 @@ def _value(opt: Option, value, text: bool):
         if len(set(value)) != len(value):
             raise ValueError(f"{where}: the ranks must be distinct, got {list(value)}")
         return value
-    if value not in opt.kind or isinstance(value, bool):
+    if value not in opt.kind or isinstance(value, (bool, float)):
         raise ValueError(f"{where}: expected one of {', '.join(map(str, opt.kind))}, "
                          f"got {raw!r}")
     return value
@@ -357,20 +399,22 @@ PRESETS: dict[str, Ruleset] = {
         _SEED, base="masters-of-shithead", count_rule=False, ten_anywhere=True,
         seven_lower=True, transparent_rank="3", skip_rank="8", skip_per_card=True,
         reverse_rank="K", reverse_per_card=True, cover_rank="Q", voluntary_pickup="always",
-        faceup_pickup="must_add_rank", jokers="never", starter="hand",
+        faceup_pickup="one_then_rank", jokers="never", starter="hand",
         starter_order=tuple("4 5 6 7 8 9 J Q K A 10 2 3".split()),
-        removed_before_deal="masters", last_player_loses=True),
+        removed_before_deal="masters", decks="masters", play_on=True, out_before_burn=True,
+        last_player_loses=True),
     "boothj5": replace(
         _SEED, base="boothj5", count_rule=False, ten_anywhere=True, transparent_rank="7",
         skip_rank="8", voluntary_pickup="never", faceup_pickup="pile_only", jokers="never",
         starter="hand", starter_order=tuple("3 4 5 6 8 9 J Q K A 2 7 10".split()),
-        forced_opening=True, last_player_loses=True),
+        forced_opening=True, decks="boothj5", last_player_loses=True),
 }
 PRESET_NOTES = {
     "seed": "docs/rules.md §1-§9: the source's rules (2-6 players)",
     "classic": "pagat/Wikipedia baseline: any number of equal cards, 10 on anything, last "
                "player holding cards loses (2-5 players)",
-    "masters-of-shithead": "trachwo/masters-of-shithead (2-5 players; faithful at 2-3, "
+    "masters-of-shithead": "trachwo/masters-of-shithead (2-6 players, two decks from 4; "
                            "docs/rules.md §11.5)",
-    "boothj5": "boothj5/shithead (2-5 players, hand_size=4 for 2-4; docs/rules.md §11.5)",
+    "boothj5": "boothj5/shithead (2-8 players, two decks from 6, from 5 with hand_size=4; "
+               "docs/rules.md §11.5)",
 }

@@ -17,13 +17,13 @@ from numba import prange
 from sim.kernel import cycle, engine
 from sim.kernel.cards import NRANK
 from sim.kernel.compiler import borrow, jit
-from sim.kernel.engine import deck_jokers, derive_have
+from sim.kernel.engine import deck_jokers, derive_have, legal_move
 from sim.kernel.fastpath import ENTRY
 from sim.kernel.layout import (
-    BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FU, HANDN, HANDS, KNOWN, MAXP, NOUT,
-    NR, OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE, STOCK, STOCKLEN, V2,
+    BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FDS, FU, HANDN, HANDS, KNOWN, MAXP,
+    NDECKS, NOUT, NR, OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE,
+    STOCK, STOCKLEN, V2,
 )
-from sim.kernel.moves import is_legal
 from sim.kernel.referee import BAD_SWAP, SWAP_CARDS, deal_game, play_out, swap_phase
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64
 
@@ -37,7 +37,7 @@ def sample_world(obs, hand, rng, st, pool):
     players = obs[PLAYERS]
     n = 0                                    # the unseen cards: deck minus everything known
     for r in range(NRANK):
-        left = deck_jokers(obs) if r == NRANK - 1 else 4       # R1, H13
+        left = deck_jokers(obs) if r == NRANK - 1 else 4 * max(obs[NDECKS], 1)   # R1, H13, H18
         left -= obs[PILECNT + r] + obs[BURNED + r] + hand[r]
         for s in range(players):
             left -= obs[FU + s * NRANK + r]
@@ -63,7 +63,7 @@ def sample_world(obs, hand, rng, st, pool):
                 st[HANDS + s * NRANK + pool[k]] += 1
                 k += 1
         for i in range(obs[FDN + s]):
-            st[FD + s * DECK + i] = pool[k]
+            st[FD + s * FDS + i] = pool[k]
             k += 1
     for i in range(obs[STOCKLEN]):
         st[STOCK + i] = pool[k]
@@ -116,7 +116,7 @@ def play_on(world, m, me, stream, max_turns, fns, params, bad):
         legal = engine.legal_from(st, rz)
         p = st[CURRENT]
         m2 = fns[p](st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR], legal, rng, params[p])
-        if not is_legal(legal, m2, st[:PUB]):
+        if not legal_move(st, legal, m2):
             bad[0], bad[1] = p, m2
             return 0.0, BAD_MOVE
         ev = engine.apply_with(st, m2, rz)
@@ -175,9 +175,9 @@ def _take_elsewhere(st, s, d, k, o):
             k -= c
     for t in range(players):
         for i in range(st[FDN + t]):
-            if st[FD + t * DECK + i] == d:
+            if st[FD + t * FDS + i] == d:
                 if k == 0:
-                    st[FD + t * DECK + i] = o
+                    st[FD + t * FDS + i] = o
                     return
                 k -= 1
     for i in range(st[STOCKLEN]):
@@ -212,7 +212,7 @@ def deal_holding(st, rng, players, rules, s, want):
         for r in range(NR):
             total[r] += st[FU + t * NR + r] + st[HANDS + t * NR + r]
         for i in range(st[FDN + t]):
-            total[st[FD + t * DECK + i]] += 1
+            total[st[FD + t * FDS + i]] += 1
     for i in range(st[STOCKLEN]):
         total[st[STOCK + i]] += 1
     for r in range(NR):

@@ -5,21 +5,28 @@ of ``todo``, in any order, calling ``tick(games)`` as games are played; on Ctrl-
 :class:`~sim.runs.partial.Interrupted` whose ``partial.result`` is a Batch: the games played
 of batches not yet whole (the local backend: the first games of a batch; none, an empty
 Batch). Games depend only on (seed, game index), so every backend gives the same records.
+A Dask worker rebuilds the config from what is shipped to it (:func:`_spec`), users' strategy
+files included.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numba
 
 from sim.kernel.records import allocate
 from sim.runs.batch import Batch, play_batch
+from sim.runs.chunks import next_size
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
+from sim.runs.registry import spec_file
 
 
 def _nothing() -> Interrupted:
@@ -72,10 +79,44 @@ class LocalBackend:
             ahead.shutdown(wait=False, cancel_futures=True)
 
 
+def _spec(cfg: RunConfig) -> str:
+    """Everything a worker needs to rebuild ``cfg``, as JSON: its options, its parameter rows
+    (the driver's: a worker needs no table file) and the sources of users' strategy files
+    (a worker needs no copy of them)."""
+    files = {name: spec_file(name) for name in {*cfg.strategies, *cfg.swaps}}
+    sources = {name: f.read_text() for name, f in files.items() if f is not None}
+    return json.dumps({**cfg.describe(), "batch": cfg.batch, "sources": sources,
+                       "rows": [r.tolist() for r in cfg.rows]}, sort_keys=True)
+
+
+def _materialize(spec: str, source: str) -> Path:
+    """Write a user's strategy file shipped to a worker under a folder named by its hash."""
+    from sim.kernel.compiler import cache_dir
+
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    path = cache_dir().parent / "user" / digest / Path(spec.rpartition(":")[0]).name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # A name of its own per process and thread: two workers of one machine may write the
+        # same file at once, and one's rename must not take the other's half-written file.
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(source)
+        tmp.replace(path)
+    return path
+
+
 @functools.lru_cache(maxsize=8)
-def _worker_config(spec_json: str):
-    """A worker builds (and compiles) each config once, not once per task."""
-    return RunConfig.from_spec(json.loads(spec_json))
+def _worker_config(spec_json: str) -> RunConfig:
+    """The config of :func:`_spec` rebuilt on a worker, once, not once per task: users' files
+    written from their shipped sources and imported from there."""
+    spec = json.loads(spec_json)
+    rename = {name: str(_materialize(name, text)) + ":" + name.rpartition(":")[2]
+              for name, text in spec["sources"].items()}
+    return RunConfig(games=spec["games"], players=spec["players"], seed=spec["seed"],
+                     strategies=spec["strategies"], swaps=spec["swaps"], rules=spec["rules"],
+                     max_turns=spec["max_turns"], batch=spec["batch"],
+                     cycle_stop=spec.get("cycle_stop", True), preset_rows=spec["rows"],
+                     imported_as=rename)
 
 
 def _play_on_worker(spec_json: str, first: int, n: int):
@@ -130,7 +171,7 @@ class DaskBackend:
 
     def play(self, cfg, todo, tick=None):
         from distributed import as_completed
-        spec = json.dumps(cfg.to_spec(), sort_keys=True)
+        spec = _spec(cfg)
         workers = max(1, len(self.client.scheduler_info()["workers"]))
         tasks = _Tasks(todo, self.FIRST, self.SECONDS)
         running = as_completed()
@@ -189,7 +230,7 @@ class _Tasks:
     def finished(self, index, first, batch, seconds):
         """Keep a finished task's games; the batch if it is now whole, else None."""
         games = batch.status.size
-        self.size = max(1, min(4 * games, int(games * self.seconds / max(seconds, 1e-6))))
+        self.size = next_size(games, seconds, self.seconds)
         self.parts[index][first] = batch
         self.left[index] -= games
         if self.left[index]:

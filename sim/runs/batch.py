@@ -67,7 +67,7 @@ class Seating:
     """Other strategies than a config's, seated game by game (sim.studies.compare's tournaments)."""
 
     pool: Pool             # the core's pool of strategies (sim.kernel.fastpath.make_pool)
-    rows: np.ndarray       # int8 (games, 6): per game, the pool entry of each seat
+    rows: np.ndarray       # int8 (games, MAXP): per game, the pool entry of each seat
     config: object         # a row's first `players` entries (a tuple) -> that table's RunConfig
 
     def configs(self, players) -> list:

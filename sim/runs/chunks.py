@@ -6,6 +6,12 @@ import threading
 import time
 
 
+def next_size(games: int, seconds: float, target: float) -> int:
+    """The games of the next piece of work, to last about ``target`` seconds at the speed of
+    the last one (``games`` in ``seconds``), at most 4 times as many."""
+    return max(1, min(4 * games, int(games * target / max(seconds, 1e-6))))
+
+
 class Played:
     """Progress counted from chunks: ``tick(games)`` (from the core's threads, as chunks
     finish) adds to ``games``, the games played in this process, and calls
@@ -77,9 +83,7 @@ class Chunks:
                 games = span[1] - span[0]
                 with self.lock:
                     self.finished.append(span)
-                    # size the next chunks from this one's speed (at most 4 times larger)
-                    self.size = max(1, min(4 * games, int(games * self.SECONDS
-                                                          / max(seconds, 1e-6))))
+                    self.size = next_size(games, seconds, self.SECONDS)
                 if self.tick is not None:
                     try:
                         self.tick(games)

@@ -8,12 +8,8 @@ The modules of a run import one way: ``config`` <- ``onegame`` (one game step by
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import threading
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -39,30 +35,6 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def _spec_file(spec: str) -> Path | None:
-    """The file of a ``FILE.py:function`` strategy spec, else None."""
-    where = spec.rpartition(":")[0]
-    if not where.endswith(".py"):
-        return None
-    return Path(where).expanduser().resolve()
-
-
-def _materialize(spec: str, source: str) -> Path:
-    """Write a user's strategy file shipped to a worker under a folder named by its hash."""
-    from sim.kernel.compiler import cache_dir
-
-    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
-    path = cache_dir().parent / "user" / digest / Path(spec.rpartition(":")[0]).name
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A name of its own per process and thread: two workers of one machine may write the
-        # same file at once, and one's rename must not take the other's half-written file.
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(source)
-        tmp.replace(path)
-    return path
-
-
 def _per_seat(names, players, option) -> list:
     """One name per seat, from one for all or one per seat."""
     names = list(names)
@@ -78,25 +50,32 @@ def _per_seat(names, players, option) -> list:
 SEATED = np.arange(MAXP, dtype=np.int8)[None, :]
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class RunConfig:
-    """What to simulate, checked. Built from what the user asked for (:meth:`__init__`), each
-    field is set once, to its checked value; a config is never changed afterwards (for
+    """What to simulate, checked. Built from what the user asked for, each field is set once,
+    to its checked value (:meth:`__post_init__`); a config is never changed afterwards (for
     another, ``dataclasses.replace``). The values derived from it are declared: the fields
-    after ``imported_as``, set by the constructor, and the cached properties."""
+    after ``imported_as``, set by the constructor, and the cached properties.
 
-    games: int
-    players: int
-    seed: int
-    strategies: list        # one name per seat
-    swaps: list             # one swap policy's name per seat (each strategy's default resolved)
-    rules: object           # the ruleset as docs/position.md's JSON: the preset's name, or it and changes
-    max_turns: int          # R25
-    threads: int | None
-    batch: int
-    cycle_stop: bool        # stop games proven endless (sim.kernel.cycle), when every seat is pure
-    preset_rows: list | None = field(repr=False)   # parameter rows given (from_spec), else None
-    imported_as: dict = field(repr=False)   # a strategy name -> where to import it (from_spec)
+    ``strategies``/``swaps``: one name for every seat, or one per seat; a swap of ``None``
+    uses each strategy's own default swap policy. ``rules``: a preset name, a
+    docs/position.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
+    ``preset_rows``: the parameter rows, instead of reading them from the strategies' files;
+    ``imported_as``: where to import a strategy name from instead (a Dask worker's copy of a
+    user's file, :mod:`sim.runs.backends`)."""
+
+    games: int = 10_000
+    players: int = 4
+    seed: int = 0
+    strategies: list = ("lowest",)     # one name per seat
+    swaps: list = (None,)              # one swap policy's name per seat (defaults resolved)
+    rules: object = "seed"     # the ruleset as docs/position.md's JSON: a preset, or it changed
+    max_turns: int = DEFAULT_CAP       # R25
+    threads: int | None = None
+    batch: int = 100_000
+    cycle_stop: bool = True    # stop games proven endless (sim.kernel.cycle), all seats pure
+    preset_rows: list | None = field(default=None, repr=False)
+    imported_as: dict | None = field(default=None, repr=False)
     # derived by the constructor
     ruleset: Ruleset = field(init=False, repr=False, compare=False)
     options: dict = field(init=False, repr=False, compare=False)   # every rule option, in full
@@ -105,36 +84,29 @@ class RunConfig:
     # the parameter rows: each seat's strategy's, then each seat's swap policy's
     rows: list = field(init=False, repr=False, compare=False)
 
-    def __init__(self, games: int = 10_000, players: int = 4, seed: int = 0,
-                 strategies=("lowest",), swaps=(None,), rules="seed",
-                 max_turns: int = DEFAULT_CAP, threads: int | None = None,
-                 batch: int = 100_000, cycle_stop: bool = True, preset_rows=None,
-                 imported_as: dict | None = None):
-        """``strategies``/``swaps``: one name for every seat, or one per seat; a swap of
-        ``None`` uses each strategy's own default swap policy. ``rules``: a preset name, a
-        docs/position.md ruleset object or a :class:`~sim.kernel.ruleset.Ruleset`.
-        ``preset_rows``: the parameter rows, instead of reading them from the strategies'
-        files; ``imported_as``: user files written elsewhere (a worker's copy), by name."""
-        if not isinstance(players, int) or not 2 <= players <= 6:
-            raise RunError(f"--players: Shithead is for 2 to 6 players (R1), got {players}")
+    def __post_init__(self):
+        games, players, threads = self.games, self.players, self.threads
+        try:
+            ruleset = Ruleset.parse(self.rules)
+        except ValueError as e:
+            raise RunError(f"rules: {e}") from None
+        try:                          # R1, H18: the ruleset owns the players' check
+            ruleset.check_players(players)
+        except ValueError as e:
+            raise RunError(f"--players: {e}") from None
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
-        check_seed(seed)
-        if max_turns < 1:
-            raise RunError(f"--max-turns: expected a positive number, got {max_turns}")
+        check_seed(self.seed)
+        if self.max_turns < 1:
+            raise RunError(f"--max-turns: expected a positive number, got {self.max_turns}")
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise RunError(f"--threads: expected 1 to {numba.config.NUMBA_NUM_THREADS} "
                            f"(this machine's cores), got {threads}")
-        if batch < 1:
-            raise RunError(f"batch: expected a positive number, got {batch}")
-        try:
-            ruleset = Ruleset.parse(rules)
-            ruleset.check_players(players)
-        except ValueError as e:
-            raise RunError(f"rules: {e}") from None
-        imported_as = dict(imported_as or {})
-        strategies = _per_seat(strategies, players, "--strategy")
-        swaps = _per_seat(swaps or [None], players, "--swap")
+        if self.batch < 1:
+            raise RunError(f"batch: expected a positive number, got {self.batch}")
+        imported_as = dict(self.imported_as or {})
+        strategies = _per_seat(self.strategies, players, "--strategy")
+        swaps = _per_seat(self.swaps or [None], players, "--swap")
         try:
             move_objs: list[Strategy] = [get_move(imported_as.get(n, n)) for n in strategies]
             swaps = [sw if sw is not None else mv.swap for sw, mv in zip(swaps, move_objs)]
@@ -143,20 +115,17 @@ class RunConfig:
             raise RunError(str(e)) from None
         # Parameter rows are prepared once, here: a bad parameter file fails before anything
         # is written, and a file edited during the run does not change it half-way.
-        if preset_rows is not None:
-            rows = [np.asarray(r, np.float64) for r in preset_rows]
+        if self.preset_rows is not None:
+            rows = [np.asarray(r, np.float64) for r in self.preset_rows]
         else:
             try:
                 rows = [s.row() for s in move_objs] + [s.row() for s in swap_objs]
             except (OSError, ValueError) as e:
                 raise RunError(str(e)) from None
-        values = dict(games=games, players=players, seed=seed, strategies=strategies,
-                      swaps=[n if n in imported_as else s.name
-                             for n, s in zip(swaps, swap_objs)],
-                      rules=ruleset.to_json(), max_turns=max_turns, threads=threads,
-                      batch=batch, cycle_stop=cycle_stop, preset_rows=preset_rows,
-                      imported_as=imported_as, ruleset=ruleset, options=ruleset.to_dict(),
-                      move_objs=move_objs, swap_objs=swap_objs, rows=rows)
+        values = dict(strategies=strategies, rules=ruleset.to_json(), imported_as=imported_as,
+                      swaps=[n if n in imported_as else s.name for n, s in zip(swaps, swap_objs)],
+                      ruleset=ruleset, options=ruleset.to_dict(), move_objs=move_objs,
+                      swap_objs=swap_objs, rows=rows)
         for name, value in values.items():
             object.__setattr__(self, name, value)      # frozen: set once, here
 
@@ -186,7 +155,7 @@ class RunConfig:
     @cached_property
     def pool(self) -> fastpath.Pool:
         """The core's pool for this table: entry ``s`` is seat ``s``'s (:data:`SEATED`);
-        always 6 entries, so one compiled core serves every table size. Made once per config,
+        always MAXP entries, so one compiled core serves every table size. Made once per config,
         as :attr:`seat_table` and :attr:`rules_vector`: a tournament calls the core thousands
         of times with the same ones. (Not flagged read-only: that would be another Numba
         type, and another compile of the core; nothing writes to them.)"""
@@ -208,40 +177,3 @@ class RunConfig:
                 "strategies": self.strategies, "swaps": self.swaps, "rules": self.rules,
                 "options": self.options, "max_turns": self.max_turns,
                 "cycle_stop": self.cycle_stop}
-
-    def identities(self) -> list[dict]:
-        """Per seat: strategy and swap names, with a hash of the source of a user's file."""
-        def ident(spec):
-            path = _spec_file(spec)
-            if path is None:
-                return {"name": spec}
-            return {"name": spec, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-
-        def params(row):       # what the function receives, e.g. a value table's contents
-            return hashlib.sha256(np.ascontiguousarray(row).tobytes()).hexdigest()
-        return [{"seat": s, "strategy": ident(self.strategies[s]), "swap": ident(self.swaps[s]),
-                 "params": params(self.rows[s]), "swap_params": params(self.rows[
-                     self.players + s])} for s in range(self.players)]
-
-    def to_spec(self) -> dict:
-        """Everything a worker needs to rebuild this config, user files' sources included."""
-        spec = {**self.describe(), "batch": self.batch, "sources": {},
-                "rows": [r.tolist() for r in self.rows]}
-        for name in set(self.strategies) | set(self.swaps):
-            path = _spec_file(name)
-            if path is not None:
-                spec["sources"][name] = path.read_text()
-        return spec
-
-    @classmethod
-    def from_spec(cls, spec: dict) -> "RunConfig":
-        """Rebuild a config on a worker; user files are written from their shipped sources
-        (so a worker needs no copy of them) and imported from there."""
-        rename = {name: str(_materialize(name, text)) + ":" + name.rpartition(":")[2]
-                  for name, text in spec["sources"].items()}
-        return cls(games=spec["games"], players=spec["players"], seed=spec["seed"],
-                   strategies=spec["strategies"], swaps=spec["swaps"], rules=spec["rules"],
-                   max_turns=spec["max_turns"], threads=None, batch=spec["batch"],
-                   cycle_stop=spec.get("cycle_stop", True),
-                   preset_rows=spec["rows"],   # the driver's: a worker needs no table file
-                   imported_as=rename)

@@ -18,9 +18,9 @@ and marks the folder finished, :meth:`Folder.mark_partial` writes what an interr
 finished and marks it partial.
 
 ``manifest.json``: ``kind``, ``format``, ``options``, ``match``, ``versions``, ``state``
-(``running``, ``partial`` or ``finished``; :func:`state`), ``partial`` (why, when partial),
-``created``, ``finished`` and a kind's own fields. ``sim.load`` (:mod:`sim.studies.saved`)
-reads it and opens each kind with that kind's reader.
+(``running``, ``partial`` or ``finished``; absent in a folder saved before the manifest said
+so), ``partial`` (why, when partial), ``created``, ``finished`` and a kind's own fields.
+``sim.load`` (:mod:`sim.studies.saved`) reads it and opens each kind with that kind's reader.
 """
 from __future__ import annotations
 
@@ -121,12 +121,6 @@ def read_manifest(path, quiet: bool = False) -> dict | None:
         raise StoreError(f"{file} is not a readable manifest: {e}") from None
 
 
-def state(manifest: dict) -> str | None:
-    """``running``, ``partial`` or ``finished``; None for a folder saved before the manifest
-    said so (its kind's reader decides from its files)."""
-    return manifest.get("state")
-
-
 def _now() -> str:
     return _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
 
@@ -207,22 +201,12 @@ class Folder:
     def __init__(self, path: Path, manifest: dict, default=None):
         self.path, self.manifest, self.default = Path(path), manifest, default
 
-    @property
-    def kind(self) -> str:
-        return self.manifest.get("kind", "run")
-
     def sub(self, name: str) -> Path:
         """The subfolder ``name`` (``games``, ``units``), made if missing."""
         return make_dir(self.path, name) / name
 
     def write_json(self, name: str, data, default=None) -> None:
         write_json(self.path / name, data, default=default or self.default)
-
-    def write_parquet(self, name: str, df) -> None:
-        write_parquet(self.path / name, df)
-
-    def write_bytes(self, name: str, data: bytes) -> None:
-        write_bytes(self.path / name, data)
 
     def _write_manifest(self) -> None:
         self.write_json(MANIFEST, self.manifest)

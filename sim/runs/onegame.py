@@ -37,7 +37,7 @@ def record_game(cfg: RunConfig, game: int) -> GameRecord:
 def _record(cfg: RunConfig, game: int) -> GameRecord:
     """:func:`record_game` of any game number: a tournament's deal is a game of a config
     made for one game (sim.studies.compare), which its errors replay."""
-    from sim.kernel.layout import STATE_SIZE, TURN
+    from sim.kernel.layout import MAXP, STATE_SIZE, TURN
     from sim.kernel.rng import seed_game
 
     pool, kinds = cfg.pool, cfg.seat_table
@@ -46,7 +46,7 @@ def _record(cfg: RunConfig, game: int) -> GameRecord:
     seed_game(rng, np.uint64(cfg.seed), game)
     core.deal_game(st, rng, cfg.players, cfg.rules_vector)
     dealt = st.copy()
-    choice = np.zeros(6, np.int64)
+    choice = np.zeros(MAXP, np.int64)
     err = np.zeros(3, np.int64)
     cards = np.zeros(core.SWAP_CARDS, np.int32)
     if not core.swap_phase(st, rng, pool.swaps, kinds, pool.params, choice, cards, err):

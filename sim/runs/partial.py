@@ -15,7 +15,8 @@ one when nothing was finished):
 - ``sim compare``: ``(Tournament, info)``, as :func:`sim.studies.compare.compare` returns;
 - ``sim study swap``: ``{"tally": the values stage's Tally, "head_to_head": [the
   head-to-heads finished]}``;
-- ``sim study rules`` and ``sim tune``: their result dict, marked ``partial``.
+- ``sim study rules`` and ``sim tune``: their result dict, marked ``partial``;
+- ``sim review``: the :class:`~sim.studies.review.Review` of the decisions made so far.
 
 A command that catches an :class:`Interrupted` from below and stops raises its own, from its
 own finished work.

@@ -7,6 +7,7 @@ sits above the kernel, so it is done here.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from sim.kernel.compiler import install
 from sim.kernel.strategy import MOVES, SWAPS, Strategy, parse_call
@@ -21,6 +22,12 @@ def _load_builtins(name: str | None = None, registry: dict | None = None) -> Non
     load(first_only=True)
     if name is None or name not in registry:
         load()
+
+
+def spec_file(spec: str) -> Path | None:
+    """The file of a ``FILE.py:function`` strategy spec, else None."""
+    where = spec.rpartition(":")[0]
+    return Path(where).expanduser().resolve() if where.endswith(".py") else None
 
 
 def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:

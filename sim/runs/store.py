@@ -13,6 +13,7 @@ exactly the result of an uninterrupted run (the games depend only on seed and in
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +24,13 @@ from sim.kernel.referee import UNFINISHED
 from sim.runs import folder
 from sim.runs.batch import Batch
 from sim.runs.folder import StoreError  # noqa: F401  (re-exported)
+from sim.runs.registry import spec_file
 
 KIND = "run"
 # 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
-FORMAT = 2
+# 3: summary.json's overall.cycle_stop and neighbours are facts, not words (sim.runs.tally)
+# 4: per-seat columns for 8 seats, column_0 .. column_7 (two decks seat 8, H18)
+FORMAT = 4
 
 
 class Store:
@@ -36,7 +40,7 @@ class Store:
 
     def __init__(self, path, cfg, resume: bool = False):
         self.cfg = cfg
-        options, strategies = cfg.describe(), cfg.identities()
+        options, strategies = cfg.describe(), identities(cfg)
         self.folder = folder.open_for_write(
             path, KIND, format=FORMAT, options=options, resume=resume,
             match={"options": options, "batch": cfg.batch, "strategies": strategies},
@@ -64,6 +68,23 @@ class Store:
 
     def finish(self, summary: dict) -> None:
         self.folder.finish({"summary.json": summary})
+
+
+def identities(cfg) -> list[dict]:
+    """Per seat of ``cfg``: strategy and swap names, with a hash of the source of a user's
+    file, and hashes of the parameter rows (what the function receives, e.g. a value table's
+    contents)."""
+    def ident(spec):
+        path = spec_file(spec)
+        if path is None:
+            return {"name": spec}
+        return {"name": spec, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+    def params(row):
+        return hashlib.sha256(np.ascontiguousarray(row).tobytes()).hexdigest()
+    return [{"seat": s, "strategy": ident(cfg.strategies[s]), "swap": ident(cfg.swaps[s]),
+             "params": params(cfg.rows[s]), "swap_params": params(cfg.rows[cfg.players + s])}
+            for s in range(cfg.players)]
 
 
 def part_path(games_dir: Path, index: int) -> Path:
@@ -105,25 +126,22 @@ def records(cfg, b):
 
 def read_records(df) -> Records:
     """The record fields of the games in ``df`` (a saved batch's columns, :func:`records`);
-    a field not saved (``errors``) is zeros."""
+    a field not saved (``errors``) is zeros, a seat's column missing (a folder saved with 6
+    seats, before format 4) the field's padding."""
+    import pandas as pd
+
     values = {}
     for f in FIELDS:
         if f.column is None:
             values[f.name] = np.zeros((len(df),) + f.shape, f.dtype)
-        elif f.name == "end":
-            values[f.name] = _end_codes(df[f.column])
+        elif f.name == "end":        # as written by records(): null (finished) is code -1
+            values[f.name] = (pd.Categorical(df[f.column], categories=END_NAMES[1:]).codes
+                              + END_FINISHED + 1).astype(np.int8)
         elif f.shape:
+            pad = np.full(len(df), f.pad, f.dtype)
             values[f.name] = np.stack([df[f"{f.column}_{s}"].to_numpy()
+                                       if f"{f.column}_{s}" in df else pad
                                        for s in range(f.shape[0])], axis=1)
         else:
             values[f.name] = df[f.column].to_numpy()
     return Records(**values)
-
-
-def _end_codes(unfinished_by) -> np.ndarray:
-    """The record field ``end`` (sim.kernel.cycle.END_*) from its column: null is finished."""
-    by = unfinished_by.astype(object).to_numpy()
-    end = np.zeros(len(by), np.int8)
-    for code, name in enumerate(END_NAMES):
-        end[by == name] = code
-    return end

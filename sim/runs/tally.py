@@ -1,8 +1,9 @@
 """Aggregate game records as they come (memory stays flat) and turn them into tables.
 
 :class:`Tally` (a run's running totals) and :func:`wilson` are used by the simulator itself
-(``sim.runs.runner``, ``sim.studies.compare``, ``sim.studies.swapstudy``), so they live here, in ``sim``;
-``reports.summary`` re-exports them for old imports.
+(``sim.runs.runner``, ``sim.studies.compare``, ``sim.studies.swapstudy``), so they live here, in ``sim``.
+What the summary saves about the seating and the stopping of endless games is facts, not
+words (:func:`neighbours`, :func:`cycle_facts`): ``reports`` words them.
 
 Every win rate comes with its sample size and a 95% Wilson score interval (:func:`wilson`,
 the closed form); unfinished games (R25) are counted in every denominator and shown in their
@@ -46,34 +47,29 @@ UNFINISHED_POLICY = (
     "(no win, no place, no head-to-head meeting decided, no rating event)")
 
 
-def cycle_note(cfg) -> str:
-    """Why games proven endless are stopped or not (:mod:`sim.kernel.cycle`), in words, for a
-    run's config ``cfg`` (:class:`sim.runs.config.RunConfig`): the run's summary and a
-    tournament's (saved with them, hence here and not in ``reports``)."""
-    if not cfg.cycle_stop:
-        return "off (--no-cycle-stop)"
-    impure = sorted({s.name for s in cfg.move_objs if not s.pure})
-    if impure:
-        are = "is" if len(impure) == 1 else "are"
-        note = (f"off: {', '.join(impure)} {are} not declared pure (a function of the "
-                f"position only)")
-        if cfg.ruleset.last_player_loses and len(impure) < len(cfg.move_objs):
-            note += (f"; on once {'its seats are' if len(impure) == 1 else 'their seats are'}"
-                     f" out (V2: the seats still to move are then all pure)")
-        return note
-    return "on: every seat's strategy is pure"
+def cycle_facts(cfg) -> dict:
+    """Whether games proven endless are stopped (:mod:`sim.kernel.cycle`) in a run of config
+    ``cfg`` (:class:`sim.runs.config.RunConfig`), as facts saved with a run's summary and a
+    tournament's: ``asked`` (not ``--no-cycle-stop``), ``impure`` (the strategies seated that
+    are not declared pure, which keep it off; each once) and ``once_out`` (V2 with a pure seat
+    too: it starts once the impure seats are out)."""
+    impure = sorted({s.name for s in cfg.move_objs if not s.pure}) if cfg.cycle_stop else []
+    pure = any(s.pure for s in cfg.move_objs[:cfg.players])
+    return {"asked": bool(cfg.cycle_stop), "impure": impure,
+            "once_out": bool(impure) and bool(cfg.ruleset.last_player_loses) and pure}
 
 
 def neighbours(strategies: list[str], players: int, rules) -> dict | None:
     """What a run's per-strategy rows can and cannot mean when its seats hold different
-    strategies: ``None`` when every seat holds the same one, else ``note`` (the words),
-    ``seats`` (the strategy of each seat, in seat order), ``strategies`` (each once) and
-    ``fair_command`` (the tournament that measures them fairly: every strategy in every seat
-    after every other, on the same deals, ``sim compare``).
+    strategies, as facts: ``None`` when every seat holds the same one, else ``seats`` (the
+    strategy of each seat, in seat order), ``strategies`` (each once) and ``fair_command``
+    (the tournament that measures them fairly: every strategy in every seat after every
+    other, on the same deals, ``sim compare``).
 
     A seat's result depends on who plays before and after it (whose discards it must beat,
-    who must beat its own), so the note names this run's seating; it quotes no figure: the
-    only figures that speak of these seats are the run's own rows."""
+    who must beat its own), so the rows speak of this run's seating only; the words that say
+    so (``reports``) quote no figure: the only figures that speak of these seats are the
+    run's own rows."""
     seats = list(strategies[:players])
     names = list(dict.fromkeys(seats))
     if len(names) < 2:
@@ -83,15 +79,8 @@ def neighbours(strategies: list[str], players: int, rules) -> dict | None:
         words += ["--rules", rules.base]
     for key, value in rules.changes().items():
         words += ["--rule", f"{key}={value_text(value)}"]
-    command = " ".join(shlex.quote(w) for w in words)
-    seated = ", ".join(f"seat {s} {name}" for s, name in enumerate(seats))
-    note = (f"The seats hold different strategies ({seated}), so each strategy's row is its "
-            "result in this seating, beside these neighbours, not a measure of the strategy: "
-            "a seat's win rate depends on who plays before and after it, and another seating "
-            "of the same strategies can give very different rows. To compare the strategies "
-            "fairly, every one in every seat after every other on the same deals: "
-            f"{command}")
-    return {"note": note, "seats": seats, "strategies": names, "fair_command": command}
+    return {"seats": seats, "strategies": names,
+            "fair_command": " ".join(shlex.quote(w) for w in words)}
 
 
 class Tally:
@@ -150,7 +139,7 @@ class Tally:
         """One row per seat: its strategy, games, wins, win rate and 95% CI (and V2 places).
 
         Plain dicts: the run's summary needs no pandas, whose import would dominate a short
-        ``sim run`` (:meth:`by_seat` is the same as a DataFrame)."""
+        ``sim run``."""
         rows = []
         v2 = self.cfg.options["last_player_loses"]
         for s in range(self.cfg.players):
@@ -176,18 +165,6 @@ class Tally:
                           sum(r["wins"] for r in g), ",".join(str(r["seat"]) for r in g))
                 for (strategy, swap), g in groups.items()]
 
-    def by_seat(self):
-        """:meth:`seat_rows` as a pandas DataFrame."""
-        import pandas as pd
-
-        return pd.DataFrame(self.seat_rows())
-
-    def by_strategy(self):
-        """:meth:`strategy_rows` as a pandas DataFrame."""
-        import pandas as pd
-
-        return pd.DataFrame(self.strategy_rows())
-
     def overall(self) -> dict:
         return {
             "games": self.games,
@@ -195,7 +172,7 @@ class Tally:
             "unfinished": self.unfinished,
             "unfinished_cap": self.unfinished - self.cycles,      # at the turn limit (R25)
             "unfinished_cycle": self.cycles,      # proven endless and stopped (sim.kernel.cycle)
-            "cycle_stop": cycle_note(self.cfg),
+            "cycle_stop": cycle_facts(self.cfg),
             "mean_turns": self.turns / self.finished if self.finished else float("nan"),
             "turns_played": self.played,          # every game's turns, unfinished included
             "burns_per_game": self.burns / self.games if self.games else float("nan"),

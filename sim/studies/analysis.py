@@ -1,20 +1,13 @@
 """Every legal move of a position with its estimated value, from playouts (``sim analyze``).
 
-The seat to move is the analyst. Its point of view (R26) is what it may know: everything
-public and its own hand. Each *world* re-deals everything else consistently with that view
-(:func:`sim.kernel.sampling.sample_world`), and every legal move is played out once in each
-world with the same random stream (common random numbers), so that the moves are compared on
-the same deals; after the move every seat plays a named strategy (``counting`` by default)
-until the analyst's result is decided (:func:`sim.kernel.sampling.playouts`).
-
-The input is read by :mod:`sim.studies.view`: a docs/position.md position, whose hidden cards are
-checked and then not used unless ``omniscient``, or a *view* writing them ``"?"``.
-
-The score of a playout is, under seed rules, 1 when the analyst goes out first (R18, R25) and
-0 otherwise; under V2 (``last_player_loses``), its finishing place, 1 = first out, P = the
-Shithead. A playout still going after ``max_turns`` turns is *unfinished*: it counts as not
-won (seed rules) or as the mean of the places still open (V2), and is reported. The text
-``sim analyze`` prints is :mod:`reports.analysis`'s.
+The seat to move is the analyst: each *world* re-deals what it cannot see (R26,
+:func:`sim.kernel.sampling.sample_world`), every legal move is played out once in each world
+with the same random stream (common random numbers), and after it every seat plays a named
+strategy (``counting`` by default, :func:`sim.kernel.sampling.playouts`). A playout scores 1
+for a win (R18, R25), else 0; under V2 the analyst's finishing place; one still going after
+``max_turns`` is unfinished (not won; under V2 the mean of the places still open). The input
+is read by :mod:`sim.studies.view`, the text is :mod:`reports.analysis`'s; the method, and
+``--until-clear``'s race: docs/analyze-and-play.md.
 """
 from __future__ import annotations
 
@@ -26,11 +19,12 @@ import numpy as np
 
 from sim.kernel.cards import NAMES
 from sim.kernel.compiler import install
-from sim.kernel.layout import ADD, BLIND, CURRENT, OVER, PICKUP, PLAYERS, TURN, V2
+from sim.kernel.layout import ADD, ADDN, BLIND, CURRENT, END, OVER, PICKUP, PLAYERS, TURN, V2
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
 from sim.runs.config import RunConfig, check_seed
+from sim.studies.stats import Z95
 from sim.studies.view import check_rules, hidden_counts, state_of
 
 DEFAULT_OPPONENTS = "counting"
@@ -39,7 +33,6 @@ DEFAULT_MAX_TURNS = 2000
 DEFAULT_TOLERANCE = 1.0        # --until-clear's indifference zone, in points (hundredths)
 WILSON = "95% Wilson score interval"
 NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
-Z95 = 1.959963984540054        # the normal quantile of a two-sided 95% interval
 
 
 # -- moves as words --------------------------------------------------------------------------
@@ -50,9 +43,30 @@ def move_words(m: int) -> str:
         return "blind"
     if m == PICKUP:
         return "pickup"
-    if m >= ADD:
+    if m == END:                                     # H19
+        return "end"
+    if ADD <= m < PICKUP:
         return f"add {NAMES[m - ADD]}"
+    if m >= ADDN:                                    # H11 one_then_rank: fewer than all
+        return f"add {' '.join([NAMES[move_rank(m)]] * move_cards(m))}"
     return " ".join([NAMES[move_rank(m)]] * move_cards(m))
+
+
+def splits_of(cards) -> list[tuple[tuple, tuple, int]]:
+    """A swap's different choices (R5): ``cards`` (rank codes) split half face up, half in
+    hand, as ``(face-up codes, hand codes, mask)``, codes sorted, ``mask`` the face-up places
+    in ``cards``; equal cards make equal splits, each given once, by its first mask in
+    ``itertools.combinations``' order (the swap policies'). For sim swap and sim review."""
+    from itertools import combinations
+
+    cards = [int(c) for c in cards]
+    out = {}
+    for up in combinations(range(len(cards)), len(cards) // 2):
+        u = tuple(sorted(cards[i] for i in up))
+        if u not in out:
+            out[u] = (u, tuple(sorted(cards[i] for i in range(len(cards)) if i not in up)),
+                      sum(1 << i for i in up))
+    return list(out.values())
 
 
 # -- the race of --until-clear ---------------------------------------------------------------
@@ -103,17 +117,15 @@ def tie_of(scores, v2: bool, span: float, z: float | None = None, names=None) ->
 
 def race(scores, active, v2: bool, span: float, z: float, tolerance: float):
     """One look of ``--until-clear``: the leader (the best mean among the ``active`` moves)
-    against each other active move, paired over the worlds both were played in, with
-    :func:`sim.studies.stats.mean_interval` at the two-sided level of ``z``. A move whose
-    interval of "leader minus it" (V2: it minus the leader) lies above 0 is dropped: it
-    plays no further worlds. Returns (active, leader, stopped): "clear" when only the
-    leader is left; "tolerance" when every move left is at most ``tolerance`` better than
-    the leader (each interval's low end above ``-tolerance``); else None. With ``z`` from
-    Bonferroni over every look and the ``k - 1`` comparisons with the true best, the true
-    best is dropped, or the leader declared when it is ``tolerance`` or more worse than the
-    best, with probability at most 5%: each such error is the interval of "some move minus
-    the best" missing at its low end, so a one-sided level suffices (``z`` at
-    5% / (looks (k - 1)), benchmarks/analyze_race.py simulates it)."""
+    against each other active move, paired over the worlds both were played in
+    (:func:`paired_difference` at the two-sided level of ``z``). A move whose interval of
+    "leader minus it" (V2: it minus the leader) lies above 0 is dropped: it plays no further
+    worlds. Returns (active, leader, stopped): "clear" when only the leader is left;
+    "tolerance" when every move left is at most ``tolerance`` better than the leader (each
+    interval's low end above ``-tolerance``); else None. With ``z`` one-sided at 5% /
+    (looks (k - 1)), a wrong answer (the best dropped, or a leader named ``tolerance`` or more
+    behind it) has probability at most 5%: docs/analyze-and-play.md says why, and
+    benchmarks/analyze_race.py simulates it."""
     from scipy.stats import norm
 
     active = active.copy()
@@ -249,7 +261,8 @@ def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
     """The playout strategies as the batch core takes them (:attr:`RunConfig.pool`):
     ``me`` at ``seat`` (default: ``opponents``), ``opponents`` elsewhere; and their names.
     Only the seats are taken from the config: the rules are the state's own."""
-    cfg = RunConfig(players=players,
+    cfg = RunConfig(players=players,      # a ruleset that seats them: 7-8 need two decks (H18)
+                    rules="seed" if players <= 6 else {"base": "seed", "decks": 2},
                     strategies=[me or opponents if s == seat else opponents
                                 for s in range(players)])
     moves, params = cfg.pool.moves, cfg.pool.params

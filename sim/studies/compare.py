@@ -1,21 +1,14 @@
-"""``sim compare``: tournaments in which every strategy holds every seat equally often, each
-deal replayed under every rotation of the seating (duplicate deals: common random numbers, so
-the luck of the deal cancels out of the comparison).
+"""``sim compare``: tournaments on duplicate deals, every strategy in every seat equally often
+and each deal replayed under every rotation of its seating (common random numbers: the luck
+of the deal cancels out of the comparison).
 
-A deal is a game index: the deal depends only on (seed, index) (sim.kernel.rng), so rotation
-``r`` of deal ``d`` is game ``d`` of a run whose seats are rotated by ``r``; every rotation
-of a deal gives each seat the same cards and the same starting player. Which cyclic order a
-deal is played under (``seating``, ``"balanced"`` by default) is :mod:`sim.studies.design`'s;
-the records and statistics are :class:`sim.studies.tournament.Tournament`'s. A block's games
-are played in one call of the core (:class:`sim.studies.match.Match`) and kept in the order of
-the deals, so nothing depends on threads or block sizes. When every strategy still to move
-is pure, a game proven endless (:mod:`sim.kernel.cycle`) is stopped at once; it is
-unfinished all the same, counted apart (``unfinished_cycle``).
-
-``until_clear`` plays in blocks and stops as soon as the leader is ahead of every other
-strategy by anytime-valid confidence sequences (:func:`sim.studies.stats.confidence_sequence`):
-looking after every block costs no validity, whatever ``max_games``. After such a run every
-interval reported is anytime-valid too (the tournament's ``sequential`` flag).
+A deal is a game index (its cards depend only on (seed, index), sim.kernel.rng), so rotation
+``r`` of deal ``d`` is game ``d`` of a run whose seats are rotated by ``r``. The seating
+design is :mod:`sim.studies.design`'s, the records and statistics
+:class:`~sim.studies.tournament.Tournament`'s; a block of deals is one call of the core
+(:class:`~sim.studies.match.Match`), kept in the order of the deals, so nothing depends on
+threads or block sizes. ``until_clear`` stops once the leader is ahead of every other
+strategy by anytime-valid confidence sequences (docs/comparing.md).
 """
 from __future__ import annotations
 
@@ -26,10 +19,11 @@ from sim.runs import folder
 from sim.runs.chunks import Played
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.saved import Loaded, parts_of, read_json, unfinished
-from sim.runs.tally import cycle_note
+from sim.runs.saved import Loaded, parts_of
+from sim.runs.tally import cycle_facts
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
+from sim.studies.saved import Games, close, opened, result_of
 from sim.studies.stats import ALPHA
 from sim.studies.tournament import Tournament
 
@@ -52,65 +46,45 @@ def blocks(deals, block, until_clear):
 
 
 KIND = "compare"
-FORMAT = 1
+FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
+                          # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 RESULT = "compare.json"
 
 
-class Records:
-    """``DIR/games/part-NNNNN.parquet``: the per-game records of each block (sim.runs.store's
-    columns, plus deal and rotation), written as the blocks finish, in a saved folder of kind
-    ``compare`` (:mod:`sim.runs.folder`) whose ``plan`` (what decides the games and the
-    blocks) ``resume`` must find unchanged; ``options`` are the tournament's, as shown."""
+def _saved_block(df, deals, k, path):
+    """A block read back (:class:`~sim.studies.saved.Games`) as :meth:`Match.play` returns
+    it: rotation by rotation, each in the order of its deals."""
+    from sim.runs.batch import Batch
+    from sim.runs.store import read_records
 
-    def __init__(self, path, plan, options, resume=False):
-        self.folder = folder.open_for_write(path, KIND, format=FORMAT, options=options,
-                                            match={"plan": plan}, resume=resume,
-                                            results=(RESULT, "summary.json"), default=float)
-        self.path = self.folder.path
-        self.games_dir = self.folder.sub("games")
+    if len(df) != deals * k:
+        raise folder.StoreError(f"--resume: {path} holds {len(df)} games, expected {deals * k}")
+    df = df.sort_values(["rotation", "deal"], kind="stable")
+    return Batch(0, read_records(df), numbers=df["game"].to_numpy())
 
-    def part(self, index):
-        return self.games_dir / f"part-{index:05d}.parquet"
 
-    def done(self, index):
-        return self.part(index).exists()
+def _block_frame(cfg, batch, rows, deals, k, names, swaps):
+    """The per-game records of a block (sim.runs.store's columns, plus deal and rotation):
+    ``batch`` holds its games rotation by rotation (``rows``: their seatings, pool entries
+    per seat; ``deals``: the block's deal numbers), with the names of the pool's strategies
+    and of their swap policies."""
+    from sim.runs.store import records
 
-    def read(self, index, deals, k):
-        """The block saved under ``index`` as :meth:`Match.play` returns it: rotation by
-        rotation, each in the order of its deals."""
-        import pandas as pd
-
-        from sim.runs.batch import Batch
-        from sim.runs.store import read_records
-
-        df = pd.read_parquet(self.part(index)).sort_values(["rotation", "deal"],
-                                                           kind="stable")
-        if len(df) != deals * k:
-            raise folder.StoreError(f"--resume: {self.part(index)} holds {len(df)} games, "
-                                    f"expected {deals * k}")
-        return Batch(0, read_records(df), numbers=df["game"].to_numpy())
-
-    def write(self, index, cfg, batch, rows, deals, k, names, swaps):
-        """One file for a block: ``batch`` holds its games rotation by rotation (``rows``:
-        their seatings, pool entries per seat; ``deals``: the block's deal numbers), with
-        the names of the pool's strategies and of their swap policies."""
-        from sim.runs.store import records
-
-        df = records(cfg, batch)
-        n = len(deals)
-        rotation = np.repeat(np.arange(k, dtype=np.int8), n)
-        df.insert(0, "rotation", rotation)
-        df.pop("game")
-        df.insert(0, "deal", np.tile(deals, k))               # the deal's cards: seed and deal
-        df.insert(0, "game", np.tile(deals, k) * k + rotation)
-        for s in range(cfg.players):                           # who sat where, game by game
-            df[f"strategy_{s}"] = np.asarray(names, object)[rows[:, s]]
-            df[f"swap_{s}"] = np.asarray(swaps, object)[rows[:, s]]
-        df = df.sort_values("game", kind="stable").reset_index(drop=True)
-        for c in df.columns:
-            if c.startswith(("strategy_", "swap_")):
-                df[c] = df[c].astype(str).astype("category")
-        folder.write_parquet(self.part(index), df)
+    df = records(cfg, batch)
+    n = len(deals)
+    rotation = np.repeat(np.arange(k, dtype=np.int8), n)
+    df.insert(0, "rotation", rotation)
+    df.pop("game")
+    df.insert(0, "deal", np.tile(deals, k))               # the deal's cards: seed and deal
+    df.insert(0, "game", np.tile(deals, k) * k + rotation)
+    for s in range(cfg.players):                           # who sat where, game by game
+        df[f"strategy_{s}"] = np.asarray(names, object)[rows[:, s]]
+        df[f"swap_{s}"] = np.asarray(swaps, object)[rows[:, s]]
+    df = df.sort_values("game", kind="stable").reset_index(drop=True)
+    for c in df.columns:
+        if c.startswith(("strategy_", "swap_")):
+            df[c] = df[c].astype(str).astype("category")
+    return df
 
 
 def check_field(strategies) -> None:
@@ -148,7 +122,8 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
 
     Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
     ``partial.result`` the ``(Tournament, info)`` of the deals played so far (whole blocks
-    are saved: ``resume`` plays the rest).
+    are saved: ``resume`` plays the rest). ``out`` is then finished with compare.json
+    (:func:`read`), or marked partial once a deal was played under every rotation.
     """
     import numba
 
@@ -175,7 +150,12 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                "max_games": max_games if max_games is not None else games,
                "independent": independent, "max_turns": max_turns, "cycle_stop": cycle_stop,
                "seating": seating}
-    store = Records(out, plan, options, resume) if out is not None else None
+    # DIR/games/part-NNNNN.parquet: each block's games, read back on --resume; what must
+    # match to resume is the plan (what decides the games and the blocks)
+    saved = None if out is None else folder.open_for_write(
+        out, KIND, format=FORMAT, options=options, match={"plan": plan}, resume=resume,
+        results=(RESULT, "summary.json"), default=float)
+    kept = Games(saved, resume)
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
     stopped, looks, leader = "games", 0, None
@@ -188,7 +168,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                            f"each other strategy at level {1 - ALPHA / (k - 1):.4g}")
                 if until_clear else None,
                 "independent": independent, "seed": seed, "rules": rules, "options": opts,
-                "block": block, "cycle_stop": cycle_note(base),
+                "block": block, "cycle_stop": cycle_facts(base),
                 "seating": seating if k > 2 else "fixed",
                 "seating_note": seating_note(seating if k > 2 else "fixed", k)}
 
@@ -200,8 +180,10 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
             numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
             if independent:
                 numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
-            if store is not None and store.done(index):
-                b, rows = store.read(index, n, k), None
+            name = f"part-{index:05d}"
+            df = kept.read(name)
+            if df is not None:
+                b, rows = _saved_block(df, n, k, kept.dir / f"{name}.parquet"), None
             else:
                 try:
                     b, rows = match.play(orders, numbers, tick=played.tick)
@@ -211,9 +193,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                                     orders[:e.partial.done])
                     raise
             t.add_block(split_rotations(b, k), orders)
-            if store is not None and rows is not None:
-                store.write(index, base, b, rows, first + np.arange(n), k, strategies,
-                            match.swaps)
+            if rows is not None and kept.dir is not None:
+                kept.write(name, _block_frame(
+                    base, b, rows, first + np.arange(n), k, strategies, match.swaps))
             played.seen(t.games)
             if until_clear:
                 looks += 1
@@ -222,48 +204,31 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                     stopped = "clear"
                     break
     except KeyboardInterrupt:
-        raise Interrupted(Partial((t, describe("interrupted")), t.games, deals * k)) from None
-    return t, describe(stopped)
-
-
-def save(path, t: Tournament, info: dict, result: dict | None = None) -> None:
-    """Write compare.json (``result``: ``t.to_dict()`` if computed, with ``info``) into the
-    folder :func:`compare` saved its blocks in, and mark it finished, or partial when
-    ``info`` says the tournament was interrupted (``--resume`` goes on)."""
-    f = folder.open_saved(path, KIND)
-    d = dict(result or t.to_dict())
-    d["info"] = info
-    if info.get("stopped") == "interrupted":
-        d["partial"] = "interrupted: the deals played so far; continue with --resume"
-        f.mark_partial(d["partial"], {RESULT: d}, default=float)
-    else:
-        f.finish({RESULT: d}, default=float)
+        stopped = "interrupted"
+    info = describe(stopped)
+    partial = ("interrupted: the deals played so far; continue with --resume"
+               if stopped == "interrupted" else None)
+    if saved is not None and t.games:       # compare.json: finished, or partial (--resume goes on)
+        extra = {"partial": partial} if partial else {}
+        close(saved, {RESULT: dict(t.to_dict(), info=info, **extra)}, partial, default=float)
+    if partial:
+        raise Interrupted(Partial((t, info), t.games, deals * k))
+    return t, info
 
 
 def read(root, manifest) -> Loaded:
     """The tournament saved in ``root`` (kind ``compare``; sim.studies.saved): compare.json,
     its options (the manifest's), the seat effect as ``by_seat`` and the per-strategy rows as
     ``by_strategy`` (every strategy held every seat, so no seats column)."""
-    import pandas as pd
-
     parts = parts_of(root)
-    if not (root / RESULT).exists():
-        raise ValueError(unfinished(root, manifest, RESULT,
-                                    f" ({len(parts)} files of games saved)" if parts else ""))
-    d = read_json(root / RESULT, "compare file")
+    d = result_of(root, manifest, RESULT, "compare file",
+                  f" ({len(parts)} files of games saved)" if parts else "")
     info = d.get("info", {})
     games, unf = d.get("games"), d.get("unfinished")
-    summary = {"config": manifest.get("options", {}),
-               "overall": {"games": games, "unfinished": unf,
-                           "finished": games - unf if games is not None and unf is not None
-                           else None,
-                           "unfinished_cap": d.get("unfinished_cap"),
-                           "unfinished_cycle": d.get("unfinished_cycle"),
-                           "cycle_stop": info.get("cycle_stop"),
-                           "mean_turns": d.get("mean_turns")},
-               "by_seat": d.get("seat_effect", []), "by_strategy": []}
-    if d.get("partial") or manifest.get("partial"):
-        summary["partial"] = d.get("partial") or manifest["partial"]
-    return Loaded(path=root, manifest=manifest, summary=summary,
-                  by_seat=pd.DataFrame(summary["by_seat"]),
-                  by_strategy=pd.DataFrame(d.get("per_strategy", [])), compare=d, parts=parts)
+    overall = {"games": games, "unfinished": unf,
+               "finished": games - unf if games is not None and unf is not None else None,
+               "unfinished_cap": d.get("unfinished_cap"),
+               "unfinished_cycle": d.get("unfinished_cycle"),
+               "cycle_stop": info.get("cycle_stop"), "mean_turns": d.get("mean_turns")}
+    return opened(root, manifest, d, overall=overall, by_seat=d.get("seat_effect", []),
+                  by_strategy=d.get("per_strategy", []), compare=d, parts=parts)

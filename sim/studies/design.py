@@ -74,7 +74,7 @@ def rotations(orders, players):
 
 
 def seat_rows(orders, players):
-    """(k * deals, 6) int8: the pool entry of every seat of every game of a block, rotation
+    """(k * deals, MAXP) int8: the pool entry of every seat of every game of a block, rotation
     by rotation (game ``r * deals + i`` is deal ``i`` under rotation ``r`` of its cyclic order
     ``orders[i]``); seats past ``players`` repeat seat 0, as a plain run pads them."""
     seats = rotations(orders, players)

@@ -1,35 +1,14 @@
-"""A game review (``sim review``): each decision of one seat in a saved game, the move made
-against the best move by ``sim analyze``'s playouts, and the win chance (V2: expected place)
-the move made lost.
+"""A game review (``sim review``): each decision of one seat in a saved game (its swap, R5/V1,
+turn 0, and each turn with more than one legal move, R24), the move made against the best
+move by ``sim analyze``'s playouts, and the win chance (V2: expected place) it lost.
 
-A decision is the seat's swap (R5, V1: :func:`swap_decision`, turn 0) or a turn of the seat
-with more than one legal move (R24). Each decision is judged in two steps, on two sets of
-worlds re-dealt from the seat's point of view (R26), every world with one random stream for
-every move (common random numbers):
-
-- **Ranking.** ``rollouts`` worlds rank the legal moves and name the best: for a turn, this
-  is :func:`sim.studies.analysis.analyze_decision`, the very analysis ``sim play``'s ``hint``
-  prints (the same worlds for the same ``rollouts`` and seed). Where moves are not clearly
-  different from the best on these worlds, the decision keeps them (``tied``).
-- **Measuring.** ``rollouts`` fresh worlds (the next indices of the same seed: independent
-  of the first) play out the named best and the move made only, and the loss is their
-  difference there, world by world. The best was not chosen on these worlds, so the loss is
-  an unbiased estimate of the true gap between the move named best and the move made (no
-  winner's curse: on the ranking worlds the best's lead is the largest of noisy leads, so it
-  leans high). It can be negative, where the move made did better on the fresh worlds; it
-  is reported as measured, not clipped to 0 (clipping would bias it up again). Its interval
-  is 95% (:func:`sim.studies.stats.mean_interval`), and a decision is a mistake when the
-  interval excludes 0: when the move made is as good as the named best, in at most 2.5% of
-  decisions. The true gap is to the move *named* best, which may itself not be the truly
-  best: the loss is, on average, no more than the loss against the truly best move.
-
-The total loss is the sum of the decisions' losses, with a 95% normal interval from their
-standard errors (their worlds are independent). ``benchmarks/review_bias.py`` simulates both
-estimators (the loss on the ranking worlds, before; on fresh worlds, now) where the true
-values are known (``benchmarks/results/review-bias.md``).
-
-The saved game is the dict :mod:`sim.cli.savedgame` writes (``sim play``, ``sim replay
---save``); :func:`game_states` replays it through the kernel.
+Each decision is ranked on ``rollouts`` worlds re-dealt from the seat's view (R26; a turn by
+:func:`sim.studies.analysis.analyze_decision`, the analysis ``hint`` prints), and the loss is
+measured on as many fresh worlds, so that it has no winner's curse (it may be below 0, and
+is kept so); a mistake is a loss whose 95% interval lies above 0 (a move as good as the
+named best is called one in at most 2.5% of decisions). The total adds the losses, with a
+normal interval from their standard errors. Why and how: docs/analyze-and-play.md. The
+saved game is the dict ``sim play`` writes; :func:`game_states` replays it.
 """
 from __future__ import annotations
 
@@ -42,13 +21,14 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
+    CHAIN, CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES,
+    V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
 from sim.studies.analysis import (
     DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, analyze_decision, best_first, decision_seed,
-    move_words, paired_difference, play_worlds, tie_of,
+    move_words, paired_difference, play_worlds, splits_of, tie_of,
 )
 
 DEFAULT_ROLLOUTS = 300
@@ -87,7 +67,10 @@ def game_states(game: dict):
         if st[OVER] or entry.get("seat") != p:
             raise ValueError(f"move {turn} is seat {entry.get('seat')}'s, but seat {p} is to "
                              f"move" + (" (the game is over)" if st[OVER] else ""))
-        m = move_to_id(entry["move"])
+        try:
+            m = move_to_id(entry["move"], st)         # H11 one_then_rank: n of those held
+        except ValueError as e:
+            raise ValueError(f"move {turn}: {e}") from None
         if m not in legal_ids(st):
             raise ValueError(f"move {turn} {entry['move']} is not legal (R24)")
         yield turn, st.copy(), p, m
@@ -96,30 +79,36 @@ def game_states(game: dict):
 
 def state_at(game: dict, turn: int) -> np.ndarray:
     """The state before turn ``turn`` (from 1; one past the last move when the game goes on
-    after it). ``ValueError`` for a turn the game does not have."""
+    after it), the game replayed once. ``ValueError`` for a turn the game does not have."""
     moves = len(game["moves"])
-    last = moves
-    if isinstance(turn, int) and turn == moves + 1:
-        st = start_state(game)
-        for _, _, _, m in game_states(game):
-            engine.apply_move(st, m)
-        if not st[OVER]:
-            return st
-    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
-        raise ValueError(f"--at: expected a turn from 1 to {last} (the game has {moves} "
-                         f"moves), got {turn}")
-    for t, st, _, _ in game_states(game):
+    wrong = f"--at: expected a turn from 1 to {moves} (the game has {moves} moves), got {turn}"
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= moves + 1:
+        raise ValueError(wrong)
+    st = None
+    for t, st, _, m in game_states(game):
         if t == turn:
             return st
-    raise AssertionError("unreachable")
+    if st is None:                          # no move: the position after the swap
+        st = start_state(game)
+    else:                                   # the last move played: the turn after it
+        engine.apply_move(st, m)
+    if st[OVER]:
+        raise ValueError(wrong)
+    return st
 
 
-def default_seat(game: dict) -> int:
-    seat = game.get("seat")
-    if seat is None:
-        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
-                         "seat to review")
-    return int(seat)
+def move_phrase(st, m: int) -> str:
+    """Move ``m`` made at state ``st`` as ``sim play`` reads it (:func:`sim.cli.words.parse`
+    reads it back to this move): :func:`sim.studies.analysis.move_words`, but an H11
+    ``one_then_rank`` add of all of a face-up rank writes every card (``add K K K``), as its
+    fewer do (``add K``, ``add K K``), so that no two moves read alike."""
+    from sim.kernel.cards import NAMES
+    from sim.kernel.layout import ADD, FU, PICKUP, R_FUPICK
+
+    if ADD <= m < PICKUP and st[R_FUPICK] == 3:
+        held = int(st[FU + int(st[CURRENT]) * NR + m - ADD])
+        return "add " + " ".join([NAMES[m - ADD]] * held)
+    return move_words(m)
 
 
 # -- the review ------------------------------------------------------------------------------
@@ -132,7 +121,9 @@ class Decision:
     choices not clearly different from it there (the best alone when it is clear); ``more``:
     the ranking worlds more that would likely separate the tied ones (None: far more, or a
     review saved before); ``fresh``: the worlds the values and the loss were measured on (0
-    in a review saved before, whose values and loss are from the ranking worlds)."""
+    in a review saved before, whose values and loss are from the ranking worlds); ``chain``:
+    under H19, the first and last move of the decision's turn when that turn is a chain of
+    several moves (empty otherwise: a turn of one move)."""
 
     turn: int
     moves: int                  # legal moves
@@ -153,6 +144,7 @@ class Decision:
     tied: list = field(default_factory=list)
     more: int | None = None
     fresh: int = 0
+    chain: list = field(default_factory=list)   # H19: [first, last] move of a turn of several
 
 
 @dataclass
@@ -251,10 +243,10 @@ def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_
     fresh, _ = play_worlds(st, cols, seed=decision_seed(seed, st), first=a.n, n=rollouts,
                            opponents=opponents, max_turns=max_turns)
     tie = a.tie()
-    return Decision(turn=turn, moves=len(a.moves), made=move_words(made),
-                    best=move_words(a.moves[b]), worlds=a.n, seconds=a.seconds,
-                    made_json=move_to_dict(made), best_json=move_to_dict(a.moves[b]),
-                    ranking=[move_words(a.moves[j]) for j in order], tied=tie["tied"],
+    return Decision(turn=turn, moves=len(a.moves), made=move_phrase(st, made),
+                    best=move_phrase(st, a.moves[b]), worlds=a.n, seconds=a.seconds,
+                    made_json=move_to_dict(made, st), best_json=move_to_dict(a.moves[b], st),
+                    ranking=[move_phrase(st, a.moves[j]) for j in order], tied=tie["tied"],
                     more=tie["more"], **measured_loss(fresh, a.v2, span))
 
 
@@ -264,25 +256,12 @@ def has_swap(game: dict) -> bool:
     return game.get("dealt") is not None and game.get("start") is not None
 
 
-def swap_options(dealt, seat: int) -> list[tuple[int, tuple]]:
-    """The seat's distinct swap choices (R5, H12; V1: its dealt hand): ``(mask, face-up
-    ranks)`` each, the first mask of each set of face-up ranks."""
-    from itertools import combinations
-
-    cards = [int(c) for c in engine.swap_choices(dealt, seat)]
-    hs = len(cards) // 2
-    out = {}
-    for up in combinations(range(len(cards)), hs):
-        ranks = tuple(sorted(cards[i] for i in up))
-        out.setdefault(ranks, sum(1 << i for i in up))
-    return [(m, r) for r, m in out.items()]
-
-
 def saved_choice(game: dict, options: list, seat: int) -> int:
-    """The index in ``options`` (:func:`swap_options`) of the seat's saved face-ups;
+    """The index in ``options`` (:func:`sim.studies.analysis.splits_of` of its dealt cards)
+    of the seat's saved face-ups;
     ``ValueError`` when they are not half of its dealt cards (R5)."""
     up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    for i, (_, ranks) in enumerate(options):
+    for i, (ranks, _, _) in enumerate(options):
         if ranks == up:
             return i
     raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
@@ -336,12 +315,12 @@ def swap_again(game: dict) -> np.ndarray:
     for s, m in given.items():
         choice[s] = m
     for s in range(players):
-        options = swap_options(dealt, s)
-        i = saved_choice(game, options, s)
-        ranks = sorted(int(c) for b, c in enumerate(engine.swap_choices(dealt, s))
-                       if (int(choice[s]) >> b) & 1)
-        if choice[s] < 0 or tuple(ranks) != options[i][1]:
-            choice[s] = options[i][0]           # not found again: the saved face-ups
+        dealt_cards = engine.swap_choices(dealt, s)
+        options = splits_of(dealt_cards)
+        up, _, first = options[saved_choice(game, options, s)]
+        ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != up:
+            choice[s] = first                   # not found again: the saved face-ups
     fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
     st[:] = dealt
     if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
@@ -356,7 +335,11 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
     the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
     for every choice; the other seats swap by their game's swap policies and every seat then
-    plays ``opponents`` to the end of the game. None for a game saved before its swap."""
+    plays ``opponents`` to the end of the game. None for a game saved before its swap.
+    ``sim swap`` splits the cards alike (:func:`sim.studies.analysis.splits_of`) but values
+    six cards over every deal holding them, one strategy at every seat, scored as the swap
+    study scores; here it is this seat's choice at this deal from what it saw, the others
+    swapping as they did, scored as a turn is (V2: the expected place)."""
     from sim.kernel import referee
     from sim.kernel.cards import NAMES
     from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
@@ -368,7 +351,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     t0 = time.perf_counter()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
-    options = swap_options(dealt, seat)
+    options = splits_of(engine.swap_choices(dealt, seat))
     made = saved_choice(game, options, seat)
     cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     pool = cfg.pool
@@ -391,7 +374,7 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
             for i, o in enumerate(chosen):
                 st[:] = world
                 prng[:] = rng                       # the same stream for every choice
-                params[MAXP + seat, 0] = options[o][0]
+                params[MAXP + seat, 0] = options[o][2]
                 if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards,
                                           err):
                     raise ValueError(f"swap policy of seat {int(err[0])} returned "
@@ -410,70 +393,90 @@ def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
     v2 = bool(dealt[V2])
     span = float(players - 1) if v2 else 1.0
     ranked = play(0, range(len(options)))
-    names = ["up " + " ".join(NAMES[r] for r in options[i][1]) for i in range(len(options))]
+    names = ["up " + " ".join(NAMES[r] for r in up) for up, _, _ in options]
     order = best_first(ranked, v2)
     b = order[0]
     tie = tie_of(ranked, v2, span, Z95, names)
     fresh = play(rollouts, [b] + ([] if b == made else [made]))
     return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
                     worlds=rollouts, seconds=time.perf_counter() - t0,
-                    made_json={"face_up": [NAMES[r] for r in options[made][1]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][1]]},
+                    made_json={"face_up": [NAMES[r] for r in options[made][0]]},
+                    best_json={"face_up": [NAMES[r] for r in options[b][0]]},
                     ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
                     **measured_loss(fresh, v2, span))
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
-    """The seat's decisions to review, ``(turn, state, move)`` each, and its forced turns."""
+    """The seat's decisions to review, ``(turn, state, move, chain)`` each (``chain``: the
+    first and last move of its turn when that turn is an H19 chain of several moves, else
+    ``[]``), and its forced turns."""
     players = int(game["players"])
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise ValueError(f"--seat: expected a seat from 0 to {players - 1}, got {seat}")
     todo, forced = [], 0
+    first, last = 0, {}                  # each move's turn: its first move; a turn's last
     for turn, st, p, m in game_states(game):
+        first = first if st[CHAIN] else turn      # in a chain (H19): the same turn goes on
+        last[first] = turn
         if p != seat:
             continue
         if len(legal_ids(st)) > 1:
-            todo.append((turn, st, m))
+            todo.append((turn, st, m, first))
         else:
             forced += 1
-    return todo, forced
+    return [(turn, st, m, [first, last[first]] if last[first] > first else [])
+            for turn, st, m, first in todo], forced
 
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
-           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, on_decision=None,
-           into: Review | None = None) -> Review:
+           seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
+           on_start=None, on_decision=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
-    swap first (turn 0, :func:`swap_decision`), then its turns with a choice.
-    ``on_decision(review, decision)`` is called after each (progress); a turn is analysed
-    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own
-    seed, else 0), as ``sim play``'s ``hint`` analyses it with the game's seed: the same
-    ``rollouts`` as ``--hint-rollouts`` rank each turn as the hint did. A review is
-    reproducible and its decisions are independent of each other. ``into``: a
-    :class:`Review` to fill (the caller keeps the decisions made when interrupted)."""
+    swap first (turn 0, :func:`swap_decision`), then its turns with a choice, each analysed
+    with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own,
+    else 0), as ``sim play``'s ``hint`` analyses it: the same ``rollouts`` as
+    ``--hint-rollouts`` rank each turn as the hint did. The decisions are reproducible and
+    independent of each other. ``on_start(review)`` once the options are checked,
+    ``on_decision(review, decision)`` after each; with ``out``, saved there (:func:`save`).
+    Ctrl-C raises :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review
+    so far (``interrupted``), saved as such."""
+    from sim.runs import folder
+    from sim.runs.partial import Interrupted, Partial
+
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 2:
         raise ValueError(f"--rollouts: expected at least 2 worlds, got {rollouts!r}")
     seed = default_seed(game) if seed is None else seed
     check_seed(seed)
-    seat = default_seat(game) if seat is None else seat
+    if seat is None and game.get("seat") is None:
+        raise ValueError("--seat: this game has no human seat (a game of a run): give the "
+                         "seat to review")
+    seat = int(game["seat"]) if seat is None else seat
     todo, forced = plan(game, seat)
-    st0 = start_state(game)
-    r = into if into is not None else Review(0, 0, False, 0, 0, "", 0, 0, 0)
-    r.seat, r.players, r.v2 = seat, int(game["players"]), bool(st0[V2])
-    r.rollouts, r.seed, r.opponents = rollouts, seed, opponents
+    if out is not None:
+        folder.new_dir(out)
     swap = has_swap(game)
-    r.total, r.turns, r.forced = len(todo) + swap, len(game["moves"]), forced
-    if swap:
-        d = swap_decision(game, seat, rollouts=rollouts, seed=seed, opponents=opponents)
-        r.decisions.append(d)
-        if on_decision is not None:
+    r = Review(seat, int(game["players"]), bool(start_state(game)[V2]), rollouts, seed,
+               opponents, len(todo) + swap, len(game["moves"]), forced)
+    if on_start is not None:
+        on_start(r)
+    on_decision = on_decision or (lambda review, decision: None)
+    try:
+        if swap:
+            r.decisions.append(swap_decision(game, seat, rollouts=rollouts, seed=seed,
+                                             opponents=opponents))
+            on_decision(r, r.decisions[-1])
+        for turn, st, m, chain in todo:
+            t0 = time.perf_counter()
+            d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
+            d.seconds, d.chain = time.perf_counter() - t0, chain
+            r.decisions.append(d)
             on_decision(r, d)
-    for turn, st, m in todo:
-        t0 = time.perf_counter()
-        d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
-        d.seconds = time.perf_counter() - t0
-        r.decisions.append(d)
-        if on_decision is not None:
-            on_decision(r, d)
+    except KeyboardInterrupt:
+        r.interrupted = True
+    if out is not None:
+        save(r, game, out)
+    if r.interrupted:
+        raise Interrupted(Partial(r, len(r.decisions), r.total, "decisions"))
     return r
 
 
@@ -490,33 +493,27 @@ def save(r: Review, game: dict, out) -> None:
     ``game.json`` (the game reviewed); marked partial for an interrupted review."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
+    from sim.studies.saved import close
 
     options = {"players": int(game["players"]), "games": 1, "rules": game["rules"],
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
-    saved = folder.open_for_write(out, "review", format=1, options=options, match={})
-    files = {"game.json": game, "review.json": r.to_dict()}
-    if r.interrupted:
-        saved.mark_partial("interrupted: the decisions reviewed so far", files, default=float)
-    else:
-        saved.finish(files, default=float)
+    saved = folder.open_for_write(out, "review", format=1, options=options, match={},
+                                  default=float)
+    close(saved, {"game.json": game, "review.json": r.to_dict()},
+          "interrupted: the decisions reviewed so far" if r.interrupted else None)
 
 
 def read(root, manifest):
     """The review saved in ``root`` (kind ``review``; sim.studies.saved): its options as
     ``config``; ``sim report`` reads review.json itself."""
-    import pandas as pd
-
-    from sim.runs.saved import Loaded, unfinished
+    from sim.runs.saved import unfinished
+    from sim.studies.saved import opened
 
     if not (root / "review.json").exists():
         raise ValueError(unfinished(root, manifest, "review.json"))
-    summary = {"config": manifest.get("options", {}), "overall": {}}
-    if manifest.get("partial"):
-        summary["partial"] = manifest["partial"]
-    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
-                  by_strategy=pd.DataFrame())
+    return opened(root, manifest, {})
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -5,9 +5,10 @@
 >>> run.games.groupby("starter")["turns"].mean()   # every per-game record
 
 The manifest (:mod:`sim.runs.folder`) names the folder's kind; each kind is opened by its own
-reader (:data:`READERS`: a run's in :mod:`sim.runs.saved`, each study's beside the study), which
-returns a :class:`~sim.runs.saved.Loaded`. The summary, manifest and tables are read at once;
-the per-game records (one Parquet file per batch) on first use of ``.games``.
+reader (:data:`READERS`: a run's in :mod:`sim.runs.saved`, each study's beside the study, built
+with :func:`result_of` and :func:`opened`), which returns a :class:`~sim.runs.saved.Loaded`. The
+summary, manifest and tables are read at once; the per-game records (one Parquet file per
+batch) on first use of ``.games``. :func:`close` ends a study's folder, finished or partial.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import importlib
 from pathlib import Path
 
 from sim.runs import folder
-from sim.runs.saved import Loaded
+from sim.runs.saved import Loaded, read_json, unfinished
 
 # kind -> "module:function" of its reader, function(root, manifest) -> Loaded
 READERS = {"run": "sim.runs.saved:read", "compare": "sim.studies.compare:read",
@@ -49,3 +50,63 @@ def load(path) -> Loaded:
                          f"shithead-sim cannot open (known kinds: {', '.join(READERS)})")
     module, _, name = READERS[kind].partition(":")
     return getattr(importlib.import_module(module), name)(root, manifest)
+
+
+def result_of(root: Path, manifest: dict, name: str, what: str, progress: str = "") -> dict:
+    """The study's result file ``name`` (JSON, ``what`` in errors); ``ValueError`` saying how
+    to continue the study when it has not written it (``progress``: how far it got)."""
+    if not (root / name).exists():
+        raise ValueError(unfinished(root, manifest, name, progress))
+    return read_json(root / name, what)
+
+
+def opened(root: Path, manifest: dict, result: dict, *, config=None, overall=None,
+           by_seat=(), by_strategy=(), **extra) -> Loaded:
+    """A study's folder as ``sim.load`` gives it: ``summary`` holds its options (``config``,
+    by default the manifest's), its totals (``overall``), its seat table and, when it saved
+    a partial result, why (``result``'s ``partial``, else the manifest's); ``by_seat`` and
+    ``by_strategy`` as DataFrames; ``extra``: :class:`Loaded`'s other fields."""
+    import pandas as pd
+
+    summary = {"config": manifest.get("options", {}) if config is None else config,
+               "overall": overall or {}, "by_seat": list(by_seat), "by_strategy": []}
+    partial = result.get("partial") or manifest.get("partial")
+    if partial:
+        summary["partial"] = partial
+    return Loaded(path=root, manifest=manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary["by_seat"]),
+                  by_strategy=pd.DataFrame(list(by_strategy)), **extra)
+
+
+def close(saved: folder.Folder, files: dict, partial: str | None = None, default=None) -> None:
+    """Write a study's result ``files`` (name: JSON data; ``default`` as for ``json.dumps``,
+    else the folder's) and mark its folder finished, or partial when ``partial`` says why it
+    stopped (``--resume`` goes on)."""
+    if partial:
+        saved.mark_partial(partial, files, default=default)
+    else:
+        saved.finish(files, default=default)
+
+
+class Games:
+    """``DIR/games/NAME.parquet``: a study's per-game records, one file per block of games,
+    written whole as the block finishes; with ``resume``, read back instead of played again.
+    ``saved``: the study's :class:`~sim.runs.folder.Folder`, or None (nothing is kept)."""
+
+    def __init__(self, saved: folder.Folder | None = None, resume: bool = False):
+        self.dir = None if saved is None else saved.sub("games")
+        self.resume = resume
+
+    def read(self, name: str):
+        """The DataFrame saved as ``name``, when resuming and it was saved; else None."""
+        import pandas as pd
+
+        path = None if self.dir is None else self.dir / f"{name}.parquet"
+        if not self.resume or path is None or not path.exists():
+            return None
+        return pd.read_parquet(path)
+
+    def write(self, name: str, df) -> None:
+        """Save ``df`` (:func:`sim.runs.store.records`' columns and the study's) as ``name``."""
+        if self.dir is not None:
+            folder.write_parquet(self.dir / f"{name}.parquet", df)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 ALPHA = 0.05                      # 95% intervals, unless a caller asks for another level
+Z95 = 1.959963984540054           # the normal quantile of a two-sided 95% interval
 ELO = 400 / math.log(10)          # Elo points per natural-log unit of strength
 FRACTIONS = 0.9 * 2.0 ** (-np.arange(24) / 2)    # the dKelly bets f_g (0.9 .. 3.3e-4)
 CHECK_GROWTH = 1.05               # check points: every deal up to 20, then 5% apart
@@ -80,6 +81,27 @@ def mean_interval(x, alpha=0.05, bounds=(0.0, 1.0), null=None):
         p_normal = float(2 * norm.sf(abs(mean - null) / (half / z)))
         out["p_value"] = max(p_normal, discordant.p_value(s[0], s[1:], c, bounds, null))
     return out
+
+
+def interval(x, alpha=ALPHA, bounds=(0.0, 1.0), null=None, sequential=False):
+    """:func:`mean_interval`, or after a procedure that may have stopped at any look
+    (``sequential``) the anytime-valid :func:`confidence_sequence`."""
+    fn = confidence_sequence if sequential else mean_interval
+    return fn(x, alpha=alpha, bounds=bounds, null=null)
+
+
+def versus(per_deal, lead: int, alpha=ALPHA, sequential=False) -> list:
+    """Column ``lead`` of the per-deal results ``per_deal`` (deals, k) against each other
+    column ``j``: ``(j, interval)`` of the paired per-deal difference (:func:`interval`,
+    with its p-value) at level ``1 - alpha / (k - 1)``, Bonferroni over the comparisons."""
+    k = per_deal.shape[1]
+    return [(j, interval(per_deal[:, lead] - per_deal[:, j], alpha / max(1, k - 1),
+                         (-1.0, 1.0), 0.0, sequential)) for j in range(k) if j != lead]
+
+
+def ends(ci: dict) -> dict:
+    """An interval's estimate and ends, and its p-value when it has one (not its working)."""
+    return {k: ci[k] for k in ("estimate", "ci_low", "ci_high", "p_value") if k in ci}
 
 
 FAR = 100                         # more than FAR times the samples so far: "far more"

@@ -1,25 +1,11 @@
-"""A tournament's records and what they answer: per-deal results of every strategy, its
-interval over deals, the leader against each other strategy, seat and starting-player
-effects, head to head and ratings (:mod:`sim.studies.rankings`), for ``sim compare``
-(:mod:`sim.studies.compare`, which plays it and describes the design).
-
-Statistics (:mod:`sim.studies.stats`), all over deals, the independent unit of the design:
-
-- a strategy's result (seed rules: win rate; V2: share of the other seats finished behind)
-  is the mean over deals of its per-deal result, with a 95% interval over deals;
-- the leader (highest result) is compared with each other strategy by the paired per-deal
-  difference, at level ``1 - 0.05 / (k - 1)``: if the leader is declared better than all
-  the others, the chance that this is wrong is at most 5% (a wrong claim needs the interval
-  of the pair (leader, true best) to miss, one of the ``k - 1`` pairs holding the true best);
-- seat and starting-player effects: the per-deal share of rotations that seat (the starter)
-  won, with intervals over deals;
-- head to head: shares of meetings, with the number of meetings and an interval over deals;
-- ratings: Plackett-Luce over finishing orders (seed rules: the winner among the seated;
-  V2: the whole order) with a stated Gaussian prior, see :func:`sim.studies.stats.ratings`.
-
-An unfinished game (turn cap, R25) counts in every denominator as a game won by nobody: it
-adds 0 to every strategy's and seat's result, and it is reported next to every table. After
-an until-clear run (``sequential``) every interval is anytime-valid.
+"""A tournament's records and what they answer, every interval over deals (the independent
+unit of duplicate deals, :mod:`sim.studies.stats`): each strategy's result (seed rules: win
+rate; V2: share of the other seats finished behind), the leader against each other strategy
+(paired per-deal differences at level ``1 - 0.05 / (k - 1)``), seat and starting-player
+effects, head to head and Plackett-Luce ratings (:mod:`sim.studies.rankings`); after an
+until-clear run every interval is anytime-valid. An unfinished game (turn cap, R25) is a game
+won by nobody, counted beside every table. ``sim compare`` (:mod:`sim.studies.compare`)
+plays it; the method and why: docs/comparing.md.
 """
 from __future__ import annotations
 
@@ -96,8 +82,7 @@ class Tournament:
         return order, done, np.concatenate(self.starters), places(order, done, self.v2)
 
     def _interval(self, x, alpha=ALPHA, bounds=(0.0, 1.0), null=None):
-        fn = stats.confidence_sequence if self.sequential else stats.mean_interval
-        return fn(x, alpha=alpha, bounds=bounds, null=null)
+        return stats.interval(x, alpha, bounds, null, self.sequential)
 
     # -- answers ---------------------------------------------------------------------------
     def estimates(self):
@@ -136,16 +121,10 @@ class Tournament:
         k = self.k
         lead = int(np.argmax(per_deal.mean(axis=0)))
         level = alpha / (k - 1)
-        rows = []
-        for j in range(k):
-            if j == lead:
-                continue
-            ci = self._interval(per_deal[:, lead] - per_deal[:, j], alpha=level,
-                                bounds=(-1.0, 1.0), null=0.0)
-            rows.append({"against": self.strategies[j], "difference": ci["estimate"],
-                         "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-                         "p_value": ci["p_value"],
-                         "p_adjusted": min(1.0, ci["p_value"] * (k - 1))})
+        rows = [{"against": self.strategies[j], "difference": ci["estimate"],
+                 "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "p_value": ci["p_value"],
+                 "p_adjusted": min(1.0, ci["p_value"] * (k - 1))}
+                for j, ci in stats.versus(per_deal, lead, alpha, self.sequential)]
         return {"strategy": self.strategies[lead], "level": 1 - level, "deals": len(per_deal),
                 "comparisons": rows,
                 "clear": all(r["ci_low"] > 0 for r in rows)}

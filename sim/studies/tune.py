@@ -27,12 +27,13 @@ from sim.runs import folder
 from sim.runs.chunks import Played
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.saved import Loaded, read_json, unfinished
+from sim.runs.saved import Loaded
 from sim.studies import stats
 from sim.studies.design import rotations
 from sim.studies.match import (
     Match, places, seat_values, split_rotations, stack_rotations, strategy_results,
 )
+from sim.studies.saved import opened, result_of
 
 # fresh deals for the final check start this far into the seed's game indices, far past any
 # trial's (a game depends only on (seed, index), sim.kernel.rng)
@@ -93,16 +94,10 @@ def summarize(match: dict, target: int = 0, alpha: float = 0.05) -> dict:
         ci = stats.mean_interval(x[:, i], alpha=alpha)
         rows.append({"strategy": name, "result": ci["estimate"], "ci_low": ci["ci_low"],
                      "ci_high": ci["ci_high"]})
-    diffs = []
     level = alpha / max(1, k - 1)
-    for j in range(k):
-        if j == target:
-            continue
-        ci = stats.mean_interval(x[:, target] - x[:, j], alpha=level, bounds=(-1.0, 1.0),
-                                 null=0.0)
-        diffs.append({"against": match["names"][j], "difference": ci["estimate"],
-                      "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-                      "p_value": ci["p_value"], "level": 1 - level})
+    diffs = [{"against": match["names"][j], "difference": ci["estimate"], "ci_low": ci["ci_low"],
+              "ci_high": ci["ci_high"], "p_value": ci["p_value"], "level": 1 - level}
+             for j, ci in stats.versus(x, target, alpha)]
     return {"rows": rows, "differences": diffs, "deals": int(x.shape[0]),
             "games": match["games"], "unfinished": match["unfinished"],
             "games_per_second": match["games"] / max(match["seconds"], 1e-9),
@@ -160,11 +155,6 @@ def tunable(strategy: str, only: list[str] | None = None) -> dict:
     return out
 
 
-def base_name(strategy: str) -> str:
-    from sim.kernel.strategy import parse_call
-    return parse_call(strategy)[0]
-
-
 def spec_of(strategy: str, values: dict) -> str:
     """``'counting(pickup_limit=2, shed=3.1)'``: the strategy with these values (and any
     other values its own spec gives)."""
@@ -199,13 +189,7 @@ def measure(spec: str, field: list[str], players: int, deals: int, seed: int, ru
 
 
 def _interval(x, bounds=(0.0, 1.0), null=None):
-    ci = stats.mean_interval(x, bounds=bounds, null=null)
-    return {"estimate": ci["estimate"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-            **({"p_value": ci["p_value"]} if null is not None else {})}
-
-
-class TuneError(RunError):
-    pass
+    return stats.ends(stats.mean_interval(x, bounds=bounds, null=null))
 
 
 KIND = "tune"
@@ -252,10 +236,10 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     space = tunable(strategy, params)
     deals = games_per_trial // players
     if deals < 1:
-        raise TuneError(f"--games-per-trial: at least one deal of {players} games, got "
-                        f"{games_per_trial}")
+        raise RunError(f"--games-per-trial: at least one deal of {players} games, got "
+                       f"{games_per_trial}")
     if trials < 1:
-        raise TuneError(f"--trials: expected at least 1, got {trials}")
+        raise RunError(f"--trials: expected at least 1, got {trials}")
     fresh_deals = max(1, (fresh_games or games_per_trial) // players)
     cfg = RunConfig(games=1, players=players, seed=seed, rules=rules, max_turns=max_turns,
                     threads=threads, strategies=lineup(strategy, list(against), players),
@@ -273,11 +257,17 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
             out, KIND, format=FORMAT, options=options, resume=resume,
             match={k: v for k, v in options.items() if k not in ("trials", "fresh_games")},
             results=(RESULT, "summary.json"), default=float)
-        out = saved.path
         if resume:
-            done = _trials(out)
+            done = _trials(saved.path)
     else:
         folder.check_resume(resume, out, "tuning")
+    head = {"strategy": strategy, "against": list(against), "players": players,
+            "v2": bool(cfg.options["last_player_loses"])}
+
+    def play(spec, n, first, played):
+        """``spec`` on deals ``first ..`` of the table, after ``played`` games in all."""
+        return measure(spec, against, players, n, seed, rules, first, threads, max_turns,
+                       (lambda g: progress(played + g)) if progress else None, cycle_stop)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     dists = {k: (optuna.distributions.IntDistribution(int(lo), int(hi)) if is_int
@@ -292,34 +282,71 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     defaults = {k: v[0] for k, v in space.items()}
     if not done:
         study.enqueue_trial(defaults)
-    played = len(done) * deals * players
-
-    def tick(base):
-        return (lambda g: progress(base + g)) if progress else None
-
     t_start = time.perf_counter()
     try:
-        return _search(study, dists, space, strategy, against, players, deals, seed, rules,
-                       threads, max_turns, cycle_stop, trials, done, played, saved, log, tick,
-                       defaults, fresh_deals, cfg, options, t_start)
+        while len(done) < trials:
+            # a sampler seeded for this trial: a resumed search proposes what the whole
+            # one would
+            trial_seed = (seed * 1_000_003 + len(done)) % 2**32
+            study.sampler = optuna.samplers.TPESampler(seed=trial_seed)
+            trial = study.ask(dists)
+            values = {k: _round(trial.params[k], space[k][3]) for k in space}
+            spec = spec_of(strategy, values)
+            t0 = time.perf_counter()
+            x, m = play(spec, deals, 0, len(done) * deals * players)
+            value = float(x.mean())
+            study.tell(trial, value)
+            ci = _interval(x)
+            rec = {"number": len(done), "params": values, "spec": spec, "value": value,
+                   "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "games": m["games"],
+                   "unfinished": m["unfinished"], "seconds": time.perf_counter() - t0,
+                   "sampled": dict(trial.params)}
+            done.append(rec)
+            if saved is not None:
+                with open(saved.path / TRIALS, "a") as f:
+                    f.write(json.dumps(rec) + "\n")
+            if log:
+                log(rec)
+        best = max(done, key=lambda t: t["value"])
+        default_spec = spec_of(strategy, defaults)
+        # the fresh-deal check: both on the same deals, that no trial played
+        played = len(done) * deals * players
+        xb, mb = play(best["spec"], fresh_deals, FRESH_OFFSET, played)
+        if best["spec"] == default_spec:                  # the same table: play it once
+            xd, md = xb, mb
+        else:
+            xd, md = play(default_spec, fresh_deals, FRESH_OFFSET,
+                          played + fresh_deals * players)
+        diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
+        result = {
+            **head, "trials": done, "best": best,
+            "fresh": {"deals": fresh_deals, "games": fresh_deals * players, "first_deal":
+                      FRESH_OFFSET,
+                      "best": {"spec": best["spec"], **_interval(xb), "unfinished":
+                               mb["unfinished"]},
+                      "default": {"spec": default_spec, **_interval(xd), "unfinished":
+                                  md["unfinished"]},
+                      "difference": diff,
+                      "same": best["spec"] == default_spec,
+                      "better": diff["ci_low"] > 0 and best["spec"] != default_spec},
+            "seconds": time.perf_counter() - t_start,
+            "options": options,
+        }
+        if saved is not None:
+            saved.finish({RESULT: result})
+        return result
     except KeyboardInterrupt:
         stage = "trials" if len(done) < trials else "the fresh-deal check"
-        result = _partial_result(done, trials, stage, strategy, against, players, cfg, options)
+        # tune.json of the trials so far and the best of them, not checked on fresh deals
+        result = {**head, "trials": list(done),
+                  "best": max(done, key=lambda t: t["value"]) if done else None,
+                  "options": options,
+                  "partial": (f"interrupted during {stage}, after {len(done)} of {trials} "
+                              f"trials: the best so far is not checked on fresh deals; "
+                              f"continue with --resume")}
         if saved is not None:
-            saved.mark_partial(result["partial"], {RESULT: result}, default=float)
+            saved.mark_partial(result["partial"], {RESULT: result})
         raise Interrupted(Partial(result, len(done), trials, "trials", stage)) from None
-
-
-def _partial_result(done, trials, stage, strategy, against, players, cfg, options) -> dict:
-    """tune.json of an interrupted tuning: the trials ``done`` so far (of ``trials``) and the
-    best of them, not checked on fresh deals (no ``fresh``), marked ``partial`` (sim report
-    shows it so)."""
-    return {"strategy": strategy, "against": list(against), "players": players,
-            "v2": bool(cfg.options["last_player_loses"]), "trials": list(done),
-            "best": max(done, key=lambda t: t["value"]) if done else None, "options": options,
-            "partial": (f"interrupted during {stage}, after {len(done)} of {trials} trials: "
-                        f"the best so far is not checked on fresh deals; continue with "
-                        f"--resume")}
 
 
 def read(root, manifest) -> Loaded:
@@ -327,85 +354,16 @@ def read(root, manifest) -> Loaded:
     its options (the manifest's, with the games played) as ``config``, and as
     ``by_strategy`` the best and the default parameters measured again on fresh deals
     (``role``, ``strategy``: the spec, ``games``, ``estimate`` and its interval)."""
-    import pandas as pd
-
-    if not (root / RESULT).exists():
-        n = len(_trials(root))
-        wanted = manifest.get("options", {}).get("trials", "?")
-        raise ValueError(unfinished(root, manifest, RESULT, f" ({n} of {wanted} trials saved)"))
-    d = read_json(root / RESULT, "tune file")
+    n = len(_trials(root))
+    wanted = manifest.get("options", {}).get("trials", "?")
+    d = result_of(root, manifest, RESULT, "tune file", f" ({n} of {wanted} trials saved)")
     options = d.get("options") or manifest.get("options", {})
     fresh = d.get("fresh") or {}
     games = (sum(t.get("games", 0) for t in d.get("trials", []))
              + 2 * fresh.get("games", 0))
-    summary = {"config": {**{k: v for k, v in options.items() if k != "space"},
-                          "games": games},
-               "overall": {"games": games}, "by_seat": [], "by_strategy": []}
-    if d.get("partial"):
-        summary["partial"] = d["partial"]
     rows = [{"role": role, "strategy": fresh[role]["spec"], "games": fresh["games"],
              **{k: v for k, v in fresh[role].items() if k != "spec"}}
             for role in ("best", "default") if role in fresh]
-    return Loaded(path=root, manifest=manifest, summary=summary, by_seat=pd.DataFrame(),
-                  by_strategy=pd.DataFrame(rows), tune=d)
-
-
-def _search(study, dists, space, strategy, against, players, deals, seed, rules, threads,
-            max_turns, cycle_stop, trials, done, played, saved, log, tick, defaults,
-            fresh_deals, cfg, options, t_start):
-    """The trials still to play, then the fresh-deal check: :func:`tune`'s result."""
-    import optuna
-
-    while len(done) < trials:
-        # a sampler seeded for this trial: a resumed search proposes what the whole one would
-        study.sampler = optuna.samplers.TPESampler(seed=(seed * 1_000_003 + len(done)) % 2**32)
-        trial = study.ask(dists)
-        values = {k: _round(trial.params[k], space[k][3]) for k in space}
-        spec = spec_of(strategy, values)
-        t0 = time.perf_counter()
-        x, m = measure(spec, against, players, deals, seed, rules, 0, threads, max_turns,
-                       tick(played), cycle_stop)
-        value = float(x.mean())
-        study.tell(trial, value)
-        ci = _interval(x)
-        rec = {"number": len(done), "params": values, "spec": spec, "value": value,
-               "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "games": m["games"],
-               "unfinished": m["unfinished"], "seconds": time.perf_counter() - t0,
-               "sampled": dict(trial.params)}
-        done.append(rec)
-        played += deals * players
-        if saved is not None:
-            with open(saved.path / TRIALS, "a") as f:
-                f.write(json.dumps(rec) + "\n")
-        if log:
-            log(rec)
-    best = max(done, key=lambda t: t["value"])
-    default_spec = spec_of(strategy, defaults)
-    # the fresh-deal check: both on the same deals, that no trial played
-    xb, mb = measure(best["spec"], against, players, fresh_deals, seed, rules, FRESH_OFFSET,
-                     threads, max_turns, tick(played), cycle_stop)
-    if best["spec"] == default_spec:                  # the same table: play it once
-        xd, md = xb, mb
-    else:
-        xd, md = measure(default_spec, against, players, fresh_deals, seed, rules,
-                         FRESH_OFFSET, threads, max_turns, tick(played + fresh_deals * players),
-                         cycle_stop)
-    diff = _interval(xb - xd, bounds=(-1.0, 1.0), null=0.0)
-    result = {
-        "strategy": strategy, "against": list(against), "players": players,
-        "v2": bool(cfg.options["last_player_loses"]), "trials": done, "best": best,
-        "fresh": {"deals": fresh_deals, "games": fresh_deals * players, "first_deal":
-                  FRESH_OFFSET,
-                  "best": {"spec": best["spec"], **_interval(xb), "unfinished":
-                           mb["unfinished"]},
-                  "default": {"spec": default_spec, **_interval(xd), "unfinished":
-                              md["unfinished"]},
-                  "difference": diff,
-                  "same": best["spec"] == default_spec,
-                  "better": diff["ci_low"] > 0 and best["spec"] != default_spec},
-        "seconds": time.perf_counter() - t_start,
-        "options": options,
-    }
-    if saved is not None:
-        saved.finish({RESULT: result}, default=float)
-    return result
+    return opened(root, manifest, d, config={**{k: v for k, v in options.items()
+                                                 if k != "space"}, "games": games},
+                  overall={"games": games}, by_strategy=rows, tune=d)

@@ -37,8 +37,10 @@ def read_view(position: dict) -> tuple[dict, bool]:
     pos = {k: v for k, v in position.items() if k != "known"}
     players, current = pos.get("players"), pos.get("current")
     rules = Ruleset.parse(pos.get("ruleset"))
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-        raise ValueError(f"players: Shithead is for 2 to 6 players (R1), got {players!r}")
+    try:
+        rules.check_players(players)          # R1, H18, §11.3
+    except ValueError as e:
+        raise ValueError(f"players: {e}") from None
 
     def marks(value, where, allowed):
         if not isinstance(value, list):

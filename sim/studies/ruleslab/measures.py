@@ -15,9 +15,7 @@ import numpy as np
 from sim.kernel.cycle import END_CAP, END_CYCLE, END_FINISHED
 from sim.runs.tally import wilson
 from sim.studies.ruleslab.tables import FIELDS
-from sim.studies.stats import ALPHA, confidence_sequence, mean_interval
-
-Z = 1.959963984540054          # the normal quantile of a 95% interval
+from sim.studies.stats import ALPHA, Z95 as Z, ends, interval
 
 MEASURES = {          # key -> (name, what it is, unit)
     "turns": ("game length", "mean turns of the reference table's games that finished",
@@ -72,11 +70,6 @@ def effect(low, high) -> int:
     return 1 if low > 0 else -1 if high < 0 else 0
 
 
-def _interval(d: dict) -> dict:
-    out = {"estimate": d["estimate"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]}
-    return out
-
-
 def normal(x) -> dict:
     """Mean of independent values with mean +- 1.96 standard errors (many games: the
     central limit theorem holds; a turn count is not bounded tightly enough for the
@@ -92,8 +85,8 @@ def normal(x) -> dict:
 def bounded(x, bounds, sequential=False) -> dict:
     """Mean of per-deal values in ``bounds``: :func:`sim.studies.stats.mean_interval`, or its
     anytime-valid :func:`~sim.studies.stats.confidence_sequence` after stopping when clear."""
-    fn = confidence_sequence if sequential else mean_interval
-    return {**_interval(fn(np.asarray(x, float), ALPHA, bounds)), "n": int(np.size(x))}
+    return {**ends(interval(np.asarray(x, float), ALPHA, bounds, sequential=sequential)),
+            "n": int(np.size(x))}
 
 
 def with_diff(own: dict, diff: dict | None) -> dict:

@@ -19,10 +19,11 @@ from sim.runs import folder
 from sim.runs.chunks import Played
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.saved import Loaded, read_json, unfinished
+from sim.runs.saved import Loaded
 from sim.studies.ruleslab import measures as m
 from sim.studies.ruleslab.tables import Table, Units, join, play_block
 from sim.studies.ruleslab.variants import variants
+from sim.studies.saved import close, opened, result_of
 from sim.studies.stats import confidence_sequence
 
 KIND = "rules-lab"
@@ -54,7 +55,7 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     try:
         vs, refused = variants(base, players, rule, only)
     except ValueError as e:
-        raise RunError(f"--base/--rule/--only/--players: {e}") from None
+        raise RunError(str(e)) from None
     threads = threads or numba.config.NUMBA_NUM_THREADS
     plan = {"players": players, "base": base, "rule": list(rule), "only": list(only),
             "seed": seed, "games": games,
@@ -101,11 +102,11 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     except KeyboardInterrupt:
         result = summarize(state, partial=True)
         if saved is not None:
-            save(saved, result)
+            close(saved, {RESULT: result}, result["partial"])
         raise Interrupted(Partial(result, result["games_played"], stage=stage[0])) from None
     result = summarize(state)
     if saved is not None:
-        save(saved, result)
+        close(saved, {RESULT: result})
     return result
 
 
@@ -257,33 +258,18 @@ def _config(plan) -> dict:
             "mc_deals": plan["mc_deals"], "max_turns": plan["max_turns"]}
 
 
-def save(saved, result):
-    """ruleslab.json, and the folder marked finished (or partial, for a partial result)."""
-    if "partial" in result:
-        saved.mark_partial(result["partial"], {RESULT: result}, default=_json)
-    else:
-        saved.finish({RESULT: result}, default=_json)
-
-
 def read(root, manifest) -> Loaded:
     """The rules lab saved in ``root`` (kind ``rules-lab``; sim.studies.saved): its options
     with every game of the result (``config``, ``overall``), the base's seats as ``by_seat``;
     ``sim report`` reads ruleslab.json itself."""
-    import pandas as pd
-
-    if not (root / RESULT).exists():
-        raise ValueError(unfinished(root, manifest, RESULT))
-    result = read_json(root / RESULT, "rules lab file")
+    result = result_of(root, manifest, RESULT, "rules lab file")
     plan = manifest.get("plan") or {}
     config = dict(manifest.get("options") or (_config(plan) if plan else {}),
                   games=result.get("games_played"))
     base = next((r for r in result.get("rulesets", []) if r.get("ident") == "base"), None)
-    summary = {"config": config, "overall": {"games": result.get("games_played")},
-               "by_seat": [] if base is None else base.get("seats", []), "by_strategy": []}
-    if result.get("partial"):
-        summary["partial"] = result["partial"]
-    return Loaded(path=root, manifest=manifest, summary=summary,
-                  by_seat=pd.DataFrame(summary["by_seat"]), by_strategy=pd.DataFrame())
+    return opened(root, manifest, result, config=config,
+                  overall={"games": result.get("games_played")},
+                  by_seat=[] if base is None else base.get("seats", []))
 
 
 def _json(x):

@@ -20,6 +20,7 @@ import numpy as np
 from sim.kernel.referee import UNFINISHED
 from sim.runs import folder
 from sim.runs.config import RunConfig
+from sim.studies.match import places
 
 FIELDS = ("turns", "end", "starter", "dealer", "winner", "loser")   # per game: (rotations, deals)
 
@@ -50,13 +51,9 @@ def records_of(b, players: int, v2: bool) -> dict:
     cards (the Shithead); -1 where there is none (unfinished; loser without V2)."""
     done = b.status != UNFINISHED
     loser = np.full(done.size, -1, np.int8)
-    if v2:         # the one seat not among the first N - 1 out (sim.studies.match.places)
-        out = np.zeros((done.size, players), bool)
-        rows = np.arange(done.size)
-        for pos in range(players - 1):
-            seat = b.order[:, pos].astype(np.int64)
-            out[rows[seat >= 0], seat[seat >= 0]] = True
-        loser = np.where(done, np.argmin(out, axis=1), -1).astype(np.int8)
+    if v2:         # the one seat not among the first N - 1 out: the last place
+        loser = np.where(done, np.argmax(places(b.order[:, :players], done, True), axis=1),
+                         -1).astype(np.int8)
     return {"turns": b.turns.astype(np.int32), "end": b.end.astype(np.int8),
             "starter": b.starter.astype(np.int8), "dealer": b.dealer.astype(np.int8),
             "winner": np.where(done, b.order[:, 0], -1).astype(np.int8), "loser": loser}

@@ -47,14 +47,21 @@ def variants(base: str, players: int, overrides=(), only=()) -> tuple[list[Varia
                                                                         list[dict]]:
     """(the rulesets measured, the changes refused with their reason), base first: the
     preset ``base`` with ``overrides`` (``key=value`` strings, as ``--rule``). ``only``:
-    option keys and preset names to measure (default: all of them)."""
+    option keys and preset names to measure (default: all of them). ``ValueError`` naming
+    the option at fault (``--only``, ``--base/--rule``, ``--players``)."""
     wanted = set(only)
     unknown = wanted - {o.key for o in OPTIONS} - set(PRESETS)
     if unknown:
         raise ValueError(f"--only: {', '.join(sorted(unknown))} is neither an option nor a "
                          f"preset (see `sim rules`)")
-    root = Ruleset.build(base, list(overrides))
-    root.check_players(players)
+    try:
+        root = Ruleset.build(base, list(overrides))
+    except ValueError as e:
+        raise ValueError(f"--base/--rule: {e}") from None
+    try:
+        root.check_players(players)           # R1, H18: before anything is measured
+    except ValueError as e:
+        raise ValueError(f"--players: {e}") from None
     kept = root.changes()
     out, refused = [Variant("base", "base", root)], []
     for opt in OPTIONS:

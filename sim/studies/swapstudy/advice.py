@@ -25,13 +25,13 @@ import json
 import math
 import time
 import zipfile
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.swapstudy.triples import card_names, table_code
+from sim.studies.analysis import paired_difference, splits_of
+from sim.studies.swapstudy.triples import card_names, table_code, usual_up, words
 
 DEFAULT_DEALS = 5000
 DEFAULT_STRATEGY = "lowest"          # the swap study's default
@@ -66,30 +66,9 @@ def check_cards(codes, ruleset, players) -> np.ndarray:
     return np.array(codes, np.int64)
 
 
-def splits_of(codes) -> list[tuple[tuple, tuple]]:
-    """The different splits of six cards (rank codes, sorted) as (face-up codes, hand codes):
-    20 for six different ranks, fewer with pairs (equal cards make equal splits); in the
-    order of ``itertools.combinations``, the swap policies' order."""
-    out, seen = [], set()
-    for up in combinations(range(6), 3):
-        u = tuple(int(codes[i]) for i in up)
-        h = tuple(int(codes[i]) for i in range(6) if i not in up)
-        if u not in seen:
-            seen.add(u)
-            out.append((u, h))
-    return out
-
-
 def usual_split(codes) -> tuple:
     """The face-up codes ``highest-up`` chooses from these six cards (as dealt under V1)."""
-    from strategies.basic import highest_up
-    cards = np.asarray(codes, np.int32)
-    mask = int(highest_up.py_func(cards, cards, np.zeros(4, np.uint64), np.zeros(1)))
-    return tuple(int(cards[i]) for i in range(6) if (mask >> i) & 1)
-
-
-def words(codes) -> str:
-    return " ".join(card_names(codes))
+    return tuple(int(codes[i]) for i in usual_up(codes))
 
 
 # -- by playouts -----------------------------------------------------------------------------
@@ -98,8 +77,8 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                 progress=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
     seat 0 holding the cards; ``progress(games done, games)`` once the input is checked, then
-between blocks. The same ``seed`` and
-    options give the same numbers, whatever the threads."""
+    between blocks. The same ``seed`` and options give the same numbers, whatever the
+    threads."""
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
     from sim.kernel.referee import BAD_MOVE, BAD_SWAP, UNFINISHED
@@ -126,7 +105,7 @@ between blocks. The same ``seed`` and
         raise AdviceError(str(e)) from None
     install()
     splits = splits_of(codes)
-    ups = np.array([table_code(u) for u, _ in splits], np.int64)
+    ups = np.array([table_code(u) for u, _, _ in splits], np.int64)
     want = np.bincount(codes, minlength=NRANK).astype(np.int64)
     order = np.zeros((deals, len(splits), players), np.int8)
     status = np.zeros((deals, len(splits)), np.int8)
@@ -234,8 +213,8 @@ def by_model(codes, folder, players=None, rules=None) -> dict:
     players = int(study["players"])
     codes = check_cards(codes, ruleset, players)
     splits = splits_of(codes)
-    up = np.array([table_code(u) for u, _ in splits])
-    hand = np.array([table_code(h) for _, h in splits])
+    up = np.array([table_code(u) for u, _, _ in splits])
+    hand = np.array([table_code(h) for _, h, _ in splits])
     logit = split_value(saved["row"], up, hand)
     if not np.isfinite(logit).all():
         raise AdviceError(f"--model: the study's split.csv does not value every split of "
@@ -263,7 +242,7 @@ def _design(cov, splits):
     from sim.studies.swapstudy.model import split_terms
     col = {(str(p), int(i), str(t)): k for k, (p, i, t) in
            enumerate(zip(cov["place"], cov["id"], cov["term"]))}
-    X = np.stack([split_terms(col, u, h) for u, h in splits])
+    X = np.stack([split_terms(col, u, h) for u, h, _ in splits])
     return X, cov["cov"]
 
 
@@ -275,7 +254,7 @@ def _rows(splits, value, per_deal, design, v2, slope=None):
 
     best = int(np.argmax(value))                     # the first of highest value
     rows = []
-    for i, (u, h) in enumerate(splits):
+    for i, (u, h, _) in enumerate(splits):
         row = {"face_up": card_names(u), "hand": card_names(h), "value": float(value[i])}
         if per_deal is not None:                     # playouts: a mean result over deals
             x = per_deal[:, i]
@@ -284,7 +263,7 @@ def _rows(splits, value, per_deal, design, v2, slope=None):
                 row["low"], row["high"] = ci["ci_low"], ci["ci_high"]
             else:
                 row["low"], row["high"] = wilson(int(x.sum()), int(x.size))
-            d = mean_interval(x - per_deal[:, best], bounds=(-1.0, 1.0))
+            d = paired_difference(per_deal, i, best, 1.0, 0.05)
             row["vs_best"] = 100 * d["estimate"]
             row["vs_best_low"], row["vs_best_high"] = 100 * d["ci_low"], 100 * d["ci_high"]
             if i == best:                            # the reference itself

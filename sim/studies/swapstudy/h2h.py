@@ -7,32 +7,31 @@ import numpy as np
 
 from sim.runs.runner import RunConfig, batches
 from sim.studies.match import batch_results
+from sim.studies.saved import Games
+from sim.studies.swapstudy.values import play_kept
 from sim.studies.stats import format_p, mean_interval
 
 
-def head_to_head(mine, other, players, games, seed, rules, strategy, threads, records=None,
+def head_to_head(mine, other, players, games, seed, rules, strategy, threads, kept=None,
                  tag="", label=None, batch=100_000, max_turns=10_000, cycle_stop=True,
                  tick=None):
     """``mine`` against ``other`` on duplicate deals: per-deal paired differences.
-    ``records`` (:class:`~sim.studies.swapstudy.values.Records`) saves the batches, or reads
-    back those saved (resume); ``tick(games)`` as games are played."""
+    ``kept`` (:class:`~sim.studies.saved.Games`) saves the batches, or reads back those
+    saved (resume); ``tick(games)`` as games are played."""
     patterns = [[mine if s % 2 == r else other for s in range(players)] for r in (0, 1)]
     cfgs = [RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
                       swaps=p, rules=rules, threads=threads, batch=batch,
                       max_turns=max_turns, cycle_stop=cycle_stop) for p in patterns]
     v2 = bool(cfgs[0].options["last_player_loses"])
-    if records is None:
-        from sim.studies.swapstudy.values import Records
-        records = Records(None)
+    kept = kept or Games()
     diffs = []
     tw = ow = 0.0
     unfinished = 0
     for index, first, n in batches(cfgs[0]):
         d = np.zeros(n)
         for r, (cfg, pattern) in enumerate(zip(cfgs, patterns)):
-            b = records.play(f"part-h2h-{tag}-{r}-{index:05d}", cfg, first, n, threads,
-                             tick=tick, stage="head-to-head", seed=seed,
-                             opponent=label or other)
+            b = play_kept(kept, f"part-h2h-{tag}-{r}-{index:05d}", cfg, first, n, threads,
+                          tick=tick, stage="head-to-head", seed=seed, opponent=label or other)
             score, done = batch_results(b, players, v2)
             unfinished += int((~done).sum())
             mask = np.array([p == mine for p in pattern])

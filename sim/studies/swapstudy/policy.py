@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.swapstudy.triples import INDEX, card_names, table_code
+from sim.studies.swapstudy.triples import INDEX, card_names, table_code, usual_up, words
 
 
 def six_card_sets(deck):
@@ -33,10 +33,7 @@ def best_splits(row, sets):
     vals, ups = [], []
     for t in _COMBOS:
         rest = [i for i in range(6) if i not in t]
-        up = np.sort(sets[:, list(t)], axis=1)
-        hand = np.sort(sets[:, rest], axis=1)
-        code_up = up[:, 0] * 196 + up[:, 1] * 14 + up[:, 2]
-        code_hand = hand[:, 0] * 196 + hand[:, 1] * 14 + hand[:, 2]
+        code_up, code_hand = table_code(sets[:, list(t)]), table_code(sets[:, rest])
         vals.append(split_value(row, code_up, code_hand))
         ups.append(code_up)
     vals, ups = np.stack(vals, axis=1), np.stack(ups, axis=1)
@@ -52,7 +49,6 @@ def examples(model, row, deck, k=3, seed=12345):
     """``k`` six-card sets from random deals where the split policy differs from
     ``highest-up``, with its choice and why (the model's values of the two splits, and the
     rank terms' face-up gain of each card)."""
-    from strategies.basic import highest_up
     rs = np.random.RandomState(seed)
     deck = np.array([r for r in range(NRANK) for _ in range(deck[r])], np.int32)   # H13
     out = []
@@ -64,9 +60,7 @@ def examples(model, row, deck, k=3, seed=12345):
         seen.add(tuple(cards))
         choice, top, second = best_splits(row, cards[None, :])
         up = list(choice[0])
-        hu = int(highest_up.py_func(cards, np.zeros(1, np.int32), np.zeros(4, np.uint64),
-                                    np.zeros(1)))
-        hu_up = [i for i in range(6) if (hu >> i) & 1]
+        hu_up = usual_up(cards)
         if card_names(cards[up]) == card_names(cards[hu_up]):
             continue
         hand = [i for i in range(6) if i not in up]
@@ -79,10 +73,10 @@ def examples(model, row, deck, k=3, seed=12345):
         h_up, h_hand = val(hu_up, hu_hand)
         gains = {NAMES[c]: float(model["gain"][c]) for c in sorted(set(cards.tolist()))}
         less = 100 * model["slope"] * (v_up + v_hand - h_up - h_hand)
-        why = (f"up {' '.join(card_names(cards[up]))} / hand {' '.join(card_names(cards[hand]))}: "
+        why = (f"up {words(cards[up])} / hand {words(cards[hand])}: "
                f"model value {v_up:+.3f} (up) {v_hand:+.3f} (hand) = {v_up + v_hand:+.3f} "
-               f"log-odds; highest-up's {' '.join(card_names(cards[hu_up]))} / "
-               f"{' '.join(card_names(cards[hu_hand]))}: {h_up:+.3f} {h_hand:+.3f} = "
+               f"log-odds; highest-up's {words(cards[hu_up])} / "
+               f"{words(cards[hu_hand])}: {h_up:+.3f} {h_hand:+.3f} = "
                f"{h_up + h_hand:+.3f} (~{less:.2f}"
                f" points of win rate less); rank terms' face-up gain per card: "
                + ", ".join(f"{c} {g:+.3f}" for c, g in sorted(gains.items(),
@@ -108,8 +102,7 @@ def write_policy_file(path, row, deck) -> Path:
         w.writerow(("cards", "face_up", "hand", "value", "margin"))
         for s, t, v, v2 in zip(sets, choice, top, second):
             hand = [i for i in range(6) if i not in t]
-            w.writerow((" ".join(card_names(s)), " ".join(card_names(s[list(t)])),
-                        " ".join(card_names(s[hand])), f"{v:.6g}",
+            w.writerow((words(s), words(s[list(t)]), words(s[hand]), f"{v:.6g}",
                         f"{v - v2:.6g}" if np.isfinite(v2) else ""))
     return Path(path)
 

@@ -13,17 +13,19 @@ from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunError
 from sim.runs.saved import Loaded, parts_of, read_json, unfinished
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
+from sim.studies.saved import Games, close
 from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
 from sim.studies.swapstudy.model import (
     PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_cov_file, write_split_file,
 )
 from sim.studies.swapstudy.policy import examples, write_policy_file
 from sim.studies.swapstudy.table import triple_table
-from sim.studies.swapstudy.values import Records, refuse_hand_size, values_stage
+from sim.studies.swapstudy.values import refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 KIND = "swap-study"
-FORMAT = 1
+FORMAT = 3                  # 2: values.json's cycle_stop and neighbours are facts (sim.runs.tally)
+                            # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 STUDY = "study.json"
 VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
@@ -87,46 +89,45 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
                                   results=(STUDY, VALUES, "summary.json", "split_cov.npz"),
                                   extra={"batch": batch}, default=_json)
     out = saved.path
-    records = Records(saved, resume=resume)
+    kept = Games(saved, resume)
     phase = phase or (lambda name, total: None)
     phase("value games", games)
     try:
-        stage = values_stage(players, games, seed, rules, strategy, threads, progress, records,
+        stage = values_stage(players, games, seed, rules, strategy, threads, progress, kept,
                              batch, max_turns, cycle_stop)
     except Interrupted as e:
-        _save_partial(saved, e.partial.result["tally"], options, e.partial.stage)
+        _close(saved, e.partial.result["tally"], options, stage=e.partial.stage)
         raise
     state = {"stage": "fitting", "head_to_head": []}       # what _rest has reached
     try:
-        study = _rest(out, stage, records, players, games, seed, rules, strategy, threads,
+        study = _rest(out, stage, kept, players, games, seed, rules, strategy, threads,
                       h2h_games, batch, max_turns, cycle_stop, progress, phase, state)
     except KeyboardInterrupt:
-        _save_partial(saved, stage["tally"], options, state["stage"])
+        _close(saved, stage["tally"], options, stage=state["stage"])
         h2h = state["head_to_head"]
         raise Interrupted(Partial({"tally": stage["tally"], "head_to_head": h2h},
                                   games + sum(r["games"] for r in h2h),
                                   planned_games(games, h2h_games),
                                   stage=state["stage"])) from None
-    values = _values(stage["tally"], options)
-    values["note"] = "the values stage: every seat plays with random swaps"
-    saved.finish({STUDY: study, VALUES: values}, default=_json)
+    _close(saved, stage["tally"], options, study)
     return study
 
 
-def _values(tally, options) -> dict:
-    """values.json: the values stage's tally (a run's summary), with the study's options."""
+def _close(saved, tally, options, study=None, stage=None):
+    """values.json (the values stage's tally, a run's summary, with the study's options) and
+    study.json, the folder marked finished; or, interrupted in ``stage``, values.json of the
+    values stage's games so far and the folder marked partial (sim report reads it;
+    --resume continues)."""
     values = tally.to_dict()
     values["config"] = dict(values["config"], **options)
-    return values
-
-
-def _save_partial(saved, tally, options, stage):
-    """values.json of the values stage's games so far, and the folder marked partial
-    (sim report reads it; --resume continues)."""
-    values = _values(tally, options)
-    values["partial"] = (f"interrupted in the {stage} stage: the values stage's games so "
-                         f"far; continue with --resume")
-    saved.mark_partial(values["partial"], {VALUES: values}, default=_json)
+    partial = None
+    if stage is None:
+        values["note"] = "the values stage: every seat plays with random swaps"
+    else:
+        partial = values["partial"] = (f"interrupted in the {stage} stage: the values stage's "
+                                       f"games so far; continue with --resume")
+    close(saved, {VALUES: values} if study is None else {STUDY: study, VALUES: values},
+          partial)
 
 
 def read(root, manifest) -> Loaded:
@@ -151,7 +152,7 @@ def read(root, manifest) -> Loaded:
                   parts=parts_of(root))
 
 
-def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h2h_games,
+def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_games,
           batch, max_turns, cycle_stop, progress, phase, state):
     """The stages after the values stage: tables, model, policy, head-to-head; the study.
     ``state``: the stage under way and the head-to-heads finished, kept up to date (what an
@@ -177,7 +178,7 @@ def _rest(out, stage, records, players, games, seed, rules, strategy, threads, h
     h2h = state["head_to_head"]
     for i, (label, spec) in enumerate(rivals):
         h2h.append(head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules,
-                                strategy, threads, records, tag=f"{i:02d}", label=label,
+                                strategy, threads, kept, tag=f"{i:02d}", label=label,
                                 batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
                                 tick=played.tick))
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):

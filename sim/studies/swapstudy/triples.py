@@ -28,12 +28,28 @@ def triple_names(code: int) -> list[str]:
     return [NAMES[code // (NRANK * NRANK)], NAMES[code // NRANK % NRANK], NAMES[code % NRANK]]
 
 
-def table_code(cards) -> int:
-    """The code of three cards (rank codes, any order)."""
-    a, b, c = sorted(int(x) for x in cards)
-    return a * NRANK * NRANK + b * NRANK + c
+def table_code(cards):
+    """The code of three cards (rank codes, any order); of each row of an array of them."""
+    t = np.sort(np.asarray(cards, np.int64), axis=-1)
+    code = t[..., 0] * NRANK * NRANK + t[..., 1] * NRANK + t[..., 2]
+    return int(code) if code.ndim == 0 else code
 
 
 def card_names(codes):
     """The ranks' names of rank codes."""
     return [NAMES[int(c)] for c in codes]
+
+
+def words(codes) -> str:
+    """Rank codes in words: ``4 10 K``."""
+    return " ".join(card_names(codes))
+
+
+def usual_up(cards) -> list[int]:
+    """The indices of the six ``cards`` (rank codes) that ``highest-up``, the usual advice,
+    puts face up."""
+    from strategies.basic import highest_up
+
+    cards = np.asarray(cards, np.int32)
+    mask = int(highest_up.py_func(cards, cards, np.zeros(4, np.uint64), np.zeros(1)))
+    return [i for i in range(cards.size) if (mask >> i) & 1]

@@ -1,53 +1,37 @@
 """Stage 1 of the swap study: every seat plays with random swaps, each seat-game recorded
-with its face-up and hand triples after the swap, aggregated into cells; and the writer of
-the study's per-game records."""
+with its face-up and hand triples after the swap, aggregated into cells; and the batches of
+every stage, kept for ``--resume``."""
 from __future__ import annotations
 
 import numpy as np
 
-from sim.runs import folder
 from sim.runs.chunks import Played
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunConfig, RunError, batches, play_batch
 from sim.studies.match import batch_results
+from sim.studies.saved import Games
 from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
 
 
-# -- saving per-game records ---------------------------------------------------------------
-class Records:
-    """Writes every batch of per-game records into the saved folder's ``games/`` (``saved``:
-    a :class:`sim.runs.folder.Folder`, or None: nothing is written); with ``resume``, the
-    batches already saved are read back instead of played again."""
+def play_kept(games, name, cfg, first, n, threads, tick=None, **columns):
+    """Games ``first .. first + n - 1`` of ``cfg``: read back from ``games`` (the study's
+    :class:`~sim.studies.saved.Games`) when saved whole, else played and saved as ``name``
+    with ``columns`` added to their records."""
+    from sim.runs.batch import Batch
+    from sim.runs.store import read_records, records
 
-    def __init__(self, saved=None, resume=False):
-        self.dir = None if saved is None else saved.sub("games")
-        self.resume = resume
-
-    def play(self, name, cfg, first, n, threads, tick=None, **extra):
-        """The batch saved as ``name`` on resume, else played (and saved)."""
-        from sim.runs.batch import Batch
-        from sim.runs.store import read_records
-
-        path = None if self.dir is None else self.dir / f"{name}.parquet"
-        if self.resume and path is not None and path.exists():
-            import pandas as pd
-            b = Batch(first, read_records(pd.read_parquet(path)))
-            if b.status.size == n:
-                if tick is not None:
-                    tick(n)
-                return b
-        b = play_batch(cfg, first, n, threads, tick=tick)
-        self.write(name, cfg, b, **extra)
-        return b
-
-    def write(self, name, cfg, b, **extra):
-        if self.dir is None:
-            return
-        from sim.runs.store import records
+    df = games.read(name)
+    if df is not None and len(df) == n:
+        if tick is not None:
+            tick(n)
+        return Batch(first, read_records(df))
+    b = play_batch(cfg, first, n, threads, tick=tick)
+    if games.dir is not None:
         df = records(cfg, b)
-        for key, value in extra.items():
+        for key, value in columns.items():
             df[key] = value
-        folder.write_parquet(self.dir / f"{name}.parquet", df)
+        games.write(name, df)
+    return b
 
 
 # -- 1. the values stage -------------------------------------------------------------------
@@ -60,7 +44,7 @@ def refuse_hand_size(ruleset) -> None:
                        f"at hand_size=3)")
 
 
-def values_stage(players, games, seed, rules, strategy, threads, progress=None, records=None,
+def values_stage(players, games, seed, rules, strategy, threads, progress=None, kept=None,
                  batch=100_000, max_turns=10_000, cycle_stop=True):
     """Play the values stage; return the cells and counts the model and tables need. The
     cells are kept apart for even and odd games (``cell_n[g % 2]``): one half chooses the
@@ -87,12 +71,12 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     score = np.zeros(SIZE)                     # summed result
     unf = np.zeros(SIZE, np.int64)             # seat-games of unfinished games
     unfinished = 0
-    records = records or Records(None)
+    kept = kept or Games()
     played = Played(progress)
     try:
         for index, first, n in batches(cfg):
-            b = records.play(f"part-{index:05d}", cfg, first, n, threads, tick=played.tick,
-                             stage="values", seed=seed, opponent="")
+            b = play_kept(kept, f"part-{index:05d}", cfg, first, n, threads, tick=played.tick,
+                          stage="values", seed=seed, opponent="")
             tally.add(b)
             unfinished += _add(b, players, v2, position, first, n, ncell, cell_n, cell_w,
                                count, score, unf)
