@@ -97,6 +97,7 @@ class Bridge:
         self.examples: list[dict] = []    # the first mismatches, for the record
         self.untranslatable_examples: list[dict] = []
         self.decisions = 0
+        self.chain = Counter()            # our decisions within a chain (H19): continue or end
         self.cpu = 0.0
 
     def new_game(self, seed: int, game_no: int, names: list[str], dealer: int) -> None:
@@ -234,6 +235,8 @@ class Bridge:
             elif "KILL" in acts:
                 return Play("KILL")               # four of a kind burns at once here (R22)
             self.move = self.decide(s, plays, run)
+            if run:
+                self.chain["end" if self.move.get("end") else "continue"] += 1
             self.plan = self.to_plan(self.move, me)
         step = self.plan.pop(0)
         for p in plays:
@@ -407,7 +410,7 @@ def main(argv=None):
                    engine_commit=a.engine_commit, mismatches=bridge.mismatches,
                    mismatch_examples=bridge.examples, untranslatable=bridge.untranslatable,
                    untranslatable_examples=bridge.untranslatable_examples,
-                   decisions=bridge.decisions,
+                   decisions=bridge.decisions, chain_decisions=dict(bridge.chain),
                    ms_per_decision=1000 * bridge.cpu / max(bridge.decisions, 1),
                    seconds=time.time() - t0, process_cpu_seconds=time.process_time() - c0,
                    per_deal=per_deal)
