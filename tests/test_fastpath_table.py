@@ -106,7 +106,8 @@ def test_a_toy_strategy_joins_the_fast_path_through_the_table_alone(tmp_path):
 def test_each_derived_function_tests_the_rows_in_the_table_order():
     """The branches are generated as source (fastpath.SOURCES), one ``if k == K`` per row in
     the table's order, the PEERS rows first in choose_peers; the hand is sliced only for a
-    row that reads it, and for the first-class call."""
+    row that reads it (a STATE row gets the whole state, unsliced), and for the first-class
+    call."""
     def tested(name):
         return [int(k) for k in re.findall(r"if k == (\d+):", fastpath.SOURCES[name])]
     moves = [r for r in fastpath.BUILTINS if r.move is not None]
@@ -115,7 +116,7 @@ def test_each_derived_function_tests_the_rows_in_the_table_order():
     assert tested("choose_move") == common and tested("choose_peers") == peers + common
     assert tested("choose_swap") == [r.kind for r in fastpath.BUILTINS if r.swap is not None]
     assert fastpath.SOURCES["choose_peers"].count("st[HANDS") == 1 + sum(
-        r.hand for r in moves)
+        r.hand is True for r in moves)
     alone = [r for r in moves if r.referee == fastpath.ALONE]
     assert tested("only_alone") == [] and f"{alone[0].move.__name__}_{alone[0].kind}(" in (
         fastpath.SOURCES["only_alone"])
