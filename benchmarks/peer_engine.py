@@ -97,7 +97,10 @@ class Bridge:
         self.examples: list[dict] = []    # the first mismatches, for the record
         self.untranslatable_examples: list[dict] = []
         self.decisions = 0
-        self.chain = Counter()            # our decisions within a chain (H19): continue or end
+        # our decisions within a chain (H19), continue or end; and the burns where the peer's
+        # KILL branch offered more cards of the rank (kept, or drawn within our play: here the
+        # four burns as it is made, R22)
+        self.chain = Counter()
         self.cpu = 0.0
 
     def new_game(self, seed: int, game_no: int, names: list[str], dealer: int) -> None:
@@ -233,6 +236,8 @@ class Bridge:
                     return Play("END")            # our move is played out
                 run = self.run                    # more of the rank may follow: a chain (H19)
             elif "KILL" in acts:
+                if {"HAND", "FUP"} & set(acts):   # the peer would let us add more first
+                    self.chain["burn, more offered"] += 1
                 return Play("KILL")               # four of a kind burns at once here (R22)
             self.move = self.decide(s, plays, run)
             if run:
