@@ -25,14 +25,21 @@ def random_move(obs, hand, legal, rng, params):
     """uniform over the legal moves"""
     n = count_legal(legal, obs)
     if has(legal, L_BIG):                     # H18: the plays of 5 to 8 cards count too
-        big = big_word(obs, hand)
-        k = randint(rng, n + popcount(big))
-        if k < n:
-            return nth_legal(legal, obs, k)
-        for _ in range(k - n):
-            big &= big - 1
-        return BIG + lowest_bit(big)
+        return _random_big(obs, hand, legal, rng, n)
     return nth_legal(legal, obs, randint(rng, n))
+
+
+@jit
+def _random_big(obs, hand, legal, rng, n):
+    """random_move's draw among its ``n`` legal moves and the plays of 5 to 8 cards (two
+    decks, H18). Called, not inlined: no game of one deck comes here."""
+    big = big_word(obs, hand)
+    k = randint(rng, n + popcount(big))
+    if k < n:
+        return nth_legal(legal, obs, k)
+    for _ in range(k - n):
+        big &= big - 1
+    return BIG + lowest_bit(big)
 
 
 def lowest(obs, hand, legal, rng, params):
@@ -42,9 +49,16 @@ def lowest(obs, hand, legal, rng, params):
     if ranks:
         return most_play(legal, lowest_bit(ranks), obs, hand)     # H18: 5 to 8 cards too
     if has(legal, L_BIG):                     # H18: only plays of 5 to 8 cards are legal
-        big = big_word(obs, hand)
-        return most_big(big, lowest_bit(big_ranks(big)))
+        return _lowest_big(obs, hand)
     return forced(legal, obs)
+
+
+@jit
+def _lowest_big(obs, hand):
+    """lowest's play where only plays of 5 to 8 cards are legal (two decks, H18). Called, not
+    inlined: no game of one deck comes here."""
+    big = big_word(obs, hand)
+    return most_big(big, lowest_bit(big_ranks(big)))
 
 
 def keep(cards, obs, rng, params):
