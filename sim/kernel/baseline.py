@@ -15,7 +15,7 @@ import numpy as np
 from sim.kernel.compiler import jit
 from sim.kernel.layout import BIG, L_BIG
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_play, nth_legal,
+    big_play, big_word, count_legal, forced, has, lowest_bit, most_play, nth_legal,
     play_ranks, popcount,
 )
 from sim.kernel.rng import randint
@@ -49,16 +49,8 @@ def lowest(obs, hand, legal, rng, params):
     if ranks:
         return most_play(legal, lowest_bit(ranks), obs, hand)     # H18: 5 to 8 cards too
     if has(legal, L_BIG):                     # H18: only plays of 5 to 8 cards are legal
-        return _lowest_big(obs, hand)
+        return big_play(obs, hand, -1)
     return forced(legal, obs)
-
-
-@jit
-def _lowest_big(obs, hand):
-    """lowest's play where only plays of 5 to 8 cards are legal (two decks, H18). Called, not
-    inlined: no game of one deck comes here."""
-    big = big_word(obs, hand)
-    return most_big(big, lowest_bit(big_ranks(big)))
 
 
 def keep(cards, obs, rng, params):

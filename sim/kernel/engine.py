@@ -329,7 +329,7 @@ def _play(st, r, n, rz, hand):
     if st[COUNT] == 0:
         st[COUNT] = n                         # R7, R9: the lead sets the count
     if r == TEN or (st[RUN] >= 4 and rz[Z_FOUR]):
-        if st[R_OUTBURN] and r != TEN and _out_after(st, hand):
+        if st[R_OUTBURN] and r != TEN and _out_after(st, np.int64(hand)):   # one compile
             return 0                          # H20: out before the four burns
         _clear_pile(st, BURNED, 0)
         st[BURNS] += 1

@@ -192,7 +192,7 @@ def most_play(legal, rank, obs, hand):
     one deck."""
     if has(legal, 3 * NR + rank):
         if has(legal, L_BIG):
-            m = _most_play_big(obs, hand, rank)
+            m = big_play(obs, hand, rank)
             if m >= 0:
                 return m
         return 3 * NR + rank
@@ -202,11 +202,23 @@ def most_play(legal, rank, obs, hand):
     return -1
 
 
+@jit(inline="always")
+def big_play(obs, hand, rank):
+    """The largest legal play of 5 to 8 cards (two decks, H18) of ``rank``, or for ``rank``
+    -1 of the lowest rank with one (3 up to A, then 2, then joker); -1 when there is none."""
+    return _big_play(obs, hand, np.int64(rank))     # not a literal: one compile per array type
+
+
 @jit
-def _most_play_big(obs, hand, rank):
-    """The largest play of 5 to 8 cards of ``rank`` (:func:`most_play`), or -1. Called, not
-    inlined: only games of two decks come here (H18)."""
-    return most_big(big_word(obs, hand), rank)
+def _big_play(obs, hand, rank):
+    """:func:`big_play`. Called, not inlined: only games of two decks come here."""
+    big = big_word(obs, hand)
+    if rank < 0:
+        ranks = big_ranks(big)
+        if ranks == 0:
+            return -1
+        rank = lowest_bit(ranks)
+    return most_big(big, rank)
 
 
 @jit(inline="always")
