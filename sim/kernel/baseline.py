@@ -25,21 +25,25 @@ def random_move(obs, hand, legal, rng, params):
     """uniform over the legal moves"""
     n = count_legal(legal, obs)
     if has(legal, L_BIG):                     # H18: the plays of 5 to 8 cards count too
-        return _random_big(obs, hand, legal, rng, n)
+        k = _random_big(obs, hand, rng, n)
+        if k < 0:
+            return -1 - k
+        return nth_legal(legal, obs, k)
     return nth_legal(legal, obs, randint(rng, n))
 
 
 @jit
-def _random_big(obs, hand, legal, rng, n):
+def _random_big(obs, hand, rng, n):
     """random_move's draw among its ``n`` legal moves and the plays of 5 to 8 cards (two
-    decks, H18). Called, not inlined: no game of one deck comes here."""
+    decks, H18): k < n for the k-th legal move, else -1 - the big play's id. Called, not
+    inlined: no game of one deck comes here."""
     big = big_word(obs, hand)
     k = randint(rng, n + popcount(big))
     if k < n:
-        return nth_legal(legal, obs, k)
+        return k
     for _ in range(k - n):
         big &= big - 1
-    return BIG + lowest_bit(big)
+    return -1 - (BIG + lowest_bit(big))
 
 
 def lowest(obs, hand, legal, rng, params):
