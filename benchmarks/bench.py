@@ -1,5 +1,8 @@
 """Games per second of the batch core: 2, 4 and 6 players x random/lowest x 1 and 2 threads
-under ``seed``, the other presets at 4 players, and the reference kernel side by side.
+under ``seed``, the other presets at 4 players, two-deck games (H18: ``decks=2`` at 6 and 8
+players), play-on games (H19: ``classic`` with ``play_on`` at 4 players, and
+``masters-of-shithead``, two decks and H19 from 4 players), and the reference kernel side by
+side.
 
 Run with ``make bench`` (or ``python benchmarks/bench.py [--repeats 5] [--seconds 1.0]``);
 ``--no-cycle-stop`` (``make bench BENCH_ARGS=--no-cycle-stop``) plays endless games of
@@ -32,7 +35,13 @@ import numba
 from sim.runs.runner import RunConfig, play_batch
 
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+# ../shared/reference beside the project (or beside the folder of its git worktrees)
+REFERENCE = next((p / "shared" / "reference" for p in Path(__file__).resolve().parents[1:4]
+                  if (p / "shared" / "reference").is_dir()),
+                 Path(__file__).resolve().parents[1].parent / "shared" / "reference")
+TWO_DECKS, PLAY_ON = "seed decks=2", "classic play_on=true"            # H18, H19
+RULES = {TWO_DECKS: {"base": "seed", "decks": 2},
+         PLAY_ON: {"base": "classic", "play_on": True}}
 
 
 def measure(players, strategy, threads, seconds, repeats, rules="seed", cycle_stop=True):
@@ -130,24 +139,30 @@ def main():
           f"{numba.config.NUMBA_NUM_THREADS} cores, python {platform.python_version()}, "
           f"numba {numba.__version__}; median of {args.repeats} runs of ~{args.seconds:.1f} s; "
           f"endless games {'stopped' if args.cycle_stop else 'played to the limit'}")
-    print(f"{'rules':>19} {'players':>7} {'strategy':>8} {'threads':>7} {'games':>9} "
+    print(f"{'rules':>22} {'players':>7} {'strategy':>8} {'threads':>7} {'games':>9} "
           f"{'games/s':>10} {'ns/turn':>8} {'turns/game':>10}")
     cells = [("seed", players, strategy, threads) for players in (2, 4, 6)
              for strategy in ("random", "lowest") for threads in args.threads]
     cells += [(rules, 4, strategy, 1) for rules in ("classic", "masters-of-shithead",
-                                                    "boothj5")
+                                                    "boothj5", PLAY_ON)
+              for strategy in ("random", "lowest")]
+    cells += [(TWO_DECKS, players, strategy, 1) for players in (6, 8)
               for strategy in ("random", "lowest")]
     ours = {}
     for rules, players, strategy, threads in cells:
         n, rate, ns, turns = measure(players, strategy, threads, args.seconds, args.repeats,
-                                     rules, args.cycle_stop)
+                                     RULES.get(rules, rules), args.cycle_stop)
         ours[rules, players, strategy, threads] = rate, ns
-        print(f"{rules:>19} {players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
+        print(f"{rules:>22} {players:>7} {strategy:>8} {threads:>7} {n:>9,} {rate:>10,.0f} "
               f"{ns:>8.1f} {turns:>10.1f}", flush=True)
-    for rules in ("classic", "masters-of-shithead", "boothj5"):
+    for rules, players, seed_players in [(r, 4, 4) for r in ("classic", "masters-of-shithead",
+                                                            "boothj5", PLAY_ON)] + [
+            (TWO_DECKS, 6, 6), (TWO_DECKS, 8, 6)]:
         for strategy in ("random", "lowest"):
-            ratio = ours[rules, 4, strategy, 1][1] / ours["seed", 4, strategy, 1][1]
-            print(f"ns/turn of {rules} / seed, 4p {strategy}, one thread: {ratio:.2f}")
+            (rate, ns), (seed_rate, seed_ns) = (ours[rules, players, strategy, 1],
+                                                ours["seed", seed_players, strategy, 1])
+            print(f"{rules} {players}p / seed {seed_players}p, {strategy}, one thread: "
+                  f"ns/turn {ns / seed_ns:.2f}, games/s {rate / seed_rate:.2f}")
     for policy, strategy in ((1, "lowest"), (0, "random")):
         ref = reference(4, policy, args.seconds, args.repeats)
         if ref is None:

@@ -1,13 +1,13 @@
 """Our bot inside another program's own engine: trachwo/masters-of-shithead.
 
     python benchmarks/peer_engine.py --engine <masters-of-shithead>/src --deals 100 \\
-        --opponent DeeperShit --out benchmarks/results/peer_engine_deeper.json
+        --players 3 --opponent DeeperShit --out benchmarks/results/peer_engine_deeper.json
 
-Three players, the peer's rules, engine and bots (its ``shithead`` package, imported from
-``--engine``; it needs only numpy, not its GUI). Each deal is played three times, the same
-talon dealt from each of the three dealers, so that our seat holds every seat's cards once
-(the peer's own ``play_ai_evaluation_round``). Our seat is a :class:`Bridge` player: at each of
-its decisions it writes the peer's state as a POSITION.md position of the
+Three or four players (``--players``), the peer's rules, engine and bots (its ``shithead``
+package, imported from ``--engine``; it needs only numpy, not its GUI). Each deal is played
+once from each dealer, the same talon every time, so that our seat holds every seat's cards
+once (the peer's own ``play_ai_evaluation_round``). Our seat is a :class:`Bridge` player: at
+each of its decisions it writes the peer's state as a POSITION.md position of the
 ``masters-of-shithead`` preset, from our seat's view where it matters (R26: our strategy reads
 only the public part and its own hand; the hidden cards are filled in truly only because a
 position must hold every card, and ``montecarlo`` re-deals them), and sets the cards known to
@@ -16,16 +16,21 @@ pile or taken from the face-ups), asks the strategy for a move, and plays that m
 card in the peer's engine. Where the peer's turn goes on (a burn, a queen to cover) it asks
 again from the new position, as our engine would (R21, H8).
 
-The peer's turn is richer than our moves (RULES.md §11.5): cards drawn mid-turn may be added,
-a face-up pick-up takes one face-up card then optionally more of its rank. Where the peer
-offers more than our move, our seat ends its turn (it plays exactly the move chosen); where
-our move cannot be carried out card by card (never seen so far), the script counts a
-*mismatch* and plays the peer's first offered play; the count is in the output.
+The preset plays the peer's card-by-card turn (H19, play on): once our play is on the pile
+and drawn for, the peer offers more cards of that rank (the ones just drawn included, and
+face-up cards once the hand is empty) beside ending the turn; that is a chain here, so our
+strategy is asked again from a position whose ``run`` counts the run's cards, and its
+continuation is played card by card, its ``end`` ends the peer's turn. Its face-up pick-up
+(H11 ``one_then_rank``) is the peer's TAKE and then as many GETs of the rank. At every
+decision the peer's offered plays are checked against our legal moves in the position (the
+ranks that may be played, a pick-up, ``end``, a blind turn): a decision where they differ is
+*untranslatable*; a step of our move that the peer does not offer is a *mismatch* (the peer's
+first offered play is played then). Both counts, with the first examples, are in the output.
 
 Score: the peer's own (``stats.py``): when a seat goes out it scores the number of seats still
-in, so with three players 2, 1, 0 (the shithead); 1.0 is the fair share. A game stops as soon
-as our seat's score is known (it went out, or is the shithead): the rest cannot change it.
-A game the peer aborts (100 turns per remaining player) is counted as unfinished.
+in, so with three players 2, 1, 0 (the shithead); (n - 1) / 2 is the fair share. A game stops
+as soon as our seat's score is known (it went out, or is the shithead): the rest cannot change
+it. A game the peer aborts (100 turns per remaining player) is counted as unfinished.
 
 The peer's randomness is its own (Python's ``random`` module, seeded here per deal: the same
 deals for every strategy of ours given the same ``--seed``), and DeeperShit's tree search runs
@@ -49,13 +54,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sim.kernel import engine, referee                        # noqa: E402
 from sim.kernel.layout import FU, HANDS, KNOWN, MAXP, NR, PUB  # noqa: E402
 from sim.kernel.moves import is_legal_move                    # noqa: E402
-from sim.kernel.position import move_to_dict, to_state        # noqa: E402
+from sim.kernel.position import legal_ids, move_to_dict, to_state   # noqa: E402
 from sim.kernel.cards import NAMES                            # noqa: E402
 from sim.kernel.rng import seed_game                          # noqa: E402
 from sim.runs.config import RunConfig                         # noqa: E402
 
 RULES = "masters-of-shithead"
-PLAYERS = 3
 CODE = {name: r for r, name in enumerate(NAMES)}
 
 
@@ -72,23 +76,31 @@ def load_engine(src: Path):
 class Bridge:
     """Our strategy at one seat of the peer's engine: plans a move, plays it card by card."""
 
-    def __init__(self, spec: str, seed: int, mods, endgame: str | None = None):
+    def __init__(self, spec: str, seed: int, mods, endgame: str | None = None,
+                 players: int = 3):
         _, self.play_mod, _, self.state_mod, _ = mods
-        self.cfg = RunConfig(games=1, players=PLAYERS, seed=seed, strategies=[spec],
+        self.players = players
+        self.cfg = RunConfig(games=1, players=players, seed=seed, strategies=[spec],
                              rules=RULES)
         self.fn = self.cfg.move_objs[0].fn
         self.row = self.cfg.rows[0]
         # the two-seat endgame (stock empty), where DeeperShit searches: another strategy?
-        end = RunConfig(games=1, players=PLAYERS, seed=seed, strategies=[endgame or spec],
+        end = RunConfig(games=1, players=players, seed=seed, strategies=[endgame or spec],
                         rules=RULES)
         self.end_fn, self.end_row = end.move_objs[0].fn, end.rows[0]
         self.rng = np.zeros(4, np.uint64)
         self.plan: list[tuple[str, str]] = []
         self.swap_plan: list[tuple[str, str]] | None = None
-        self.mismatches = 0
+        self.mismatches = self.untranslatable = 0
         self.turn, self.trace, self.move = -1, [], None
+        self.run = 0                      # cards of our current run on the pile (H19)
         self.examples: list[dict] = []    # the first mismatches, for the record
+        self.untranslatable_examples: list[dict] = []
         self.decisions = 0
+        # our decisions within a chain (H19), continue or end; and the burns where the peer's
+        # KILL branch offered more cards of the rank (kept, or drawn within our play: here the
+        # four burns as it is made, R22)
+        self.chain = Counter()
         self.cpu = 0.0
 
     def new_game(self, seed: int, game_no: int, names: list[str], dealer: int) -> None:
@@ -97,33 +109,41 @@ class Bridge:
         self.plan, self.swap_plan = [], None
 
     # -- the peer's state as our position ----------------------------------------------------
-    def position(self, s) -> tuple[dict, list]:
+    def position(self, s, run: int = 0) -> tuple[dict, list]:
+        """The peer's state as a position; ``run``: our chain's cards so far (H19), else 0."""
+        n = self.players
         seat = {n: i for i, n in enumerate(self.names)}
         by_seat = {seat[p.name]: p for p in s.players}
         ranks = lambda cards: [c.rank for c in cards]          # noqa: E731
-        empty = [[] for _ in range(PLAYERS)]
+        empty = [[] for _ in range(n)]
         hands, ups, downs, known = (list(map(list, empty)) for _ in range(4))
         for i, p in by_seat.items():
             hands[i], ups[i], downs[i] = ranks(p.hand), ranks(p.face_up), ranks(p.face_down)
             known[i] = [c.rank for c in p.hand if c.seen]
         pile = ranks(s.discard.deck)
         me = s.players[s.player]
-        direction = 1 if (s.direction != bool(s.kings % 2)) else -1
+        # the direction of the turn: a run's reversals (the peer's kings) apply when the turn
+        # passes, and a position holds only the run's count of cards (H19, docs/position.md)
+        direction = 1 if s.direction else -1
         cover = bool(pile) and pile[-1] == "Q" and s.n_played > 0
         count = 0 if (not pile or cover) else 1        # H1 off: count restricts nothing
-        out = [i for i in range(PLAYERS) if i not in by_seat]     # at most one at 3 players
-        pos = {"ruleset": RULES, "players": PLAYERS, "current": seat[me.name],
+        # the seats out, in the order they went out (the peer scores them so)
+        out = sorted((i for i in range(n) if i not in by_seat),
+                     key=lambda i: -s.result[self.names[i]][0])
+        pos = {"ruleset": RULES, "players": n, "current": seat[me.name],
                "direction": direction, "hands": hands, "face_up": ups, "face_down": downs,
                "stock": ranks(s.talon), "pile": pile, "count": count,
                "burned": ranks(s.killed), "removed": ranks(s.burnt), "out": out,
-               "dealer": self.dealer}
+               "dealer": self.dealer, "run": run}
         return pos, known
 
-    def decide(self, s) -> dict:
-        """Our strategy's move at the peer's state (R26: public part and own hand only)."""
+    def decide(self, s, plays, run: int = 0) -> dict:
+        """Our strategy's move at the peer's state (R26: public part and own hand only), the
+        peer's offered ``plays`` checked against our legal moves there."""
         t = time.process_time()
-        pos, known = self.position(s)
+        pos, known = self.position(s, run)
         st = to_state(pos)
+        self.check_offer(s, plays, st, pos)
         for i, ks in enumerate(known):
             for r in ks:
                 st[KNOWN + i * NR + CODE[r]] += 1
@@ -137,7 +157,26 @@ class Bridge:
             raise SystemExit(f"error: our strategy returned an illegal move {m} (R24)")
         self.decisions += 1
         self.cpu += time.process_time() - t
-        return move_to_dict(m)
+        return move_to_dict(m, st)
+
+    def check_offer(self, s, plays, st, pos) -> None:
+        """Count a decision where the peer offers other moves than our rules allow here: the
+        ranks that may be played, a pick-up, ``end`` (H19), a blind turn."""
+        me = s.players[s.player]
+        src = {"HAND": me.hand, "FUP": me.face_up}
+        peer = {("play", src[p.action][p.index].rank) for p in plays if p.action in src}
+        peer |= {(a, "") for a, b in (("pickup", "TAKE"), ("end", "END"), ("blind", "FDOWN"))
+                 if any(p.action == b for p in plays)}
+        ours = set()
+        for m in legal_ids(st):
+            d = move_to_dict(m, st)
+            ours.add(("play", d["play"][0]) if "play" in d else (next(iter(d)), ""))
+        if peer != ours:
+            self.untranslatable += 1
+            if len(self.untranslatable_examples) < 10:
+                self.untranslatable_examples.append(
+                    {"peer_only": sorted(peer - ours), "ours_only": sorted(ours - peer),
+                     "position": pos, "offered": [str(p) for p in plays]})
 
     def swap(self, s) -> list[str]:
         """Our swap policy's face-ups for our seat, from the dealt cards (R5, the swap phase of
@@ -171,8 +210,14 @@ class Bridge:
         if s.game_phase == self.state_mod.FIND_STARTER:
             return plays[0]                       # show the start card when we hold it
         if s.turn_count != self.turn:             # a plan lives for one turn
-            self.plan, self.turn, self.trace = [], s.turn_count, []
+            self.plan, self.turn, self.trace, self.run = [], s.turn_count, [], 0
+        pile = s.discard.deck
+        lead = s.n_played == 0 or not pile or (pile[-1].rank == "Q" and s.discard.get_ntop() < 4)
         play = self.choose(plays, s, me)
+        if play.action in ("HAND", "FUP"):        # the run's cards (H19): a lead starts one
+            self.run = 1 if lead else self.run + 1
+        elif play.action in ("FDOWN", "KILL", "TAKE"):
+            self.run = 0
         self.trace.append(str(play))
         return play
 
@@ -185,11 +230,18 @@ class Bridge:
                 self.plan.pop(0)
             return plays[0]
         if not self.plan:
+            run = 0
             if s.n_played > 0 and "END" in acts:
-                return Play("END")                # our move is played out
-            if "KILL" in acts:
+                if not ({"HAND", "FUP"} & set(acts)) or me.get_fup:
+                    return Play("END")            # our move is played out
+                run = self.run                    # more of the rank may follow: a chain (H19)
+            elif "KILL" in acts:
+                if {"HAND", "FUP"} & set(acts):   # the peer would let us add more first
+                    self.chain["burn, more offered"] += 1
                 return Play("KILL")               # four of a kind burns at once here (R22)
-            self.move = self.decide(s)
+            self.move = self.decide(s, plays, run)
+            if run:
+                self.chain["end" if self.move.get("end") else "continue"] += 1
             self.plan = self.to_plan(self.move, me)
         step = self.plan.pop(0)
         for p in plays:
@@ -228,9 +280,11 @@ class Bridge:
             return [(act, r) for r in move["play"]]
         if move.get("blind"):
             return [("FDOWN", "")]
+        if move.get("end"):
+            return [("END", "")]                  # H19: the chain ends, the turn passes
         plan = [("TAKE", "")]
-        if "add" in move:                         # H11 must_add_rank: all face-ups of it
-            n = sum(c.rank == move["add"] for c in me.face_up)
+        if "add" in move:                         # H11 one_then_rank: n face-ups of it
+            n = move.get("n", sum(c.rank == move["add"] for c in me.face_up))
             plan += [("GET", move["add"])] * n
         return plan
 
@@ -330,8 +384,10 @@ def main(argv=None):
     ap.add_argument("--opponent", default="DeeperShit",
                     choices=["CheapShit", "TakeShit", "BullShit", "DeepShit", "DeeperShit",
                              "DeeperShit-redealt"],
-                    help="the peer's bot in the two other seats; DeeperShit-redealt: its "
+                    help="the peer's bot in the other seats; DeeperShit-redealt: its "
                          "endgame search on a re-deal of the hidden cards (redealt_deeper)")
+    ap.add_argument("--players", type=int, default=3, choices=[3, 4],
+                    help="our seat and 2 or 3 of the peer's bots")
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=1.0, help="DeeperShit's search, seconds")
@@ -345,19 +401,21 @@ def main(argv=None):
     plr, fup = mods[2], mods[4]
     table = fup.FupTable()
     table.load(fup.FUP_TABLE_FILE, True)
-    bridge = Bridge(a.strategy, a.seed, mods, a.endgame_strategy)
+    bridge = Bridge(a.strategy, a.seed, mods, a.endgame_strategy, a.players)
     Opp = redealt_deeper(mods) if a.opponent == "DeeperShit-redealt" else getattr(plr, a.opponent)
     kw = {"timeout": a.timeout} if a.opponent.startswith("DeeperShit") else {}
     players = [bridge_class(mods)("ours", bridge)] + [Opp(f"{a.opponent}{i}", table, False, **kw)
-                                                      for i in (1, 2)]
+                                                      for i in range(1, a.players)]
     t0, c0, per_deal = time.time(), time.process_time(), []
 
     def result():
-        res = summary(per_deal)
+        res = summary(per_deal, a.players)
         res.update(strategy=a.strategy, endgame_strategy=a.endgame_strategy or a.strategy,
-                   opponent=a.opponent, seed=a.seed, timeout=a.timeout,
+                   opponent=a.opponent, players=a.players, seed=a.seed, timeout=a.timeout,
                    engine_commit=a.engine_commit, mismatches=bridge.mismatches,
-                   mismatch_examples=bridge.examples, decisions=bridge.decisions,
+                   mismatch_examples=bridge.examples, untranslatable=bridge.untranslatable,
+                   untranslatable_examples=bridge.untranslatable_examples,
+                   decisions=bridge.decisions, chain_decisions=dict(bridge.chain),
                    ms_per_decision=1000 * bridge.cpu / max(bridge.decisions, 1),
                    seconds=time.time() - t0, process_cpu_seconds=time.process_time() - c0,
                    per_deal=per_deal)
@@ -377,8 +435,9 @@ def main(argv=None):
     print(json.dumps({k: v for k, v in result().items() if k != "per_deal"}, indent=1))
 
 
-def summary(per_deal):
-    """Mean score with its 95% interval over deals (a deal's three games are one cluster)."""
+def summary(per_deal, players: int = 3):
+    """Mean score with its 95% interval over deals (a deal's games, one from each dealer, are
+    one cluster)."""
     rows = [[x for x in d if x is not None] for d in per_deal]
     n_games = sum(map(len, rows))
     unfinished = sum(len(d) for d in per_deal) - n_games
@@ -392,10 +451,10 @@ def summary(per_deal):
     c = Counter(x for d in per_deal for x in d if x is not None)
     return {"games": n_games, "deals": len(per_deal), "unfinished": unfinished,
             "mean_score": mean, "ci_low": mean - 1.96 * se, "ci_high": mean + 1.96 * se,
-            "first_out": c[2] / max(n_games, 1), "shithead": c[0] / max(n_games, 1),
-            # not out first: the two-seat endgame decided our place (DeeperShit searches it)
+            "first_out": c[players - 1] / max(n_games, 1), "shithead": c[0] / max(n_games, 1),
+            # still in at the two-seat endgame, which decided our place (DeeperShit searches it)
             "endgames": c[0] + c[1], "endgames_lost": c[0] / max(c[0] + c[1], 1),
-            "fair_share": 1.0}
+            "fair_share": (players - 1) / 2}
 
 
 if __name__ == "__main__":

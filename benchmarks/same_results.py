@@ -6,6 +6,14 @@ Each version is checked out into a temporary git worktree (``.`` is the work tre
 runs the same commands on fixed seeds: ``sim run`` under every preset, ``sim compare``,
 ``sim study swap``, ``sim analyze`` and ``sim replay``. Their JSON (or text) is compared
 after dropping what is not a result (timings, versions, paths). Exit 1 on any difference.
+
+A preset changed on purpose (``masters-of-shithead`` took H18-H20 and H11 "one_then_rank")
+would differ by design, so where AFTER's preset differs from BEFORE's, AFTER runs that
+preset's commands with ``--rule`` overrides that give BEFORE's options back (an option BEFORE
+lacks at its ``seed`` default, which is the old rule, docs/rules.md §11): the old games as
+played now. The overrides are printed; ``--as-named`` runs the presets as named instead.
+Each differing command lists the fields that differ, so an intended change (a format
+version, a new fact) is told from a changed game.
 """
 from __future__ import annotations
 
@@ -51,12 +59,65 @@ def _clean(x, tmp=""):
     return x
 
 
-def results(tree: Path) -> dict:
-    """Every command's cleaned output, run with ``tree`` first on the import path."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"}
+PRESETS_JSON = ("import json; from sim.kernel.ruleset import PRESETS; "
+                "print(json.dumps({n: p.to_dict() for n, p in PRESETS.items()}))")
+
+
+def _env(tree: Path) -> dict:
+    return {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"}
+
+
+def presets(tree: Path) -> dict:
+    """Every preset's options as ``tree`` defines them (``Ruleset.to_dict``)."""
+    p = subprocess.run([sys.executable, "-c", PRESETS_JSON], cwd=tree, env=_env(tree),
+                       capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)
+
+
+def _text(v) -> str:
+    """An option value as ``--rule`` reads it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, list):
+        return ",".join(v)
+    return str(v)
+
+
+def old_equivalents(before: dict, after: dict) -> dict:
+    """Per preset whose options differ between the versions: the ``--rule key=value``
+    overrides that make AFTER's preset play BEFORE's (an option BEFORE lacks at AFTER's
+    ``seed`` value, the old rule)."""
+    out = {}
+    for name, now in after.items():
+        old = before.get(name)
+        if old is None:
+            continue
+        want = {k: old.get(k, after["seed"][k]) for k in now if k != "base"}
+        rules = [f"{k}={_text(v)}" for k, v in want.items() if now[k] != v]
+        if rules:
+            out[name] = rules
+    return out
+
+
+def with_overrides(args: str, mapping: dict) -> str:
+    """``args`` with the overrides of the preset it names (``--rules NAME``) added."""
+    words = args.split()
+    for i, w in enumerate(words[:-1]):
+        if w == "--rules" and words[i + 1] in mapping:
+            return " ".join(words + [f"--rule {r}" for r in mapping[words[i + 1]]])
+    return args
+
+
+def results(tree: Path, mapping: dict | None = None) -> dict:
+    """Every command's cleaned output, run with ``tree`` first on the import path (a preset
+    of ``mapping`` with its overrides, :func:`old_equivalents`)."""
+    env = _env(tree)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, args in COMMANDS.items():
+            args = with_overrides(args, mapping or {})
             argv = [sys.executable, "-c", "from sim.cli import main; main()",
                     *args.format(tmp=tmp).split()]
             p = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True)
@@ -70,6 +131,35 @@ def results(tree: Path) -> dict:
             if p.returncode:
                 print("    " + "\n    ".join(p.stderr.strip().splitlines()[-5:]), file=sys.stderr)
     return out
+
+
+def differences(a, b, path="", limit=8) -> list[str]:
+    """The first ``limit`` fields where two outputs differ, as ``path: before -> after``."""
+    found: list[str] = []
+
+    def walk(x, y, at):
+        if len(found) >= limit or x == y:
+            return
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in list(x) + [k for k in y if k not in x]:
+                walk(x.get(k, "<absent>"), y.get(k, "<absent>"), f"{at}.{k}")
+        elif (isinstance(x, list) and isinstance(y, list) and len(x) == len(y)):
+            for i, (u, v) in enumerate(zip(x, y)):
+                walk(u, v, f"{at}[{i}]")
+        elif isinstance(x, str) and isinstance(y, str) and "\n" in x + y:
+            lx, ly = x.splitlines(), y.splitlines()
+            i = next((i for i, (u, v) in enumerate(zip(lx, ly)) if u != v), min(len(lx), len(ly)))
+            found.append(f"{at} line {i + 1}: {_short(lx[i:i + 1])} -> {_short(ly[i:i + 1])}")
+        else:
+            found.append(f"{at}: {_short(x)} -> {_short(y)}")
+
+    walk(a, b, path)
+    return found
+
+
+def _short(x, n=70) -> str:
+    t = json.dumps(x) if not isinstance(x, str) else repr(x)
+    return t if len(t) <= n else t[:n - 3] + "..."
 
 
 def tree_of(rev: str, stack) -> Path:
@@ -87,13 +177,21 @@ def main() -> int:
     ap.add_argument("before")
     ap.add_argument("after", nargs="?", default=".")
     ap.add_argument("--save", type=Path, help="also write both results as JSON here")
+    ap.add_argument("--as-named", action="store_true",
+                    help="run changed presets as named (no old-equivalent overrides)")
     a = ap.parse_args()
     made: list[Path] = []
     try:
         found = {}
+        trees = {rev: tree_of(rev, made) for rev in (a.before, a.after)}
+        mapping = ({} if a.as_named else
+                   old_equivalents(presets(trees[a.before]), presets(trees[a.after])))
+        for name, rules in mapping.items():
+            print(f"{a.after} runs {name} as BEFORE's: --rules {name} "
+                  + " ".join(f"--rule {r}" for r in rules))
         for rev in (a.before, a.after):
             print(f"{rev}:", file=sys.stderr)
-            found[rev] = results(tree_of(rev, made))
+            found[rev] = results(trees[rev], mapping if rev == a.after else None)
     finally:
         for path in made:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)])
@@ -103,6 +201,11 @@ def main() -> int:
     differ = [k for k in COMMANDS if before[k] != after[k]]
     for k in COMMANDS:
         print(f"{k:15} {'DIFFERS' if k in differ else 'same'} (exit {after[k]['exit']})")
+        found = differences(before[k], after[k], limit=10_000) if k in differ else []
+        for line in found[:8]:
+            print(f"    {line}")
+        if len(found) > 8:
+            print(f"    ... and {len(found) - 8} more fields")
     return 1 if differ else 0
 
 

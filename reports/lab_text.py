@@ -70,5 +70,8 @@ def ruleslab_lines(result: dict) -> list[str]:
     if result["refused"]:
         lines.append("Not allowed with this base (§11.3): " + "; ".join(
             f"{x['ident']} ({x['reason']})" for x in result["refused"]))
+    if result.get("skipped"):
+        lines.append("Not measured, sure to play games measured already: " + "; ".join(
+            f"{x['ident']} ({x['reason']})" for x in result["skipped"]))
     lines.append("More on each measure: docs/rules-lab.md.")
     return lines

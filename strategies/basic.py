@@ -7,11 +7,14 @@ from __future__ import annotations
 from sim.kernel import baseline
 from sim.kernel.strategy import move_strategy, swap_policy
 
-random_move = move_strategy("random", "uniform over the legal moves",
+random_move = move_strategy("random", "uniform over the legal moves: in a chain (H19) END and "
+                            "every continuation, plays of 5 to 8 cards of two decks (H18) and "
+                            "every k of a one_then_rank pick-up (H11) are moves like the others",
                             swap="random")(baseline.random_move)
 lowest = move_strategy(
     "lowest",
-    "plays the lowest legal rank (3 up to A, then 2, then joker), all copies when leading; "
+    "plays the lowest legal rank (3 up to A, then 2, then joker), all copies when leading "
+    "(5 to 8 with two decks, H18); in a chain (H19) goes on with every card of the run's rank; "
     "picks up only when nothing is legal",
     swap="highest-up",
     pure=True,

@@ -20,7 +20,14 @@ tuning found, for whoever changes them:
 - picking up on purpose rather than playing a 2 only breaks even while the stock lasts and
   loses after it, and picking up rather than playing a 10 always loses: hence the narrow
   ``pickup_limit`` rule (2s and jokers only, stock not empty);
-- when a pick-up is due from the face-up cards, adding the lowest face-up card (R12) helps.
+- when a pick-up is due from the face-up cards, adding the lowest face-up card (R12) helps;
+- in a chain (H19, masters-of-shithead) going on with every card of the run's rank as it
+  leads, the ranks it keeps like a 2 aside, ties with going on always, and both beat ending
+  the turn on every rank dearer than 3..9 (shed + break_cost) by about 1.5 points of place
+  share (:func:`chain_move`).
+
+All three play every copy of a rank (5 to 8 with two decks, H18) where they play "all copies",
+and say in their description how they end a chain (H19).
 """
 from __future__ import annotations
 
@@ -30,11 +37,14 @@ from sim.kernel.compiler import jit
 from sim.kernel.cards import JOKER, TEN, TWO
 from sim.kernel.engine import deck_jokers
 from sim.kernel.layout import (
-    ADD, BLIND, BURNED, CURRENT, DIR, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BLIND, L_PICKUP, NR, PICKUP, PILECNT,
-    PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW, R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN,
-    STOCKLEN, TOPRANK, TURN,
+    ADD, BLIND, BURNED, CURRENT, DIR, END, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BIG, L_BLIND,
+    L_END, L_PICKUP, NDECKS, NR, PICKUP, PILECNT, PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW,
+    R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN, STOCKLEN, TOPRANK, TURN,
 )
-from sim.kernel.moves import count_legal, forced, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.moves import (
+    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_cards, move_cards,
+    most_play, nth_legal, play_ranks,
+)
 from sim.kernel.rng import randint
 from sim.kernel.strategy import move_strategy
 
@@ -56,9 +66,15 @@ def wild(obs):
 
 
 @jit(inline="always")
-def _forced(obs, legal):
-    """No play is legal, or none is wanted: :func:`sim.kernel.moves.forced`."""
-    return forced(legal, obs)
+def forced_move(obs, hand, legal, high):
+    """No play of 1 to 4 cards is legal: :func:`sim.kernel.moves.forced`; when only plays of
+    5 to 8 cards are (two decks, H18), the largest of the lowest rank (``high``: highest)."""
+    m = forced(legal, obs)
+    if m < 0:
+        big = big_word(obs, hand)
+        ranks = big_ranks(big)
+        m = most_big(big, _highest_rank(ranks) if high else _lowest_rank(ranks))
+    return m
 
 
 @jit(inline="always")
@@ -67,6 +83,13 @@ def _highest_rank(bits):
         if (bits >> r) & 1:
             return r
     return -1
+
+
+@jit
+def largest_play(legal, r, obs, hand):
+    """:func:`sim.kernel.moves.most_play`, out of line: only games of two decks (H18) call it,
+    and inlined in counting's loops it cost a one-deck turn 8%."""
+    return most_play(legal, r, obs, hand)
 
 
 @jit(inline="always")
@@ -80,7 +103,8 @@ def _lowest_rank(bits):
 # -- highest ---------------------------------------------------------------------------------
 @move_strategy(
     "highest",
-    "plays the highest legal rank (3 up to A, then 2, then joker), all copies when leading; "
+    "plays the highest legal rank (3 up to A, then 2, then joker), all copies when leading "
+    "(5 to 8 with two decks, H18); in a chain (H19) goes on with every card of the run's rank; "
     "picks up only when nothing is legal",
     swap="highest-up",
     pure=True,
@@ -88,16 +112,17 @@ def _lowest_rank(bits):
 def highest(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     if ranks == 0:
-        return _forced(obs, legal)
-    return most_cards(legal, _highest_rank(ranks))
+        return forced_move(obs, hand, legal, True)
+    return most_play(legal, _highest_rank(ranks), obs, hand)     # H18: 5 to 8 cards too
 
 
 # -- save-specials ---------------------------------------------------------------------------
 @move_strategy(
     "save-specials",
-    "plays the lowest legal rank, all copies when leading, but keeps 2s, 10s, jokers and the "
-    "transparent rank (H5) until nothing else is legal; burns a pile of burn_pile cards or "
-    "more with a 10",
+    "plays the lowest legal rank, all copies when leading (5 to 8 with two decks, H18), but "
+    "keeps 2s, 10s, jokers and the transparent rank (H5) until nothing else is legal; burns a "
+    "pile of burn_pile cards or more with a 10; in a chain (H19) goes on with every card of "
+    "the run's rank, unless it is one of those it keeps: then it ends the turn",
     swap="highest-up",
     params={"burn_pile": (6, 1, 52)},
     pure=True,
@@ -105,11 +130,15 @@ def highest(obs, hand, legal, rng, params):
 def save_specials(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     if ranks == 0:
-        return _forced(obs, legal)
+        return forced_move(obs, hand, legal, False)
+    saved = _SPECIALS | wild(obs)                           # H5: the transparent rank too
+    if has(legal, L_END):                                   # H19: in a chain, keep them
+        r = obs[TOPRANK]
+        return END if (saved >> r) & 1 else most_play(legal, r, obs, hand)
     if (ranks >> TEN) & 1 and obs[PILELEN] >= params[0]:
-        return most_cards(legal, TEN)                      # R21: burn a large pile
-    plain = ranks & ~(_SPECIALS | wild(obs))                # H5: the transparent rank too
-    return most_cards(legal, _lowest_rank(plain if plain else ranks))
+        return most_play(legal, TEN, obs, hand)            # R21: burn a large pile
+    plain = ranks & ~saved
+    return most_play(legal, _lowest_rank(plain if plain else ranks), obs, hand)
 
 
 # -- counting --------------------------------------------------------------------------------
@@ -154,19 +183,21 @@ def _knob(params, i, default):
 def _unseen(obs, hand, p):
     """The cards the mover has not seen (R26), per rank: the deck less the pile, the burned
     cards, every face-up card, the cards known to be in other hands and its own hand. Packed
-    3 bits a rank (at most 4 of a rank), with their total: no array to allocate."""
+    4 bits a rank (at most 8 of a rank: 4 a deck, H18), with their total: no array to
+    allocate."""
     n = obs[PLAYERS]
+    copies = 4 * obs[NDECKS]
     packed = 0
     total = 0
     for a in range(NR):
-        k = deck_jokers(obs) if a == JOKER else 4       # R1, H13
+        k = deck_jokers(obs) if a == JOKER else copies   # R1, H13, H18
         k -= obs[PILECNT + a] + obs[BURNED + a] + hand[a]
         for s in range(n):
             k -= obs[FU + s * NR + a]
             if s != p:
                 k -= obs[KNOWN + s * NR + a]
         if k > 0:
-            packed |= np.int64(k) << (3 * a)     # int64: in Python k is an np.int32
+            packed |= np.int64(k) << (4 * a)     # int64: in Python k is an np.int32
             total += k
     return packed, total
 
@@ -214,7 +245,7 @@ def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q, powers):
         if unseen <= 0:
             return 1.0 if need <= 0 else 0.0
         return _binom_tail(unknown_q, unseen_a / unseen, need,
-                           powers[min(unseen_a, 4)])
+                           powers[min(unseen_a, 8)])
     if mode == 1:
         return 1.0 if obs[FU + q * NR + a] >= c else 0.0
     if obs[FDN + q] < c or unseen < c:
@@ -226,13 +257,19 @@ def _can_answer(obs, q, mode, a, c, unseen_a, unseen, unknown_q, powers):
 
 
 @jit(inline="always")
-def _powers(unseen, unknown_q):
-    """:func:`_power` (unknown_q, k / unseen) for k = 0..4 unseen cards of a rank (the most
-    there can be, R1)."""
+def _powers(unseen, unknown_q, ndecks):
+    """:func:`_power` (unknown_q, k / unseen) for k = 0..8 unseen cards of a rank (the most
+    there can be: 4 a deck, R1, H18; with one deck the last four are not computed)."""
     if unseen <= 0:
-        return (1.0, 1.0, 1.0, 1.0, 1.0)
+        return (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    if ndecks < 2:
+        return (1.0, _power(unknown_q, 1 / unseen), _power(unknown_q, 2 / unseen),
+                _power(unknown_q, 3 / unseen), _power(unknown_q, 4 / unseen), 0.0, 0.0, 0.0,
+                0.0)
     return (1.0, _power(unknown_q, 1 / unseen), _power(unknown_q, 2 / unseen),
-            _power(unknown_q, 3 / unseen), _power(unknown_q, 4 / unseen))
+            _power(unknown_q, 3 / unseen), _power(unknown_q, 4 / unseen),
+            _power(unknown_q, 5 / unseen), _power(unknown_q, 6 / unseen),
+            _power(unknown_q, 7 / unseen), _power(unknown_q, 8 / unseen))
 
 
 @jit(boundscheck=True)
@@ -268,7 +305,7 @@ def _score(obs, hand, p, from_hand, r, m, block, w):
     unless it burns four of a kind (R22, H3). ``w``: :func:`_weights`.
     """
     w_shed, w_break, cten, ctwo, cjoker, count_rule, trans, ten_wild, four = w
-    c = m // NR + 1
+    c = m // NR + 1 if m < ADD else move_cards(m)       # 5 to 8 with two decks (H18)
     wildish = r == trans or (r == TEN and ten_wild)     # H5, H2: kept like a 2
     # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
     # as it holds ranks, however many cards: a play sheds one rank, not c cards
@@ -292,6 +329,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
     line, so that the usual path stays small. ``w``: the caller's :func:`_weights`."""
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)
     danger = _knob(params, 7, _DANGER) * (_knob(params, 6, _NEAR) - left_q)
     mode = 0 if obs[HANDN + q] > 0 else (1 if obs[FUN + q] > 0 else 2)
     unknown_q = 0
@@ -303,7 +341,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
     packed, unseen = 0, 0
     if mode == 2 or unknown_q > 0:     # else what q can play is known exactly (R26)
         packed, unseen = _unseen(obs, hand, p)
-    powers = _powers(unseen, unknown_q)
+    powers = _powers(unseen, unknown_q, obs[NDECKS])
     wilds = wild(obs) & ~(1 << JOKER)  # a joker turns away from q (R23): scored by the caller
     for part in range(2):              # plain ranks (ties to the higher), then 2s and H5's
         bits = ranks & ~wild(obs) if part == 0 else ranks & wilds
@@ -311,20 +349,38 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
             r = lowest_bit(bits)
             bits &= bits - 1
             m = most_cards(legal, r)
+            if bigs:
+                m = largest_play(legal, r, obs, hand)
             block = 0.0
             if _plain_effect(obs, r):
-                c = m // NR + 1 if obs[R_COUNT] else 1
+                c = (m // NR + 1 if m < ADD else move_cards(m)) if obs[R_COUNT] else 1
                 answers = obs[R_FOLLOW + (0 if r == TWO else r + 1)]   # E = r after it (R20)
                 none = 1.0
                 for a in range(NR):
                     if (answers >> a) & 1:
-                        none *= 1.0 - _can_answer(obs, q, mode, a, c, (packed >> (3 * a)) & 7,
+                        none *= 1.0 - _can_answer(obs, q, mode, a, c, (packed >> (4 * a)) & 15,
                                                   unseen, unknown_q, powers)
                 block = danger * none
             score = _score(obs, hand, p, from_hand, r, m, block, w)
             if score > best_score or (part == 0 and score == best_score):
                 best_score, best = score, m
     return best_score, best
+
+
+@jit(inline="always")
+def chain_move(obs, hand, legal):
+    """counting in a chain (H19): every card of the run's rank, as it leads (H1 off: a play
+    sheds a rank, and one more turn to shed it is what ``END`` would cost); but a rank it keeps
+    like a 2 (a 2, a joker, H5's transparent rank, a 10 under H2: their cost is above what a
+    play sheds) goes on only when that burns four of a kind (R22: the mover leads again) or
+    the stock is empty (no card comes back for it); else ``END``."""
+    r = obs[TOPRANK]
+    m = most_play(legal, r, obs, hand)                     # H18: 5 to 8 cards too
+    if not (r == obs[R_TRANS] or (r == TEN and obs[R_TEN]) or r == TWO or r == JOKER):
+        return m
+    if (obs[R_FOUR] and obs[RUN] + move_cards(m) >= 4) or obs[STOCKLEN] == 0:
+        return m
+    return END
 
 
 @jit(inline="always")
@@ -346,7 +402,9 @@ def pickup_move(obs, legal):
     "counts the public cards (R26) to block the next seat when it is close to going out; "
     "otherwise sheds the most cards for the lowest ranks without breaking pairs (H1 off: "
     "its cheapest rank, every copy), keeping 2s over 3..Q; picks up a pile of pickup_limit "
-    "cards or fewer rather than spend a 2",
+    "cards or fewer rather than spend a 2; in a chain (H19) goes on with every card of the "
+    "run's rank, but with the ranks it keeps like a 2 (2, joker, H5's, a 10 under H2) only "
+    "when that burns four of a kind or the stock is empty",
     swap="highest-up",
     params={"pickup_limit": (3, 0, 52), "shed": (SHED, 0.0, 10.0),
             "break_cost": (BREAK, 0.0, 10.0), "cost_ten": (_COST_TEN, 0.0, 15.0),
@@ -357,11 +415,15 @@ def counting(obs, hand, legal, rng, params):
     ranks = play_ranks(legal)
     p = obs[CURRENT]
     if ranks == 0:
+        if has(legal, L_BIG):                  # H18: only plays of 5 to 8 cards are legal
+            return forced_move(obs, hand, legal, False)
         return pickup_move(obs, legal)
     if obs[TURN] >= _LOOP_TURNS and randint(rng, _LOOP_ODDS) == 0:
         # a long game is most likely a cycle of pick-ups among deterministic players (every
         # seat leading its lowest pair, say): a random move now and then breaks it (R25)
         return _random_move(obs, legal, rng)
+    if has(legal, L_END):                      # H19: in a chain
+        return chain_move(obs, hand, legal)
     # R10 on purpose: only 2s or jokers would do, the pile is small, the stock still lasts.
     wilds = wild(obs)
     if ((ranks & ~wilds) == 0 and has(legal, L_PICKUP) and obs[STOCKLEN] > 0
@@ -383,6 +445,7 @@ def counting(obs, hand, legal, rng, params):
     left_q = obs[HANDN + q] + obs[FUN + q] + obs[FDN + q]
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)                   # H18: plays of 5 to 8 cards are legal
     usual = left_q >= _knob(params, 6, _NEAR) or q == p
     w = _weights(obs, params)
     if usual:
@@ -392,6 +455,8 @@ def counting(obs, hand, legal, rng, params):
             r = lowest_bit(bits)
             bits &= bits - 1
             m = most_cards(legal, r)
+            if bigs:
+                m = largest_play(legal, r, obs, hand)
             score = _score(obs, hand, p, from_hand, r, m, 0.0, w)
             if score >= best_score:
                 best_score, best = score, m
@@ -404,6 +469,8 @@ def counting(obs, hand, legal, rng, params):
         r = lowest_bit(bits)
         bits &= bits - 1
         m = most_cards(legal, r)
+        if bigs:
+            m = largest_play(legal, r, obs, hand)
         score = _score(obs, hand, p, from_hand, r, m, 0.0, w)
         if score > best_score:
             best_score, best = score, m

@@ -2,8 +2,11 @@
 
 At each decision with more than one candidate, the strategy asks ``counting`` for its move,
 then searches the candidates: the largest play of each legal rank (splitting a pair or
-triple is never searched), pick-ups only when no play is legal (``pickups=0``, default; 1
-searches them too), and ``counting``'s move, which may be a pick-up on purpose. It samples
+triple is never searched; 5 to 8 cards with two decks, H18), pick-ups only when no play is
+legal (``pickups=0``, default; 1 searches them too, with every k of a one_then_rank pick-up,
+H11), and ``counting``'s move, which may be a pick-up on purpose. In a chain (H19) the
+candidates are every continuation and ``END``; every opponent model plays its own chains in
+the playouts. It samples
 the cards it cannot see, consistent with what its player knows (R26: the unseen cards dealt
 at random into the other hands' unknown part, every face-down stack and the stock), and in
 each sampled world plays every candidate out with the same random stream (common random
@@ -46,16 +49,19 @@ from sim.kernel.cards import NRANK, TWO
 from sim.kernel import baseline
 from sim.kernel.engine import apply_with, legal_from, rules_of
 from sim.kernel.layout import (
-    ADD, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_PICKUP, MAXP,
-    NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
+    ADD, BIG, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FU, HANDN, HANDS, L_BIG, L_END, L_PICKUP,
+    MAXP, NMOVES, NOUT, OUTORDER, PICKUP, PILELEN, PLAYERS, PUB, STATE_SIZE, STOCKLEN, V2,
 )
-from sim.kernel.moves import count_legal, has, lowest_bit, most_cards, nth_legal, play_ranks
+from sim.kernel.moves import (
+    big_word, count_legal, has, lowest_bit, most_big, most_cards, move_cards, nth_legal, play_ranks,
+)
 from sim.kernel.referee import deal_unswapped, inlined_apply, opening_move
 from sim.kernel.rng import next_u64, randint, seed_game, splitmix64, uniform
 from sim.kernel.sampling import sample_world
 from sim.kernel.strategy import move_strategy
 from strategies.heuristics import (
-    BREAK, SHED, card_cost, pickup_move, counting, highest, save_specials, wild,
+    BREAK, SHED, card_cost, chain_move, counting, forced_move, highest, largest_play,
+    pickup_move, save_specials, wild,
 )
 from strategies.peers import cheapest, prepare_cheapest
 from strategies.value import COEF, NFEAT, seat_features, value as position_value
@@ -67,8 +73,10 @@ _CHEAPEST_ROW = prepare_cheapest({"order": "4 5 6 7 8 9 J Q K A 3 2 10", "hold_b
 _SAVE_ROW = np.array([6.0])
 
 
-# ``lowest`` itself (one source, :mod:`sim.kernel.baseline`), inlined into the playouts.
+# ``lowest`` and ``random`` themselves (one source, :mod:`sim.kernel.baseline`), inlined into
+# the playouts; given the whole state as their hand (sim.kernel.moves.big_word finds it).
 _lowest = jit(inline="always")(baseline.lowest)
+_random = jit(inline="always")(baseline.random_move)
 # The other models, the very same functions compiled with the project's options: a registered
 # strategy is compiled with bounds checks (R26: a user's strategy must not read past its
 # observation), which these built-ins, read here, do not need in the playouts; the two of
@@ -81,23 +89,31 @@ _highest, _cheapest = (jit(f.py_func) for f in (highest, cheapest))
 def _lite(legal, st):
     """``counting`` without its blocking rule (a cheaper playout policy): the play that sheds
     most for the lowest cost without breaking a set, by its weights, 2s kept over 3..Q, the
-    lowest face-up added to a pick-up."""
+    lowest face-up added to a pick-up; counting's rule in a chain (H19,
+    :func:`strategies.heuristics.chain_move`)."""
     ranks = play_ranks(legal)
     p = st[CURRENT]
     if ranks == 0:
+        if has(legal, L_BIG):                # H18: only plays of 5 to 8 cards are legal
+            return forced_move(st, st, legal, False)
         return pickup_move(st, legal)
+    if has(legal, L_END):                    # H19: counting's rule in a chain
+        return chain_move(st, st, legal)
     if ((ranks & ~wild(st)) == 0 and has(legal, L_PICKUP) and st[STOCKLEN] > 0
             and st[PILELEN] <= 3):
         return PICKUP
     from_hand = st[HANDN + p] > 0
     best = -1
     best_score = -1e300
+    bigs = has(legal, L_BIG)
     bits = ranks
     while bits:
         r = lowest_bit(bits)
         bits &= bits - 1
         m = most_cards(legal, r)
-        c = m // NRANK + 1
+        if bigs:                             # H18: 5 to 8 cards too
+            m = largest_play(legal, r, st, st)
+        c = m // NRANK + 1 if m < ADD else move_cards(m)
         score = SHED * c - card_cost(r)
         held = st[HANDS + p * NRANK + r] if from_hand else st[FU + p * NRANK + r]
         if held > c:
@@ -135,7 +151,7 @@ def _policy_move(pol, st, word, rng, counting_params, lite):
     if pol == 2:
         return _save(st[:PUB], hand, word, rng, _SAVE_ROW)
     if pol == 3:
-        return nth_legal(word, st, randint(rng, count_legal(word, st)))
+        return _random(st, st, word, rng, st)
     if pol == 4:
         return _highest(st[:PUB], hand, word, rng, _SAVE_ROW)
     return _cheapest(st[:PUB], hand, word, rng, _CHEAPEST_ROW)
@@ -186,7 +202,7 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
         word = legal_from(st, rz)
         p = st[CURRENT]
         if noise > 0 and uniform(rng) < noise:
-            m2 = nth_legal(word, st, randint(rng, count_legal(word, st)))
+            m2 = _random(st, st, word, rng, st)
         else:
             # every model through the one inlined call (one copy of counting to compile;
             # inlined: -5% a mixture turn, benchmarks/playout_cost.py)
@@ -204,23 +220,42 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
     return _score(st, me)
 
 
+@jit(inline="always")
+def _rank_bits(r):
+    """The bits of rank ``r`` in a big word (:func:`sim.kernel.moves.big_word`)."""
+    return (np.int64(1) | (np.int64(1) << NRANK) | (np.int64(1) << (2 * NRANK))
+            | (np.int64(1) << (3 * NRANK))) << r
+
+
 @jit
-def candidates(obs, legal, base, pickups, cand):
+def candidates(obs, hand, legal, base, pickups, cand):
     """Write the moves worth searching into ``cand``; return how many. Plays: the largest
-    play of each legal rank (splitting a pair or triple is never searched); pick-ups and
-    adds: with ``pickups`` 0 only when no play is legal; and ``base`` (the heuristic's own
-    choice, which may be a pick-up on purpose) in any case."""
+    play of each legal rank (splitting a pair or triple is never searched; 5 to 8 cards with
+    two decks, H18); in a chain (H19) every continuation and ``END`` (going on with fewer
+    cards than all is keeping some back, as ``END`` keeps all); pick-ups and adds (every k of a one_then_rank pick-up, H11): with
+    ``pickups`` 0 only when no play is legal; and ``base`` (the heuristic's own choice,
+    which may be a pick-up on purpose) in any case."""
     plays = legal & ((np.int64(1) << ADD) - 1)
     if pickups == 0 and plays:
-        legal = plays
+        legal = plays | (legal & ((np.int64(1) << L_END) | (np.int64(1) << L_BIG)))
+    big = big_word(obs, hand) if has(legal, L_BIG) else np.int64(0)
+    every = has(legal, L_END)
     k = 0
     found = False
     for i in range(count_legal(legal, obs)):
         m = nth_legal(legal, obs, i)
-        if m >= ADD or m == most_cards(legal, m % NRANK):
+        if m >= ADD or every or (m == most_cards(legal, m % NRANK)
+                                 and most_big(big, m % NRANK) < 0):
             cand[k] = m
             k += 1
             found |= m == base
+    while big:                               # H18: plays of 5 to 8 (in a chain: every one)
+        b = lowest_bit(big)
+        m = BIG + b if every else most_big(big, b % NRANK)
+        big &= ~(np.int64(1) << b) if every else ~_rank_bits(b % NRANK)
+        cand[k] = m
+        k += 1
+        found |= m == base
     if not found:
         cand[k] = base
         k += 1
@@ -246,7 +281,7 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     coef = COEF.copy() if learned else np.empty(0)
     base = counting(obs, hand, legal, rng, counting_params)
     cand = np.empty(NMOVES + 1, np.int64)
-    k = candidates(obs, legal, base, pickups, cand)
+    k = candidates(obs, hand, legal, base, pickups, cand)
     if k == 1:
         return cand[0]
     ib = 0
@@ -334,7 +369,9 @@ def evaluate(obs, hand, legal, rng, rollouts, horizon, noise, model, pickups, pr
     "out in the same sampled worlds (`rollouts` playouts per decision, cut at `horizon` "
     "turns and scored by a learned value), each other seat "
     "imagined as lowest, counting, save-specials or random (weights `w_*`); deviates from "
-    "counting only when a move wins clearly more (`prior`)",
+    "counting only when a move wins clearly more (`prior`); in a chain (H19) END and every "
+    "continuation are candidates like any move (counting's own rule the default), and the "
+    "playouts play chains by each seat's model",
     swap="highest-up",
     params={"rollouts": (120, 1, 1_000_000), "horizon": (40, 10, 100_000),
             "noise": (0.0, 0.0, 1.0), "model": (4, 0, 5), "pickups": (0, 0, 1),

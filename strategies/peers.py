@@ -5,10 +5,13 @@
     rank that comes first in ``order`` (its "cheapest"); all its cards of that rank when the
     stock is empty or the rank is one of the first ``hold_back`` of ``order`` (4 ... J), else
     one (as many as the count requires, R9), and always one of a rank in ``alone`` (10, Q: a 10
-    burns as it lands, a Q must be covered at once, so CheapShit never lays two together); on
-    a pick-up from the face-ups names its cheapest face-up rank (R12, H11); blind: the next
-    face-down card (R17: the same in law as its random choice, §11.7). It does not swap
-    (``none``) unless given a swap policy.
+    burns as it lands, a Q must be covered at once, so CheapShit never lays two together),
+    except that cards completing a four of a kind on the pile (three or more of the rank on
+    top, R22) all go together; under H19 it goes on in a chain with all its cards of the run's
+    rank when the stock is empty or the rank is among the first ``hold_back``, and ends the
+    turn otherwise; on a pick-up from the face-ups names its cheapest face-up rank, all of it
+    (R12, H11); blind: the next face-down card (R17: the same in law as its random choice,
+    §11.7). It does not swap (``none``) unless given a swap policy.
 ``simple``
     boothj5/shithead's Simple ("always lays lowest"): picks up only when it cannot play; plays
     the first legal rank of ``order``, all its copies for a normal rank, one card for a rank in
@@ -19,7 +22,9 @@
     it plays the first legal card in the row's dealt order: likewise a random legal face-up
     card, each rank weighted by its face-up cards. The draws come from the game's random
     stream, so it is not pure (sim.kernel.cycle) and its games are reproducible from the seed.
-    No swap.
+    No swap. Its program has no chains; under H19 it plays as it lays cards: it goes on with
+    every card of a normal rank (all copies) and ends the turn on a ``single`` rank (one
+    card a turn).
 
 Rank orders are written as card names separated by spaces; every rank 2 .. A must appear once
 (jokers, when the ruleset has them, come last).
@@ -90,7 +95,9 @@ cheapest = move_strategy(
     "cheapest",
     "trachwo's CheapShit (docs/rules.md §11.6): the legal rank first in `order`, all its cards when "
     "the stock is empty or the rank is among the first `hold_back` of the order, else one, and "
-    "always one of a rank in `alone`; picks up only when it cannot play",
+    "always one of a rank in `alone`, all of them when they complete a four on the pile; in a "
+    "chain (H19) goes on with all of the run's rank on the same terms, else ends; picks up only "
+    "when it cannot play",
     swap="none",
     params=CHEAPEST,
     prepare=prepare_cheapest,
@@ -101,7 +108,9 @@ simple = move_strategy(
     "simple",
     "boothj5's Simple (docs/rules.md §11.6): the first legal rank of `order`, all copies, but one "
     "card of the ranks in `single`, which rank equal: one of them drawn at random; from the "
-    "face-ups a random legal card (its dealt order); picks up only when it cannot play",
+    "face-ups a random legal card (its dealt order); picks up only when it cannot play; in a "
+    "chain (H19) goes on with every card of a normal rank and ends the turn on a rank in "
+    "`single` (it lays those one at a time)",
     swap="none",
     params={"order": "3 4 5 6 8 9 J Q K A 2 7 10", "single": "2 7 10"},
     prepare=_prepare_simple,

@@ -309,3 +309,39 @@ def test_a_clear_best_is_named_alone_and_a_tie_as_a_tie():
                            "may be equal). Best measured: play 5, win chance 0%"), line
     assert ("Best: 5, 6 or pickup: not clearly different at 30 worlds; far more worlds than "
             "these 30 would be needed to separate them (they may be equal).") in describe(b)
+
+
+# -- the moves of round 2's house rules: chains (H19), partial adds (H11), big plays (H18) ----
+def test_H19_analyze_values_every_continuation_and_end_like_any_move():
+    """Seat 0 in a chain of 5s holds two more 5s, the stock empty; seat 1 holds one 6. Going
+    on (one 5, then counting goes on with the other; or both) goes out and wins (R18); END
+    leaves the 5 on top, and the 6 goes out on it."""
+    p = pos(players=2, current=0, hands=[["5", "5"], ["6"]], pile=["4", "5"], count=1,
+            run=1, ruleset={"base": "seed", "count_rule": False, "play_on": True})
+    df = analyze(p, rollouts=20, seed=1)
+    assert sorted(df["move"]) == ["5", "5 5", "end"]
+    assert df.set_index("move")["estimate"].to_dict() == {"5": 1.0, "5 5": 1.0, "end": 0.0}
+    assert df.iloc[-1]["json"] == {"end": True}
+
+
+def test_H11_analyze_lists_every_k_of_a_one_then_rank_pick_up_each_in_its_own_words():
+    """Seat 0 on face-ups 4 4 9 cannot play on the A: it picks up with one 4, both 4s or the
+    9 (H11 one_then_rank), three moves written apart (``add 4``, ``add 4 4``, ``add 9``)."""
+    p = pos(players=2, current=0, hands=[[], ["7", "8"]], face_up=[["4", "4", "9"], []],
+            face_down=[["5"], ["6"]], pile=["A"], count=1,
+            ruleset={"base": "seed", "faceup_pickup": "one_then_rank"})
+    df = analyze(p, rollouts=10, seed=1)
+    got = dict(zip(df["move"], df["json"]))
+    assert got == {"add 4": {"pickup": True, "add": "4", "n": 1},
+                   "add 4 4": {"pickup": True, "add": "4", "n": 2},
+                   "add 9": {"pickup": True, "add": "9", "n": 1}}
+
+
+def test_H18_analyze_lists_plays_of_five_to_eight_cards():
+    p = pos(players=2, current=0, hands=[["6"] * 6, ["7"]], decks=2,
+            ruleset={"base": "seed", "count_rule": False, "decks": 2})
+    df = analyze(p, rollouts=10, seed=1)
+    assert {" ".join(["6"] * n) for n in range(1, 7)} == set(df["move"])
+    # four or more burn (R22) and the mover leads the rest, out (R18); fewer: the 7 goes out
+    assert df.set_index("move")["estimate"].to_dict() == {
+        " ".join(["6"] * n): float(n >= 4) for n in range(1, 7)}

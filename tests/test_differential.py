@@ -12,13 +12,10 @@ refused by both with ValueError, inputs must not be mutated, and no card may app
 vanish.
 
 Two families of rulesets: "main" (the options H1-H17, V1, V2, one deck) and "new" (with
-H11 "one_then_rank", H18, H19, H20 too). A case that needs the new options is an expected
-failure (xfail) while the kernel refuses them, so the same tests run in full once it knows
-them.
+H11 "one_then_rank", H18, H19, H20 too).
 """
 
 import copy
-import functools
 import os
 import random
 import sys
@@ -60,7 +57,7 @@ FAMILIES = ["main", "new"]
 
 # --------------------------------------------------------------------------- new options
 
-def needs_new_kernel(ruleset, players):
+def uses_new_options(ruleset, players):
     """Does this ruleset at this player count use H11 "one_then_rank", H18's second deck,
     H19 or H20, or name one of their keys (§11.2)?"""
     if isinstance(ruleset, dict) and any(key in ruleset for key in NEW_OPTION_KEYS):
@@ -68,34 +65,6 @@ def needs_new_kernel(ruleset, players):
     opts = ref_ruleset(ruleset, players)
     return (ref_decks(opts, players) == 2 or opts["play_on"] or opts["out_before_burn"]
             or opts["faceup_pickup"] == "one_then_rank")
-
-
-@functools.lru_cache(maxsize=1)
-def kernel_knows_new_options():
-    """Does ``sim.kernel.position`` accept a ruleset with H11 "one_then_rank", H18, H19 and
-    H20 (two decks, so two players and a 104-card position)?"""
-    ruleset = {"base": "seed", "count_rule": False, "decks": 2, "play_on": True,
-               "out_before_burn": True, "faceup_pickup": "one_then_rank"}
-    burned = Counter(ref_deck(ruleset, 2)) - Counter(["5", "6"])
-    pos = {"ruleset": ruleset, "players": 2, "current": 0, "direction": 1,
-           "hands": [["5"], ["6"]], "face_up": [[], []], "face_down": [[], []], "stock": [],
-           "pile": [], "count": 0, "burned": sorted(burned.elements()), "out": [], "run": 0}
-    try:
-        real.legal_moves(pos)
-    except ValueError:
-        return False
-    return True
-
-
-def expect_kernel_for(ruleset, players):
-    """xfail a case that needs the new options while the kernel refuses them."""
-    if needs_new_kernel(ruleset, players) and not kernel_knows_new_options():
-        pytest.xfail("sim.kernel.position does not know H11 one_then_rank / H18-H20 yet")
-
-
-def expect_kernel_for_family(family):
-    if family == "new" and not kernel_knows_new_options():
-        pytest.xfail("sim.kernel.position does not know H11 one_then_rank / H18-H20 yet")
 
 
 # --------------------------------------------------------------------------- rulesets
@@ -151,7 +120,7 @@ def random_ruleset(rng, family="main"):
         players = allowed_players(ruleset, family)
         if not players:
             continue
-        if family == "new" and not any(needs_new_kernel(ruleset, n) for n in players):
+        if family == "new" and not any(uses_new_options(ruleset, n) for n in players):
             continue
         return ruleset
 
@@ -197,7 +166,7 @@ def allowed_players(ruleset, family="new"):
             ref_ruleset(ruleset, n)
         except ValueError:
             continue
-        if family == "main" and needs_new_kernel(ruleset, n):
+        if family == "main" and uses_new_options(ruleset, n):
             continue
         players.append(n)
     return players
@@ -523,42 +492,32 @@ def test_differential_fast_main():
     for seed in range(12):
         run_game(seed, family="main")
     for _, ruleset, players in PRESET_CASES:
-        if not needs_new_kernel(ruleset, players) and players in (2, 4):
+        if not uses_new_options(ruleset, players) and players in (2, 4):
             run_game(100 + players, ruleset, players)
 
 
 def test_differential_fast_new():
     """A quick sample in the fast lane with H11 "one_then_rank" and H18-H20: random option
     sets, and the presets that use them, at 2 to 8 players."""
-    expect_kernel_for_family("new")
     for seed in range(10):
         run_game(seed, family="new")
     for index, (_, ruleset, players) in enumerate(PRESET_CASES):
-        if needs_new_kernel(ruleset, players):
+        if uses_new_options(ruleset, players):
             run_game(200 + index, ruleset, players)
-
-
-@pytest.fixture
-def kernel_family(family):
-    """The family, once the kernel is known to support it (xfail before Hypothesis runs)."""
-    expect_kernel_for_family(family)
-    return family
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 @settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
-def test_differential_random_games(kernel_family, seed):
-    run_game(seed, family=kernel_family)
+def test_differential_random_games(family, seed):
+    run_game(seed, family=family)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 def test_differential_200_seeded_games(family):
-    expect_kernel_for_family(family)
     outcomes = Counter()
     for seed in range(200):
         final = run_game(seed, family=family)
@@ -571,7 +530,6 @@ def test_differential_200_seeded_games(family):
                          ids=[case[0] for case in PRESET_CASES])
 def test_differential_every_preset(ruleset, players):
     """Each §11.4 preset as named, at every player count of its range (§11.4)."""
-    expect_kernel_for(ruleset, players)
     for seed in range(12):
         run_game(seed, ruleset, players)
 
@@ -580,7 +538,6 @@ def test_differential_every_preset(ruleset, players):
 @pytest.mark.parametrize("ruleset", NEW_COMBOS, ids=[_id(r) for r in NEW_COMBOS])
 def test_differential_new_option_combinations(ruleset):
     """H11 x H18 x H19 x H20, every allowed combination, at every player count allowed."""
-    expect_kernel_for_family("new")
     for players in allowed_players(ruleset):
         for seed in range(2):
             run_game(1000 * players + seed, ruleset, players)
@@ -605,9 +562,9 @@ def test_random_ruleset_gives_allowed_and_varied_rulesets(family):
         players = allowed_players(ruleset, family)
         assert players and all(ref_ruleset(ruleset, n) for n in players)
         if family == "main":
-            assert not any(needs_new_kernel(ruleset, n) for n in players)
+            assert not any(uses_new_options(ruleset, n) for n in players)
         else:
-            assert any(needs_new_kernel(ruleset, n) for n in players)
+            assert any(uses_new_options(ruleset, n) for n in players)
         player_counts.update(players)
         for key, value in opts.items():
             seen[key, repr(value) if key != "starter_order" else len(value) == 13] += 1

@@ -169,8 +169,10 @@ def test_candidates_keep_sets_whole_and_include_the_heuristics_move():
         base = _counting_move(st, legal, rng)
         moves = set(out[:legal_list(legal, st[:PUB], out)].tolist())
         plays = {m for m in moves if m < ADD}
+        me = st[CURRENT]
+        hand = st[HANDS + me * NR:HANDS + me * NR + NR]
         for pickups in (0, 1):
-            got = cand[:candidates(st[:PUB], legal, base, pickups, cand)].tolist()
+            got = cand[:candidates(st[:PUB], hand, legal, base, pickups, cand)].tolist()
             assert len(got) == len(set(got)) and set(got) <= moves
             assert base in got
             # every legal rank once, with its largest play: a set is never split
@@ -201,7 +203,7 @@ def test_without_clear_evidence_it_plays_the_heuristics_move():
         legal = engine.legal_word(st)
         cand = np.zeros(80, np.int64)
         base = _counting_move(st, legal, rng.copy())
-        if candidates(st[:PUB], legal, base, 0, cand) < 2:
+        if candidates(st[:PUB], hand, legal, base, 0, cand) < 2:
             continue
         if min(st[HANDN + s] + st[FUN + s] + st[FDN + s] for s in range(st[PLAYERS])) < 4:
             continue               # someone may go out within the horizon
@@ -246,7 +248,7 @@ def _evaluate_in_python(quality, base, calls):
         calls.append(int(m))
         return quality[m]
 
-    def cands(obs, legal, b, pickups, cand):
+    def cands(obs, hand, legal, b, pickups, cand):
         cand[:len(quality)] = np.arange(len(quality))
         return len(quality)
 

@@ -9,10 +9,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from sim.kernel import engine
+from sim.kernel.layout import CURRENT, HANDS, NR, PUB
+from sim.kernel.moves import is_legal_move
+from sim.kernel.position import move_to_dict, to_state
+from sim.rules import apply
 from sim.runs.registry import get_move
 from sim.runs.runner import RunConfig, play_batch
 from tests.positions import pos
 from tests.test_heuristics import PICKUP, choose, play
+
+END_MOVE = {"end": True}
 
 SEEDS = range(200)
 
@@ -60,6 +67,88 @@ def test_11_6_cheapest_alone_is_a_parameter():
     assert choose('cheapest(alone="Q")', lead(["Q", "Q"])) == play("Q")
     with pytest.raises(ValueError, match="alone.*X is not a rank"):
         get_move('cheapest(alone="10 X")').row()
+
+
+TWO_DECKS = {"base": "classic", "decks": 2}      # H1 off, two decks (H18): eight of a rank
+MASTERS = "masters-of-shithead"
+
+
+def decide(spec, position):
+    """The move ``spec`` makes in ``position``, big plays (H18) and an H11 add's ``n``
+    included (:func:`tests.test_heuristics.choose` covers neither)."""
+    st = to_state(position)
+    legal = engine.legal_word(st)
+    p = int(st[CURRENT])
+    obs, hand = st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR]
+    m = int(get_move(spec).fn(obs, hand, legal, np.zeros(4, np.uint64), get_move(spec).row()))
+    assert is_legal_move(legal, m, obs, hand), m                         # R24
+    return move_to_dict(m, st)
+
+
+def chain(pile, hand, stock=(), players=3, run=1):
+    """masters-of-shithead (H19): seat 0 in a chain, ``run`` cards of its run on ``pile``."""
+    return pos(players=players, current=0, hands=[list(hand)] + [[]] * (players - 1),
+               face_down=[["J"]] + [["8"]] * (players - 1), stock=list(stock),
+               pile=list(pile), count=1, ruleset=MASTERS, run=run,
+               decks=2 if players > 3 else 1)
+
+
+@pytest.mark.parametrize("ruleset", [TWO_DECKS, {"base": "boothj5", "decks": 2}])
+def test_11_6_cheapest_completes_a_four_with_all_its_cards(ruleset):
+    """R22 with three of its rank on top: its cards complete a four, and it lays all of them
+    (the peer's KILL branch adds every one before the burn), a K or a Q too while the stock
+    lasts; with two on top it holds back as ever (one K)."""
+    position = pos(players=3, current=0, hands=[["K", "K", "A"], ["5"], ["5"]],
+                   face_down=[["J"], ["6"], ["6"]], stock=["9"], pile=["K", "K", "K"],
+                   count=1, ruleset=ruleset, decks=2)
+    assert decide("cheapest", position) == play("K", "K")
+    position = pos(players=3, current=0, hands=[["Q", "Q", "A"], ["5"], ["5"]],
+                   face_down=[["J"], ["6"], ["6"]], stock=["9"], pile=["Q", "Q", "Q"],
+                   count=1, ruleset=ruleset, decks=2)
+    assert decide("cheapest", position) == play("Q", "Q")          # `alone` gives way
+    position = pos(players=3, current=0, hands=[["K", "K", "A"], ["5"], ["5"]],
+                   face_down=[["J"], ["6"], ["6"]], stock=["9"], pile=["9", "K", "K"],
+                   count=1, ruleset=ruleset, decks=2)
+    assert decide("cheapest", position) == play("K")
+
+
+def test_11_6_cheapest_completes_a_four_under_the_masters_preset():
+    """Two decks at 4 players (H18 "masters"): on three Ks it lays both of its Ks, burning."""
+    position = chain(["K", "K", "K"], ["K", "K", "9"], stock=["5"], players=4, run=0)
+    assert decide("cheapest", position) == play("K", "K")
+    after = apply(position, play("K", "K"))
+    assert "burn" in after["events"] and after["current"] == 0
+
+
+def test_11_6_cheapest_lays_every_card_of_4_to_j_in_one_play_of_two_decks():
+    """H18: five 5s are one lead of five (a big play), all of them."""
+    position = pos(players=3, current=0, hands=[["5"] * 5 + ["K"], ["5"], ["5"]],
+                   face_down=[["J"], ["6"], ["6"]], stock=["9"], ruleset=TWO_DECKS, decks=2)
+    assert decide("cheapest", position) == play(*["5"] * 5)
+
+
+def test_11_6_h19_cheapest_goes_on_with_every_card_of_4_to_j():
+    """H19: after the draw it continues with all its cards of the run's rank when the rank
+    is 4..J, or the stock is empty; otherwise it ends the turn."""
+    assert decide("cheapest", chain(["4", "5"], ["5", "5", "K"], stock=["6"])) == play("5", "5")
+    assert decide("cheapest", chain(["4", "K"], ["K", "K", "9"], stock=["6"])) == END_MOVE
+    assert decide("cheapest", chain(["4", "K"], ["K", "K", "9"])) == play("K", "K")
+
+
+def test_11_6_h19_cheapest_ends_its_run_on_three_of_a_kind_while_the_stock_lasts():
+    """Three Ks on top after its one K (H19), the stock not empty: the peer's turn offers an
+    end there (its KILL branch needs four on top), and CheapShit takes it; the four clause
+    is for a play that completes a four, not for a continuation."""
+    assert decide("cheapest", chain(["K", "K", "K"], ["K", "9", "5"], stock=["6"])) == END_MOVE
+
+
+def test_11_6_h11_one_then_rank_cheapest_takes_all_of_its_cheapest_face_up_rank():
+    """H11 "one_then_rank": no face-up card plays on the A, so it picks up naming its
+    cheapest face-up rank (9 before K in its order), all of it: k = 2."""
+    position = pos(players=3, current=0, hands=[[], ["5"], ["5"]],
+                   face_up=[["9", "9", "K"], [], []], face_down=[["J"], ["6"], ["6"]],
+                   pile=["A"], count=1, ruleset=MASTERS)
+    assert decide("cheapest", position) == {"pickup": True, "add": "9", "n": 2}
 
 
 # -- simple (§11.6: boothj5's Simple) -------------------------------------------------------

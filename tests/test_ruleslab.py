@@ -93,15 +93,101 @@ def test_a_change_that_shortens_the_game_is_found_with_its_sign(planted):
 
 
 def test_the_variants_are_those_11_3_allows():
-    vs, refused = variants("seed", 4)
+    vs, refused, _ = variants("seed", 4)
     idents = [v.ident for v in vs]
     assert idents[0] == "base" and len(set(idents)) == len(idents)
     assert "transparent_rank=10" not in idents            # 10 has its own role (R21, §11.3)
     assert "forced_opening=true" in [r["ident"] for r in refused]      # H16 needs starter=hand
     assert {"choose_face_ups=true", "last_player_loses=true", "preset:classic"} <= set(idents)
-    six, refused6 = variants("seed", 6)
+    six, refused6, _ = variants("seed", 6)
     assert "hand_size=4" in [r["ident"] for r in refused6]            # the deal must fit (H12)
     assert "seven_lower=true" not in [v.ident for v in variants("masters-of-shithead", 4)[0]]
+
+
+NEW = ["decks", "play_on", "out_before_burn", "faceup_pickup"]       # H18, H19, H20, H11
+
+
+def _why(entries):
+    return {x["ident"]: x["reason"] for x in entries}
+
+
+def test_the_new_options_are_measured_refused_or_skipped_with_one_reason_each():
+    """H18, H19, H20 and H11 one_then_rank are changes like any other; what §11.3 refuses is
+    listed with its rule, and a change sure to replay measured games is skipped with why."""
+    vs, refused, skipped = variants("seed", 4, only=NEW)
+    assert [v.ident for v in vs] == [
+        "base", "faceup_pickup=pile_only", "faceup_pickup=must_add_rank",
+        "faceup_pickup=one_then_rank", "decks=2"]
+    assert "H19" in _why(refused)["play_on=true"]               # needs count_rule=false
+    why = _why(skipped)
+    assert {k: why[k] for k in ("decks=masters", "decks=boothj5")} == {
+        "decks=masters": "2 decks at 4 players: the games of decks=2 (H18)",
+        "decks=boothj5": "1 deck at 4 players: the games of the base (H18)"}
+    assert "(H20, V2)" in why["out_before_burn=true"]           # seed ends at the first out
+    vs, refused, skipped = variants("classic", 6, ["jokers=six_players"], NEW)
+    assert {"decks=2", "play_on=true", "out_before_burn=true",
+            "faceup_pickup=one_then_rank"} <= {v.ident for v in vs} and not refused
+    assert set(_why(skipped)) == {"decks=masters", "decks=boothj5"}      # 2 decks at 6 too
+    _, _, skipped = variants("classic", 4, ["four_burns=false"], NEW)
+    assert "(H20, H3)" in _why(skipped)["out_before_burn=true"]     # moot without H3
+    vs, refused, skipped = variants("boothj5", 7, only=NEW)     # 7 players: two decks (H18)
+    assert {"R1", "H18"} <= set(re.findall(r"[RH]\d+", _why(refused)["decks=1"]))
+    assert "decks=masters" in _why(refused) and "decks=2" in _why(skipped)
+    assert "play_on=true" in [v.ident for v in vs]
+
+
+def test_a_skipped_change_plays_the_games_it_names():
+    """H18: decks=masters at 4 players deals and plays exactly decks=2's games (so skipping
+    it loses nothing), decks=boothj5 at 4 players the one-deck games; H20 without V2 the
+    base's games (reference and counting tables)."""
+    from sim.kernel.ruleset import Ruleset
+    from sim.runs.backends import LocalBackend
+    from sim.studies.ruleslab.study import COUNTING
+    from sim.studies.ruleslab.tables import Table, play_block
+
+    spec = dict(players=4, seed=3, max_turns=10_000, threads=2, batch=200, cycle_stop=True)
+
+    def games(rule, base="seed", table=Table("reference", weak="lowest"), deals=200):
+        rs = Ruleset.build(base, [rule])
+        return play_block(table, rs, 0, deals, spec, LocalBackend(2))
+
+    def same(a, b):
+        return all((a[k] == b[k]).all() for k in a)
+    two, one = games("decks=2"), games("decks=1")
+    assert not same(two, one)                                   # two decks do change games
+    assert same(games("decks=masters"), two) and same(games("decks=boothj5"), one)
+    for table in (Table("reference", weak="lowest"), COUNTING):
+        assert same(games("out_before_burn=false", table=table, deals=100),
+                    games("out_before_burn=true", table=table, deals=100))
+    assert not same(games("out_before_burn=false", "classic"),     # with V2 it matters
+                    games("out_before_burn=true", "classic"))
+
+
+def test_the_new_options_measured_from_classic(tmp_path):
+    """A tiny lab of H18-H20 and one_then_rank from classic (count rule off, so H19 is
+    allowed; V2, so H20 matters): every measure for each, two decks lengthen the game, the
+    skipped ones listed once (terminal and page)."""
+    from reports.html import write_report
+    from reports.lab_text import ruleslab_lines
+
+    res = rules_lab(base="classic", only=NEW, out=tmp_path / "lab",
+                    **dict(SMALL, games=400, skill_deals=20))
+    html = write_report(tmp_path / "lab")[0].read_text()
+    assert "Not measured, sure to play games measured already: decks=masters (2 decks" in html
+    idents = [r["ident"] for r in res["rulesets"]]
+    assert {"decks=2", "play_on=true", "out_before_burn=true",
+            "faceup_pickup=one_then_rank"} <= set(idents)
+    for ident in ("decks=2", "play_on=true", "out_before_burn=true",
+                  "faceup_pickup=one_then_rank"):
+        row = _row(res, ident)
+        assert not row["identical"], ident
+        for key in ("turns", "endless", "first_mover", "skill_counting", "luck"):
+            assert row[key]["diff"]["estimate"] is not None, (ident, key)
+    d = _row(res, "decks=2")["turns"]["diff"]
+    assert d["effect"] == 1 and d["ci_low"] > 0                  # a stock of 68 more cards
+    text = "\n".join(ruleslab_lines(res))
+    assert ("Not measured, sure to play games measured already: decks=masters (2 decks at 4 "
+            "players: the games of decks=2 (H18)); decks=boothj5" in text)
 
 
 @pytest.mark.slow

@@ -88,6 +88,9 @@ def build(page: Page, run: Loaded) -> list[str]:
     if res["refused"]:
         blocks.text("Not allowed with this base (§11.3): " + "; ".join(
             f"{x['ident']} ({x['reason']})" for x in res["refused"]) + ".")
+    if res.get("skipped"):
+        blocks.text("Not measured, sure to play games measured already: " + "; ".join(
+            f"{x['ident']} ({x['reason']})" for x in res["skipped"]) + ".")
     blocks.text("More on each measure: docs/rules-lab.md.")
     return []
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.layout import (
-    ADD, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, STOCKLEN,
+    ADD, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, RUN, STOCKLEN, TOPRANK,
 )
 from sim.kernel.moves import (
     big_ranks, big_word, forced, has, least_big, lowest_bit, most_big, most_cards, play_id, play_ranks,
@@ -84,7 +84,7 @@ def _drawn(ranks, counts, base, rng):
 
 
 def cheapest(obs, hand, legal, rng, params):
-    """trachwo's CheapShit (:mod:`strategies.peers`)"""
+    """trachwo's CheapShit (:mod:`strategies.peers`, docs/rules.md §11.6)"""
     ranks = play_ranks(legal)
     big = big_word(obs, hand) if has(legal, L_BIG) else np.int64(0)   # H18
     ranks |= big_ranks(big)
@@ -94,7 +94,9 @@ def cheapest(obs, hand, legal, rng, params):
     every = obs[STOCKLEN] == 0 or (np.int64(params[0]) >> r) & 1 != 0
     if has(legal, L_END):                     # H19: go on with all of 4..J (stock empty: any)
         return _all(legal, r, big) if every else END
-    if (np.int64(params[1]) >> r) & 1 == 0 and every:
+    if every and (np.int64(params[1]) >> r) & 1 == 0:
+        return _all(legal, r, big)
+    if obs[TOPRANK] == r and obs[RUN] >= 3:   # its cards complete a four (R22): all of them
         return _all(legal, r, big)
     return _one(legal, r, big)
 
@@ -109,6 +111,9 @@ def simple(obs, hand, legal, rng, params):
     if ranks == 0:
         return _no_play(obs, legal, params)
     single = np.int64(params[0])
+    if has(legal, L_END):                     # H19: as Simple lays cards, all of a normal
+        r = obs[TOPRANK]                      # rank, one of a `single` rank, never two
+        return END if (single >> r) & 1 else _all(legal, r, big)
     p = obs[CURRENT]
     if obs[HANDN + p] > 0:
         r = first_of(ranks, params)

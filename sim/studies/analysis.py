@@ -19,7 +19,9 @@ import numpy as np
 
 from sim.kernel.cards import NAMES
 from sim.kernel.compiler import install
-from sim.kernel.layout import ADD, ADDN, BLIND, CURRENT, END, OVER, PICKUP, PLAYERS, TURN, V2
+from sim.kernel.layout import (
+    ADD, ADDN, BLIND, CURRENT, END, FU, NR, OVER, PICKUP, PLAYERS, R_FUPICK, TURN, V2,
+)
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
@@ -36,9 +38,14 @@ NORMAL = "95% normal interval (mean ± 1.96 s/√n)"
 
 
 # -- moves as words --------------------------------------------------------------------------
-def move_words(m: int) -> str:
-    """A move id as ``sim play`` reads it: ``7 7``, ``pickup``, ``add K``, ``blind``."""
+def move_words(m: int, st=None) -> str:
+    """A move id as ``sim play`` reads it: ``7 7``, ``pickup``, ``add K``, ``blind``, ``end``
+    (H19). ``st``, the state it is made in, writes an H11 ``one_then_rank`` add of all of a
+    face-up rank with every card (``add K K K``), as its fewer are written (``add K``, ``add K
+    K``), so that no two moves read alike."""
     m = int(m)
+    if st is not None and ADD <= m < PICKUP and st[R_FUPICK] == 3:
+        return "add " + " ".join([NAMES[m - ADD]] * int(st[FU + int(st[CURRENT]) * NR + m - ADD]))
     if m == BLIND:
         return "blind"
     if m == PICKUP:
@@ -165,6 +172,12 @@ class Analysis:
     seconds: float = 0.0
     clear: dict = field(default_factory=dict)
     view: bool = False          # the position wrote its hidden cards "?"
+    words: list = field(default_factory=list)   # each move as :func:`move_words` in its state
+    state: object = None        # the state analysed (an H11 one_then_rank add's ``n``)
+
+    def word(self, i: int) -> str:
+        """Move ``i`` in words (:func:`move_words`, with the state it is made in)."""
+        return self.words[i] if self.words else move_words(self.moves[i])
 
     @property
     def n(self) -> int:
@@ -188,7 +201,7 @@ class Analysis:
         a, b = self.order()[:2]
         span = float(self.players - 1) if self.v2 else 1.0     # V2: places 1..players
         ci = paired_difference(self.scores, a, b, span, float(2 * norm.sf(z)))
-        return {"best": move_words(self.moves[a]), "second": move_words(self.moves[b]),
+        return {"best": self.word(a), "second": self.word(b),
                 "difference": ci["estimate"], "low": ci["ci_low"], "high": ci["ci_high"],
                 "z": z, "n": ci["deals"]}
 
@@ -200,7 +213,7 @@ class Analysis:
             return None
         span = float(self.players - 1) if self.v2 else 1.0
         z = self.clear.get("z", Z95) if z is None else z
-        return tie_of(self.scores, self.v2, span, z, [move_words(m) for m in self.moves])
+        return tie_of(self.scores, self.v2, span, z, [self.word(i) for i in range(len(self.moves))])
 
     def rows(self) -> list[dict]:
         from sim.runs.tally import wilson
@@ -211,8 +224,8 @@ class Analysis:
             played = ~np.isnan(self.scores[:, i])
             col = self.scores[played, i]
             n = int(played.sum())
-            row = {"rank": rank, "move": move_words(self.moves[i]),
-                   "json": move_to_dict(self.moves[i])}
+            row = {"rank": rank, "move": self.word(i),
+                   "json": move_to_dict(self.moves[i], self.state)}
             mean = float(col.mean())
             if self.v2:
                 se = float(col.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
@@ -352,7 +365,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
                  np.zeros((0, moves.size), np.int8), bool(st[V2]), players, seat, seed,
                  opp_name, me_name, omniscient, {"total": 0} if omniscient else hidden_counts(st),
-                 max_turns)
+                 max_turns, words=[move_words(m, st0) for m in moves], state=st0)
 
     def block(first, n):
         # the moves still racing play world w from the same stream as every move would
@@ -386,7 +399,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
         a.clear = {"z": z, "looks": looks, "comparisons": max(1, moves.size - 1),
                    "block": rollouts, "cap": cap, "stopped": stopped, "worlds": a.n,
                    "tolerance": tolerance,
-                   "dropped": [move_words(m) for m, on in zip(moves, active) if not on]}
+                   "dropped": [a.word(i) for i, on in enumerate(active) if not on]}
     return a
 
 

@@ -99,16 +99,9 @@ def state_at(game: dict, turn: int) -> np.ndarray:
 
 def move_phrase(st, m: int) -> str:
     """Move ``m`` made at state ``st`` as ``sim play`` reads it (:func:`sim.cli.words.parse`
-    reads it back to this move): :func:`sim.studies.analysis.move_words`, but an H11
-    ``one_then_rank`` add of all of a face-up rank writes every card (``add K K K``), as its
-    fewer do (``add K``, ``add K K``), so that no two moves read alike."""
-    from sim.kernel.cards import NAMES
-    from sim.kernel.layout import ADD, FU, PICKUP, R_FUPICK
-
-    if ADD <= m < PICKUP and st[R_FUPICK] == 3:
-        held = int(st[FU + int(st[CURRENT]) * NR + m - ADD])
-        return "add " + " ".join([NAMES[m - ADD]] * held)
-    return move_words(m)
+    reads it back to this move): :func:`sim.studies.analysis.move_words` in ``st`` (an H11
+    ``one_then_rank`` add of all of a face-up rank writes every card, ``add K K K``)."""
+    return move_words(m, st)
 
 
 # -- the review ------------------------------------------------------------------------------

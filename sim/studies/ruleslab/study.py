@@ -53,7 +53,7 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     if not 0 < precision < 1:
         raise RunError(f"--precision: expected a share between 0 and 1, got {precision}")
     try:
-        vs, refused = variants(base, players, rule, only)
+        vs, refused, skipped = variants(base, players, rule, only)
     except ValueError as e:
         raise RunError(str(e)) from None
     threads = threads or numba.config.NUMBA_NUM_THREADS
@@ -72,8 +72,8 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
             "batch": batch, "cycle_stop": bool(cycle_stop)}
     reference = Table("reference", weak=strategy)
     units = Units(saved)
-    state = {"vs": vs, "refused": refused, "plan": plan, "ref": {}, "counting": {},
-             "mc": {}, "stopped": {}, "played": 0}
+    state = {"vs": vs, "refused": refused, "skipped": skipped, "plan": plan, "ref": {},
+             "counting": {}, "mc": {}, "stopped": {}, "played": 0}
     phase = phase or (lambda label, total: None)
 
     def block(table, i, first, deals, played):
@@ -176,7 +176,7 @@ def summarize(state, partial=False) -> dict:
         rows.append(row)
     out = {"players": players, "base": str(vs[0].ruleset), "seed": plan["seed"],
            "plan": {k: v for k, v in plan.items() if k not in ("variants", "code", "ruleset")},
-           "rulesets": rows, "refused": state["refused"],
+           "rulesets": rows, "refused": state["refused"], "skipped": state["skipped"],
            "measured": len(rows), "of": len(vs), "games_played": state["played"],
            "top": top_effects(rows), "definitions": m.definitions(),
            "no_effect": [r["ident"] for r in rows if r.get("identical")]}
@@ -287,7 +287,7 @@ def estimate_plan(*, players, base, rule, only, strategy, games, skill_deals, mc
     from sim.runs.config import RunConfig
 
     try:
-        vs, _ = variants(base, players, rule, only)
+        vs = variants(base, players, rule, only)[0]
     except ValueError:
         return []
 
