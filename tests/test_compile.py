@@ -317,6 +317,54 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
     assert not runs["ours"]["arrays"]
 
 
+def test_the_inline_patch_copies_a_callees_scope_once_per_copy_not_per_block(monkeypatch):
+    """sim.kernel.compiler's ``inline`` patch: Numba's inliner deep-copies an inlined
+    function's IR with one memo for all its blocks, so its scope (every variable) is copied
+    once per copy of the IR instead of once per block (a cost that grew with the square of
+    the batch core's inlined code); the compiled function answers the same."""
+    import copy
+
+    from numba.core import inline_closurecall, ir
+
+    from sim.kernel.compiler import active, install
+
+    install()
+    if not active("inline"):
+        return        # switched off (or its Numba internal changed): nothing to compare
+    patched = inline_closurecall.InlineWorker.inline_ir
+    copies = []
+
+    def scope_copy(self, memo):               # a plain deep copy, counted
+        copies.append(1)
+        new = ir.Scope.__new__(ir.Scope)
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
+
+    monkeypatch.setattr(ir.Scope, "__deepcopy__", scope_copy, raising=False)
+
+    def branches(x):                          # several blocks to copy
+        y = 0
+        for i in range(4):
+            if (x >> i) & 1:
+                y += i
+            elif x > 9:
+                y -= 1
+        return y
+
+    counts, answers = {}, {}
+    for mode, inline_ir in (("numba", patched.numba), ("ours", patched)):
+        monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_ir", inline_ir)
+        callee = jit(inline="always", cache=False)(branches)
+        caller = jit(cache=False)(lambda x: callee(x) + 2 * callee(x + 1))
+        del copies[:]
+        answers[mode] = [caller(x) for x in range(16)]
+        counts[mode] = len(copies)
+    assert answers["numba"] == answers["ours"] == [branches(x) + 2 * branches(x + 1)
+                                                   for x in range(16)]
+    assert 0 < 3 * counts["ours"] <= counts["numba"]
+
+
 def test_the_numba_range_is_the_range_ci_tests():
     """pyproject.toml allows exactly the Numba minors from the oldest to the newest that
     .ci/run tests, and the running Numba is inside it."""

@@ -15,7 +15,7 @@ import numpy as np
 from sim.kernel.compiler import jit
 from sim.kernel.layout import BIG, L_BIG
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_play, nth_legal,
+    big_play, big_word, count_legal, forced, has, lowest_bit, most_play, nth_legal,
     play_ranks, popcount,
 )
 from sim.kernel.rng import randint
@@ -25,14 +25,25 @@ def random_move(obs, hand, legal, rng, params):
     """uniform over the legal moves"""
     n = count_legal(legal, obs)
     if has(legal, L_BIG):                     # H18: the plays of 5 to 8 cards count too
-        big = big_word(obs, hand)
-        k = randint(rng, n + popcount(big))
-        if k < n:
-            return nth_legal(legal, obs, k)
-        for _ in range(k - n):
-            big &= big - 1
-        return BIG + lowest_bit(big)
+        k = _random_big(obs, hand, rng, n)
+        if k < 0:
+            return -1 - k
+        return nth_legal(legal, obs, k)
     return nth_legal(legal, obs, randint(rng, n))
+
+
+@jit
+def _random_big(obs, hand, rng, n):
+    """random_move's draw among its ``n`` legal moves and the plays of 5 to 8 cards (two
+    decks, H18): k < n for the k-th legal move, else -1 - the big play's id. Called, not
+    inlined: no game of one deck comes here."""
+    big = big_word(obs, hand)
+    k = randint(rng, n + popcount(big))
+    if k < n:
+        return k
+    for _ in range(k - n):
+        big &= big - 1
+    return -1 - (BIG + lowest_bit(big))
 
 
 def lowest(obs, hand, legal, rng, params):
@@ -42,8 +53,7 @@ def lowest(obs, hand, legal, rng, params):
     if ranks:
         return most_play(legal, lowest_bit(ranks), obs, hand)     # H18: 5 to 8 cards too
     if has(legal, L_BIG):                     # H18: only plays of 5 to 8 cards are legal
-        big = big_word(obs, hand)
-        return most_big(big, lowest_bit(big_ranks(big)))
+        return big_play(obs, hand, -1)
     return forced(legal, obs)
 
 

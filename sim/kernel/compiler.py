@@ -12,7 +12,8 @@ is absent or when ``SHITHEAD_NUMBA_PATCHES`` switches it off (``0`` for none, el
 to keep; unset: all). Each one is kept for what it buys on the commands users run
 (benchmarks/results/numba-patches.md); none is needed for a correct result. ``cache``,
 ``lazy`` and ``borrow`` apply to the project's own functions when they are decorated or
-seated; ``load`` is process-wide, applied only when an entry point calls :func:`install`.
+seated; ``load`` and ``inline`` are process-wide, applied only when an entry point calls
+:func:`install`.
 
 **The compile cache** of the project's functions goes to a folder named after a hash of the
 code that shapes results (:mod:`sim.kernel.identity`) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
@@ -49,7 +50,7 @@ if tuple(int(x) for x in numba.__version__.split(".")[:2]) < (0, 61):
 # NUMBA_DISABLE_JIT=1: numba.njit returns the Python function itself (read at import).
 DEBUG = bool(numba.config.DISABLE_JIT)
 
-ALL_PATCHES = ("cache", "lazy", "borrow", "load")
+ALL_PATCHES = ("cache", "lazy", "borrow", "load", "inline")
 
 
 def _switched_on() -> frozenset:
@@ -111,8 +112,20 @@ def _check_load() -> bool:
             and callable(getattr(rtsys, "initialize", None)))
 
 
+def _check_inline() -> bool:
+    """``InlineWorker.inline_ir``, whose copy of a callee's IR deep-copies it block by block
+    through the module ``copy``, and blocks copied without a ``__deepcopy__`` of their own."""
+    import copy
+
+    from numba.core import inline_closurecall, ir
+    return (_params(inline_closurecall.InlineWorker.inline_ir)
+            == ("self", "caller_ir", "block", "i", "callee_ir", "callee_freevars", "arg_typs")
+            and getattr(inline_closurecall, "copy", None) is copy
+            and "__deepcopy__" not in vars(ir.Block) and "__deepcopy__" in vars(ir.Var))
+
+
 _CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "borrow": _check_borrow,
-           "load": _check_load}
+           "load": _check_load, "inline": _check_inline}
 
 
 @lru_cache(maxsize=None)
@@ -370,17 +383,20 @@ _installed = False
 
 
 def install() -> None:
-    """Apply the process-wide patch ``load`` if :func:`active` (idempotent, cheap to call
-    again): ``Cache.load_overload`` without the refresh of the whole compiler context it runs
-    first (it imports and registers every typing and lowering implementation Numba has, none
-    of which code loaded from the cache uses). The runtime's own functions, which loaded code
-    does need, are still initialised; a compile still refreshes. The entry points that load
-    or run the core call it first: the strategy lookup (:mod:`sim.runs.registry`, which every
-    command goes through), :func:`sim.runs.batch.play_batch` and the analysis."""
+    """Apply the process-wide patches ``load`` and ``inline`` if :func:`active` (idempotent,
+    cheap to call again). ``load``: ``Cache.load_overload`` without the refresh of the whole
+    compiler context it runs first (it imports and registers every typing and lowering
+    implementation Numba has, none of which code loaded from the cache uses). The runtime's
+    own functions, which loaded code does need, are still initialised; a compile still
+    refreshes. ``inline``: :func:`_install_inline`. The entry points that load or run the core
+    call it first: the strategy lookup (:mod:`sim.runs.registry`, which every command goes
+    through), :func:`sim.runs.batch.play_batch` and the analysis."""
     global _installed
     if _installed:
         return
     _installed = True
+    if active("inline"):
+        _install_inline()
     if active("load"):
         from numba.core import caching
         from numba.core.runtime import rtsys
@@ -393,3 +409,46 @@ def install() -> None:
         load_overload.numba = caching.Cache.load_overload
         caching.Cache.load_overload = load_overload
 
+
+
+def _install_inline() -> None:
+    """``InlineWorker.inline_ir`` copying each IR's blocks with one deep-copy memo, as one
+    deep copy of them all would, instead of one memo per block. Every block refers to the
+    function's scope, which holds all its variables: a memo per block copied the whole scope
+    once per block, a cost that grows with the square of the inlined code (the batch core
+    inlines its referee, the rules and the built-ins: about half of its cold compile). The
+    copied IR is the same, except that what the blocks share stays shared, as it is in the
+    original; Numba holds its compiler lock throughout, so the swapped ``copy`` is seen by
+    this call alone."""
+    import copy
+
+    from numba.core import inline_closurecall, ir
+
+    class OneMemo:
+        """The module ``copy`` for one call of ``inline_ir``: a block is deep-copied with the
+        memo of the other blocks of its scope (its function's IR)."""
+
+        def __init__(self):
+            self.memos = {}
+
+        def deepcopy(self, x, memo=None):
+            if memo is None and isinstance(x, ir.Block):
+                # the memo keeps x (and so its scope) alive: the key is not reused
+                memo = self.memos.setdefault(id(x.scope), {})
+            return copy.deepcopy(x, memo)
+
+        def __getattr__(self, name):
+            return getattr(copy, name)
+
+    numba_inline_ir = inline_closurecall.InlineWorker.inline_ir
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        inline_closurecall.copy = OneMemo()
+        try:
+            return numba_inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars,
+                                   arg_typs)
+        finally:
+            inline_closurecall.copy = copy
+
+    inline_ir.numba = numba_inline_ir
+    inline_closurecall.InlineWorker.inline_ir = inline_ir

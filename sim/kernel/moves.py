@@ -156,7 +156,29 @@ def big_ranks(big):
 @jit(inline="always")
 def most_big(big, rank):
     """The largest play of ``rank`` in ``big`` (:func:`big_word`), an id, or -1."""
+    return _most_big(big, rank) if big != 0 else -1
+
+
+@jit
+def _most_big(big, rank):
+    """:func:`most_big` of a non-zero ``big``. Called, not inlined, like :func:`_big`: only
+    games of two decks come here (H18)."""
     for n in range(8, 4, -1):
+        if has(big, (n - 5) * NR + rank):
+            return BIG + (n - 5) * NR + rank
+    return -1
+
+
+@jit(inline="always")
+def least_big(big, rank):
+    """The smallest play of ``rank`` in ``big`` (:func:`big_word`), an id, or -1."""
+    return _least_big(big, rank) if big != 0 else -1
+
+
+@jit
+def _least_big(big, rank):
+    """:func:`least_big` of a non-zero ``big`` (called, not inlined: two decks only, H18)."""
+    for n in range(5, 9):
         if has(big, (n - 5) * NR + rank):
             return BIG + (n - 5) * NR + rank
     return -1
@@ -170,7 +192,7 @@ def most_play(legal, rank, obs, hand):
     one deck."""
     if has(legal, 3 * NR + rank):
         if has(legal, L_BIG):
-            m = most_big(big_word(obs, hand), rank)
+            m = big_play(obs, hand, rank)
             if m >= 0:
                 return m
         return 3 * NR + rank
@@ -178,6 +200,25 @@ def most_play(legal, rank, obs, hand):
         if has(legal, (n - 1) * NR + rank):
             return (n - 1) * NR + rank
     return -1
+
+
+@jit(inline="always")
+def big_play(obs, hand, rank):
+    """The largest legal play of 5 to 8 cards (two decks, H18) of ``rank``, or for ``rank``
+    -1 of the lowest rank with one (3 up to A, then 2, then joker); -1 when there is none."""
+    return _big_play(obs, hand, np.int64(rank))     # not a literal: one compile per array type
+
+
+@jit
+def _big_play(obs, hand, rank):
+    """:func:`big_play`. Called, not inlined: only games of two decks come here."""
+    big = big_word(obs, hand)
+    if rank < 0:
+        ranks = big_ranks(big)
+        if ranks == 0:
+            return -1
+        rank = lowest_bit(ranks)
+    return most_big(big, rank)
 
 
 @jit(inline="always")
@@ -256,6 +297,13 @@ def _partial(legal, obs):
     """The ADDN ids legal (H11 one_then_rank: k < all of a face-up rank), as bits m - ADDN."""
     if not has(legal, L_ADD) or obs[R_FUPICK] != 3:
         return np.int64(0)
+    return _partial_bits(obs)
+
+
+@jit
+def _partial_bits(obs):
+    """:func:`_partial` under one_then_rank with an add legal. Called, not inlined: no other
+    ruleset comes here (H11)."""
     p = obs[CURRENT]
     bits = np.int64(0)
     for r in range(NR):
@@ -293,6 +341,14 @@ def nth_legal(legal, obs, k):
         if k == 0:
             return BLIND
         k -= 1
+    return _nth_rare(legal, obs, k)
+
+
+@jit
+def _nth_rare(legal, obs, k):
+    """:func:`nth_legal` past the plays, adds, pick-up and blind turn: ``END`` (H19), then the
+    ADDN ids (H11 one_then_rank). Called, not inlined: the seed rules never come here with a
+    ``k`` in range."""
     if has(legal, L_END):
         if k == 0:
             return END

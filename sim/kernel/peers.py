@@ -12,11 +12,10 @@ import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.layout import (
-    ADD, BIG, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, RUN, STOCKLEN,
-    TOPRANK,
+    ADD, CURRENT, END, FU, HANDN, L_ADD, L_BIG, L_BLIND, L_END, NR, RUN, STOCKLEN, TOPRANK,
 )
 from sim.kernel.moves import (
-    big_ranks, big_word, forced, has, lowest_bit, most_big, most_cards, play_id, play_ranks,
+    big_ranks, big_word, forced, has, least_big, lowest_bit, most_big, most_cards, play_id, play_ranks,
 )
 from sim.kernel.rng import randint
 
@@ -38,10 +37,7 @@ def _one(legal, r, big):
     for n in range(1, 5):
         if has(legal, play_id(r, n)):
             return play_id(r, n)
-    for n in range(5, 9):
-        if has(big, (n - 5) * NR + r):
-            return BIG + (n - 5) * NR + r
-    return -1
+    return least_big(big, r)
 
 
 @jit(inline="always")
