@@ -39,7 +39,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
-from sim.kernel import identity
+from sim.kernel import identity, inlining
 
 # R26 needs a jitted caller to receive a first-class strategy's exception (an index past its
 # observation), which Numba does through ``function_type._get_jit_address`` from 0.61 on;
@@ -112,20 +112,8 @@ def _check_load() -> bool:
             and callable(getattr(rtsys, "initialize", None)))
 
 
-def _check_inline() -> bool:
-    """``InlineWorker.inline_ir``, whose copy of a callee's IR deep-copies it block by block
-    through the module ``copy``, and blocks copied without a ``__deepcopy__`` of their own."""
-    import copy
-
-    from numba.core import inline_closurecall, ir
-    return (_params(inline_closurecall.InlineWorker.inline_ir)
-            == ("self", "caller_ir", "block", "i", "callee_ir", "callee_freevars", "arg_typs")
-            and getattr(inline_closurecall, "copy", None) is copy
-            and "__deepcopy__" not in vars(ir.Block) and "__deepcopy__" in vars(ir.Var))
-
-
 _CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "borrow": _check_borrow,
-           "load": _check_load, "inline": _check_inline}
+           "load": _check_load, "inline": inlining.check}
 
 
 @lru_cache(maxsize=None)
@@ -388,7 +376,7 @@ def install() -> None:
     compiler context it runs first (it imports and registers every typing and lowering
     implementation Numba has, none of which code loaded from the cache uses). The runtime's
     own functions, which loaded code does need, are still initialised; a compile still
-    refreshes. ``inline``: :func:`_install_inline`. The entry points that load or run the core
+    refreshes. ``inline``: :func:`sim.kernel.inlining.install`. The entry points that load or run the core
     call it first: the strategy lookup (:mod:`sim.runs.registry`, which every command goes
     through), :func:`sim.runs.batch.play_batch` and the analysis."""
     global _installed
@@ -396,7 +384,7 @@ def install() -> None:
         return
     _installed = True
     if active("inline"):
-        _install_inline()
+        inlining.install()
     if active("load"):
         from numba.core import caching
         from numba.core.runtime import rtsys
@@ -408,47 +396,3 @@ def install() -> None:
 
         load_overload.numba = caching.Cache.load_overload
         caching.Cache.load_overload = load_overload
-
-
-
-def _install_inline() -> None:
-    """``InlineWorker.inline_ir`` copying each IR's blocks with one deep-copy memo, as one
-    deep copy of them all would, instead of one memo per block. Every block refers to the
-    function's scope, which holds all its variables: a memo per block copied the whole scope
-    once per block, a cost that grows with the square of the inlined code (the batch core
-    inlines its referee, the rules and the built-ins: about half of its cold compile). The
-    copied IR is the same, except that what the blocks share stays shared, as it is in the
-    original; Numba holds its compiler lock throughout, so the swapped ``copy`` is seen by
-    this call alone."""
-    import copy
-
-    from numba.core import inline_closurecall, ir
-
-    class OneMemo:
-        """The module ``copy`` for one call of ``inline_ir``: a block is deep-copied with the
-        memo of the other blocks of its scope (its function's IR)."""
-
-        def __init__(self):
-            self.memos = {}
-
-        def deepcopy(self, x, memo=None):
-            if memo is None and isinstance(x, ir.Block):
-                # the memo keeps x (and so its scope) alive: the key is not reused
-                memo = self.memos.setdefault(id(x.scope), {})
-            return copy.deepcopy(x, memo)
-
-        def __getattr__(self, name):
-            return getattr(copy, name)
-
-    numba_inline_ir = inline_closurecall.InlineWorker.inline_ir
-
-    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
-        inline_closurecall.copy = OneMemo()
-        try:
-            return numba_inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars,
-                                   arg_typs)
-        finally:
-            inline_closurecall.copy = copy
-
-    inline_ir.numba = numba_inline_ir
-    inline_closurecall.InlineWorker.inline_ir = inline_ir
