@@ -103,6 +103,21 @@ class Tally:
                 "triples": dict(sorted(self.triples.items())), "notes": dict(self.notes)}
 
 
+def progress(n, g, games, t0):
+    """Every 2000 games, one line on stderr (overwritten): how far, and the CPU so far."""
+    if (g + 1) % 2000 == 0:
+        print(f"\r{n} players: {g + 1}/{games} games, {time.process_time() - t0:.0f} CPU-s",
+              end="", file=sys.stderr, flush=True)
+
+
+def side_result(tally, t0) -> dict:
+    """A side's result for one player count: the tally's statistics and its CPU seconds."""
+    print(file=sys.stderr)
+    res = tally.to_json()
+    res["cpu_seconds"] = time.process_time() - t0
+    return res
+
+
 # -- the peer's engine -------------------------------------------------------------------------
 def load_engine(src: Path):
     """The peer's modules, imported from its source folder (the one holding ``shithead/``)."""
@@ -145,14 +160,8 @@ def peer_side(a) -> dict:
                     raise
                 tally.notes["crashed_identical_hands"] += 1
                 shithead = None
-            if (g + 1) % 2000 == 0:
-                print(f"\r{n} players: {g + 1}/{a.games} games, "
-                      f"{time.process_time() - t0:.0f} CPU-s", end="", file=sys.stderr,
-                      flush=True)
-        print(file=sys.stderr)
-        res = tally.to_json()
-        res["cpu_seconds"] = time.process_time() - t0
-        out[str(n)] = res
+            progress(n, g, a.games, t0)
+        out[str(n)] = side_result(tally, t0)
     return out
 
 
@@ -359,14 +368,8 @@ def ours_side(a) -> dict:
             if not finished:
                 tally.notes["unfinished_" + ("peer_rule" if rec.status == 0 else "cap_or_cycle")] += 1
             tally.add(finished, v, rel(int(rec.start[FIRST])), places, triples)
-            if (g + 1) % 2000 == 0:
-                print(f"\r{n} players: {g + 1}/{a.games} games, "
-                      f"{time.process_time() - t0:.0f} CPU-s", end="", file=sys.stderr,
-                      flush=True)
-        print(file=sys.stderr)
-        res = tally.to_json()
-        res["cpu_seconds"] = time.process_time() - t0
-        out[str(n)] = res
+            progress(n, g, a.games, t0)
+        out[str(n)] = side_result(tally, t0)
     return out
 
 
