@@ -258,3 +258,33 @@ def test_dealt_state_follows_R4():
                 deck = 52 * decks + (2 if players >= 6 else 0)
                 assert len(pos["stock"]) == deck - 9 * players
                 assert st[TURN] == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=hs.integers(0, 2**32), rseed=hs.integers(0, 2**32), pseed=hs.integers(0, 99))
+def test_one_legality_check_agrees_with_the_legal_moves(seed, rseed, pseed):
+    """R24 over random rulesets (H11 one_then_rank, H18 big plays, H19 END included): the one
+    check of a move (``moves.legal_in``, as the referee's ``engine.legal_move`` and a
+    strategy's ``is_legal_move`` and ``is_legal`` call it) says legal exactly for the moves
+    listed (``legal_list`` and ``big_word``), for every id and a few out of range."""
+    from sim.kernel.layout import HANDS, NR
+    from sim.kernel.moves import is_legal, is_legal_move
+    rs, players = drawn_ruleset(rseed, pseed)
+    checked = []
+
+    def check(st):
+        if st[OVER]:
+            return
+        legal = engine.legal_word(st)
+        ids = set(legal_ids(st).tolist())
+        p = st[CURRENT]
+        hand = st[HANDS + p * NR:HANDS + p * NR + NR].copy()
+        for m in range(-2, NMOVES + 2):
+            want = m in ids
+            assert engine.legal_move(st, legal, m) == want, (m, sorted(ids))
+            assert is_legal_move(legal, m, st, hand) == want, (m, sorted(ids))
+            assert is_legal(legal, m, st) == (want and not BIG <= m < ADDN), m
+        checked.append(len(ids))
+
+    random_game(seed, players, rs, steps=150, check=check)
+    assert checked, "no position was checked"

@@ -24,14 +24,14 @@ from sim.kernel.layout import (
     ADD, ADDN, BIG, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
     EFF_COVER, EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD,
     EV_BLIND_FAIL, EV_BURN, EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, END, FD, FDN,
-    FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_ADD, L_BIG, L_BLIND, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
+    FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
     NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN,
     PLAYERS, R_AGAIN, R_COUNT, R_DECKS, R_EFFECT, R_EFFECTS, R_FOLLOW, R_FOUR, R_FUPICK,
     R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_OUTBURN, R_PICKS, R_PLAYON, R_REMOVE, R_STARTER,
     R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN, TOP,
     TOPRANK, TURN, V1, V2,
 )
-from sim.kernel.moves import _big, has, is_legal, lowest_bit, move_cards, move_rank
+from sim.kernel.moves import _big, legal_in, lowest_bit, move_cards, move_rank
 from sim.kernel.rng import randint
 
 
@@ -156,27 +156,10 @@ def _legal_wide(st, rz):
 
 @jit(inline="always")
 def legal_move(st, legal, m):
-    """Is ``m`` legal for the seat to move, whose legal word is ``legal``? Every move, big
-    plays (H18) included (:func:`sim.kernel.moves.is_legal_move`, with the hand in ``st``).
-    The moves of the seed rules are checked here, the others (``END``, big plays, ``ADDN``,
-    ids out of range) out of line, in :func:`_legal_rare`."""
-    if m < ADD:
-        return m >= 0 and has(legal, m)
-    if m == PICKUP:
-        return has(legal, L_PICKUP)
-    if m == BLIND:
-        return has(legal, L_BLIND)
-    if m < PICKUP:
-        return has(legal, L_ADD) and st[ix(FU + st[CURRENT] * NR + m - ADD)] > 0
-    return _legal_rare(st, legal, m)
-
-
-@jit
-def _legal_rare(st, legal, m):
-    """:func:`legal_move` of ``END`` (H19), a big play (H18), ``ADDN`` (H11) or an id out of
-    range. Called, not inlined: no seed game's move comes here."""
-    return is_legal(legal, m, st) or (m >= BIG and m < ADDN and has(legal, L_BIG) and has(
-        _big(st, st, HANDS + st[CURRENT] * NR), m - BIG))
+    """Is ``m`` legal for the seat to move, whose legal word is ``legal`` (R24)? Every move, big
+    plays (H18) included, with the mover's hand read in ``st``: the one check,
+    :func:`sim.kernel.moves.legal_in`."""
+    return legal_in(legal, m, st, st, HANDS + st[CURRENT] * NR)
 
 
 _PAIR = 1 | (1 << NR)

@@ -249,23 +249,34 @@ def forced(legal, obs):
 
 
 @jit(inline="always")
-def is_legal(legal, m, obs):
-    """Is move ``m`` legal for the seat to move? (``obs``: the observation, for adds.) Not for
-    a big play (two decks, H18), which needs the hand: False for those ids;
-    :func:`is_legal_move` checks every move."""
-    if m < 0 or m >= NMOVES:
-        return False
+def legal_in(legal, m, obs, hand, h):
+    """Is move ``m`` legal for the seat to move, whose legal word is ``legal`` (R24)? The one
+    check of a move: the referee's (:func:`sim.kernel.engine.legal_move`), a strategy's
+    (:func:`is_legal`, :func:`is_legal_move`) and the terminal game's all call it. ``obs``:
+    the observation (for adds); the mover's hand counts are ``hand[h:h + 14]`` (read for a
+    big play only, H18). The moves of the seed rules are checked inline, the others
+    (``END``, big plays, ``ADDN``, ids out of range) out of line, in :func:`_legal_rare`:
+    inlined at every caller they lengthened the cold compile."""
     if m < ADD:
-        return has(legal, m)
+        return m >= 0 and has(legal, m)
     if m == PICKUP:
         return has(legal, L_PICKUP)
     if m == BLIND:
         return has(legal, L_BLIND)
-    if m == END:
-        return has(legal, L_END)
     if m < PICKUP:
         return has(legal, L_ADD) and obs[ix(FU + obs[CURRENT] * NR + m - ADD)] > 0
-    if m >= ADDN:                            # H11 one_then_rank: fewer than all of a rank
+    return _legal_rare(legal, m, obs, hand, h)
+
+
+@jit
+def _legal_rare(legal, m, obs, hand, h):
+    """:func:`legal_in` of ``END`` (H19), a big play (H18), ``ADDN`` (H11) or an id out of
+    range. Called, not inlined: no seed game's move comes here."""
+    if m == END:
+        return has(legal, L_END)
+    if m >= BIG and m < ADDN:                # H18: 5 to 8 cards, from the hand
+        return has(legal, L_BIG) and has(_big(obs, hand, h), m - BIG)
+    if m >= ADDN and m < NMOVES:             # H11 one_then_rank: fewer than all of a rank
         k = (m - ADDN) // NR + 1
         return (has(legal, L_ADD) and obs[R_FUPICK] == 3
                 and obs[ix(FU + obs[CURRENT] * NR + (m - ADDN) % NR)] > k)
@@ -273,11 +284,17 @@ def is_legal(legal, m, obs):
 
 
 @jit(inline="always")
+def is_legal(legal, m, obs):
+    """Is move ``m`` legal for the seat to move? (``obs``: the observation, for adds.) Not for
+    a big play (two decks, H18), which needs the hand: False for those ids;
+    :func:`is_legal_move` checks every move. Both are :func:`legal_in`."""
+    return not (m >= BIG and m < ADDN) and legal_in(legal, m, obs, obs, 0)
+
+
+@jit(inline="always")
 def is_legal_move(legal, m, obs, hand):
     """:func:`is_legal` for every move, big plays included (``hand``: the mover's hand)."""
-    if m >= BIG and m < ADDN:
-        return has(legal, L_BIG) and has(_big(obs, hand, 0), m - BIG)
-    return is_legal(legal, m, obs)
+    return legal_in(legal, m, obs, hand, 0)
 
 
 @jit(inline="always")
