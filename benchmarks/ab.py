@@ -57,6 +57,9 @@ def main():
     ap.add_argument("--cycle-stop", action=argparse.BooleanOptionalAction, default=False,
                     help="stop games proven endless, in versions that can (default: off, "
                          "so that every version plays the same turns)")
+    ap.add_argument("--max-turns", type=int, default=None,
+                    help="end every game after this many turns (R25): 1 times what a game costs "
+                         "besides its turns (the deal, the swap, the records)")
     args = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="shithead-ab-"))
     sys.path.insert(0, str(scratch))
@@ -70,6 +73,8 @@ def main():
         extra = {}
         if "cycle_stop" in runners[name].RunConfig.__dataclass_fields__:
             extra["cycle_stop"] = args.cycle_stop       # versions before it had none
+        if args.max_turns is not None:
+            extra["max_turns"] = args.max_turns
         if args.rules != "seed":
             extra["rules"] = args.rules
         configs[name] = runners[name].RunConfig(games=1, players=args.players, seed=1,
