@@ -12,7 +12,6 @@ import pytest
 
 import sim
 from sim.cli import work
-from sim.runs import chunks
 
 
 def test_run_gives_what_the_command_gives(cli, tmp_path):
@@ -156,9 +155,6 @@ def test_ctrl_c_in_the_swap_study_returns_its_games_so_far(monkeypatch, tmp_path
                 raise KeyboardInterrupt
         yield progress
     monkeypatch.setattr(work, "maybe_progress", stop_after)
-    # the short first chunks of a fresh process (not the sizes earlier tests taught it,
-    # sim.runs.chunks), so that the stop at 1,000 games lands before the last chunk is taken
-    monkeypatch.setattr(chunks, "_SIZES", {})
     part = sim.study_swap(players=2, games=3000, seed=1, out=tmp_path / "s", quiet=True)
     assert "interrupted" in part.summary["partial"] and part.study is None
     assert 1000 <= part.summary["overall"]["games"] < 3000

@@ -421,3 +421,31 @@ def test_a_borrowed_view_points_only_into_an_array_its_caller_holds():
                     if not held:
                         bad.append(f"{path.relative_to(root)}:{fn.lineno} {fn.name}: {name}")
     assert seen > 10 and not bad, bad
+
+
+def test_the_fnaddr_patch_answers_numbas_addresses_from_a_memo(monkeypatch):
+    """sim.kernel.compiler's ``fnaddr`` patch: the addresses of a first-class strategy that
+    Numba's unboxing asks for at every call of the core come from a memo, and are the ones
+    Numba's own functions give; the games are the same with and without it."""
+    import numba
+    from numba.experimental import function_type
+
+    from sim.kernel.compiler import active, install
+    from sim.runs.runner import RunConfig, play_batch
+
+    install()
+    if not active("fnaddr"):
+        return        # switched off (or its Numba internal changed): Numba's own functions
+    cfg = RunConfig(games=1, players=3, seed=5, strategies=["lowest", "random", "counting"])
+    patched = play_batch(cfg, 0, 60, 1)
+    wrapper, jit_address = function_type._get_wrapper_address, function_type._get_jit_address
+    for fns in (cfg.pool.moves, cfg.pool.swaps):
+        sig = numba.typeof(tuple(fns)).dtype.signature
+        for f in fns:
+            for get in (wrapper, jit_address):
+                assert get(f, sig) == get(f, sig) == get.numba(f, sig) > 0
+    monkeypatch.setattr(function_type, "_get_wrapper_address", wrapper.numba)
+    monkeypatch.setattr(function_type, "_get_jit_address", jit_address.numba)
+    numbas = play_batch(cfg, 0, 60, 1)
+    for name in ("status", "turns", "order", "pickups"):
+        np.testing.assert_array_equal(getattr(patched, name), getattr(numbas, name))

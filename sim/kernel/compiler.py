@@ -12,8 +12,8 @@ is absent or when ``SHITHEAD_NUMBA_PATCHES`` switches it off (``0`` for none, el
 to keep; unset: all). Each one is kept for what it buys on the commands users run
 (benchmarks/results/numba-patches.md); none is needed for a correct result. ``cache``,
 ``lazy`` and ``borrow`` apply to the project's own functions when they are decorated or
-seated; ``load`` and ``inline`` are process-wide, applied only when an entry point calls
-:func:`install`.
+seated; ``load``, ``inline`` and ``fnaddr`` are process-wide, applied only when an entry point
+calls :func:`install`.
 
 **The compile cache** of the project's functions goes to a folder named after a hash of the
 code that shapes results (:mod:`sim.kernel.identity`) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
@@ -39,7 +39,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
-from sim.kernel import identity, inlining
+from sim.kernel import fnaddr, identity, inlining
 
 # R26 needs a jitted caller to receive a first-class strategy's exception (an index past its
 # observation), which Numba does through ``function_type._get_jit_address`` from 0.61 on;
@@ -50,7 +50,7 @@ if tuple(int(x) for x in numba.__version__.split(".")[:2]) < (0, 61):
 # NUMBA_DISABLE_JIT=1: numba.njit returns the Python function itself (read at import).
 DEBUG = bool(numba.config.DISABLE_JIT)
 
-ALL_PATCHES = ("cache", "lazy", "borrow", "load", "inline")
+ALL_PATCHES = ("cache", "lazy", "borrow", "load", "inline", "fnaddr")
 
 
 def _switched_on() -> frozenset:
@@ -113,7 +113,7 @@ def _check_load() -> bool:
 
 
 _CHECKS = {"cache": _check_cache, "lazy": _check_lazy, "borrow": _check_borrow,
-           "load": _check_load, "inline": inlining.check}
+           "load": _check_load, "inline": inlining.check, "fnaddr": fnaddr.check}
 
 
 @lru_cache(maxsize=None)
@@ -371,12 +371,13 @@ _installed = False
 
 
 def install() -> None:
-    """Apply the process-wide patches ``load`` and ``inline`` if :func:`active` (idempotent,
+    """Apply the process-wide patches ``load``, ``inline`` and ``fnaddr`` if :func:`active` (idempotent,
     cheap to call again). ``load``: ``Cache.load_overload`` without the refresh of the whole
     compiler context it runs first (it imports and registers every typing and lowering
     implementation Numba has, none of which code loaded from the cache uses). The runtime's
     own functions, which loaded code does need, are still initialised; a compile still
-    refreshes. ``inline``: :func:`sim.kernel.inlining.install`. The entry points that load or run the core
+    refreshes. ``inline``: :func:`sim.kernel.inlining.install`; ``fnaddr``:
+    :func:`sim.kernel.fnaddr.install`. The entry points that load or run the core
     call it first: the strategy lookup (:mod:`sim.runs.registry`, which every command goes
     through), :func:`sim.runs.batch.play_batch` and the analysis."""
     global _installed
@@ -385,6 +386,8 @@ def install() -> None:
     _installed = True
     if active("inline"):
         inlining.install()
+    if active("fnaddr"):
+        fnaddr.install()
     if active("load"):
         from numba.core import caching
         from numba.core.runtime import rtsys

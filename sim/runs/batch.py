@@ -115,10 +115,7 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
 
     # Chunks of consecutive games on `threads` threads; the core releases the GIL. Each game's
     # random stream comes from (seed, game index) alone, so the chunks change no result.
-    # the kind of games, for the chunks' size (Chunks): what sets a game's speed
-    key = (run, pool.moves, cfg.players, cfg.rules_vector.tobytes(), cfg.max_turns,
-           bool(cfg.cycle_stop))
-    chunks = Chunks(n, threads, block, stop, tick, key)
+    chunks = Chunks(n, threads, block, stop, tick)
     try:
         chunks.play()
     except IndexError:

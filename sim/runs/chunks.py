@@ -38,36 +38,22 @@ class Played:
             self.progress(done)
 
 
-# The chunk size each kind of games (Chunks' ``key``) last ended with, in this process: a few
-# entries (one per table of strategies and ruleset a command plays), never a result.
-_SIZES: dict = {}
-
-
 class Chunks:
     """Play games ``0 .. n - 1`` of a batch in chunks sized to last about ``SECONDS`` each, on
     ``threads`` daemon threads, so that Ctrl-C (or ``stop``, a threading.Event) is answered
     within about a second however slow the strategies, and ``tick(games)`` reports progress
-    within a batch. ``done`` is the number of games played from the first without a gap.
-
-    ``key`` (hashable, optional) names the kind of games: a batch with the key of an earlier
-    one starts at the chunk size that one ended with (:data:`_SIZES`; at most a 16th of a
-    thread's share of the batch), rather than at :data:`FIRST` and 6 or 7 short chunks, each
-    a call of the core that costs 0.3-0.4 ms to set up (Numba unboxes each strategy of the
-    pool at every call): about 70 ns a game in batches of 40,000. Chunks change no result,
-    only how games are grouped into calls."""
+    within a batch. ``done`` is the number of games played from the first without a gap."""
 
     SECONDS = 0.15      # a chunk's target duration
     FIRST = 16          # a chunk's size before its speed is known
 
-    def __init__(self, n, threads, block, stop, tick, key=None):
-        self.n, self.block, self.tick, self.key = n, block, tick, key
+    def __init__(self, n, threads, block, stop, tick):
+        self.n, self.block, self.tick = n, block, tick
         self.stop = stop if stop is not None else threading.Event()
         self.threads = max(1, min(threads or 1, n // self.FIRST or 1))
         self.lock = threading.Lock()
         self.next = 0
         self.size = self.FIRST
-        if key in _SIZES:       # at most a 16th of a thread's share: a stop still
-            self.size = min(_SIZES[key], max(self.FIRST, n // (16 * self.threads)))  # lands mid-batch
         self.finished = []           # (lo, hi) of the chunks played
         self.errors = []
 
@@ -98,8 +84,6 @@ class Chunks:
                 with self.lock:
                     self.finished.append(span)
                     self.size = next_size(games, seconds, self.SECONDS)
-                    if self.key is not None:
-                        _SIZES[self.key] = self.size
                 if self.tick is not None:
                     try:
                         self.tick(games)
