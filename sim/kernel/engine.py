@@ -397,6 +397,28 @@ def apply_move(st, m):
     return apply_with(st, m, rules_of(st))
 
 
+@jit(inline="always")
+def _from_hand(st, p, r, n, rz):
+    """Seat ``p`` plays ``n`` cards of rank ``r`` from the hand (R13), then draws (R8, R21:
+    after the play and any burn); returns the play's events (:func:`_play`)."""
+    _hand_add(st, p, r, -n)
+    st[ix(HANDN + p)] -= n
+    k = st[ix(KNOWN + p * NR + r)] - n        # what is still known to be there (R26)
+    st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
+    ev = _play(st, r, n, rz, True)
+    _draw(st, p, rz[Z_HAND])
+    return ev
+
+
+@jit
+def _from_hand_big(st, p, r, n, rz):
+    """:func:`_from_hand` for a play of 5 to 8 cards (two decks, H18). Called, not inlined,
+    so that the inlined plays are those of ids below ``ADD`` (1 to 4 cards), which the
+    compiler then sees: a play path shared with the big plays cost 0.5 ns of a 19 ns turn
+    (4p lowest, benchmarks/ab.py, benchmarks/results/seed-speed-2026-12-02.md)."""
+    return _from_hand(st, p, r, n, rz)
+
+
 @jit
 def apply_with(st, m, rz):
     """:func:`apply_move` with the ruleset's scalars ``rz`` (:func:`rules_of`) given.
@@ -414,16 +436,11 @@ def apply_with(st, m, rz):
     p = st[CURRENT]
     r = -1                                    # the rank played, -1 for a pick-up
     n = 1
-    if m < ADD or (m >= BIG and m < ADDN):    # a play (H18: 5 to 8 cards from the hand)
+    if m < ADD:                               # a play of 1 to 4 cards
         r = move_rank(m)                      # looked up (sim.kernel.moves): no division
         n = move_cards(m)
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
-            _hand_add(st, p, r, -n)
-            st[ix(HANDN + p)] -= n
-            k = st[ix(KNOWN + p * NR + r)] - n    # what is still known to be there (R26)
-            st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
-            ev = _play(st, r, n, rz, True)
-            _draw(st, p, rz[Z_HAND])          # R8, R21: after the play and any burn
+            ev = _from_hand(st, p, r, n, rz)
         else:                                 # R11: face-up cards, no drawing (R8)
             _up_add(st, p, r, -n)
             st[ix(FUN + p)] -= n
@@ -444,6 +461,10 @@ def apply_with(st, m, rz):
         st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
+    elif m >= BIG and m < ADDN:               # H18: 5 to 8 cards, from the hand
+        r = move_rank(m)
+        n = move_cards(m)
+        ev = _from_hand_big(st, p, r, n, rz)
     else:                                     # END (H19), ADDN (H11): out of line
         return _apply_rare(st, p, m, rz)
     st[TURN] += 1
