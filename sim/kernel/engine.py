@@ -32,7 +32,7 @@ from sim.kernel.layout import (
     TOPRANK, TURN, V1, V2,
 )
 from sim.kernel.moves import _big, legal_in, lowest_bit, move_cards, move_rank
-from sim.kernel.rng import randint
+from sim.kernel.rng import randint, shuffle
 
 
 @jit(inline="always")
@@ -670,9 +670,7 @@ def deal(st, rng, players, dealer, rules):
         st[ix(STOCK + size)] = JOKER
         size += 1
     total = size
-    for i in range(size - 1, 0, -1):          # Fisher-Yates
-        j = randint(rng, i + 1)
-        st[ix(STOCK + i)], st[ix(STOCK + j)] = st[ix(STOCK + j)], st[ix(STOCK + i)]
+    shuffle(st, STOCK, size, rng)             # Fisher-Yates
     if st[R_REMOVE]:                          # H17: k cards off the top, aside all game
         spare = size - 17 * players
         if spare >= 2 * players:

@@ -25,7 +25,7 @@ from sim.kernel.layout import (
     STOCK, STOCKLEN, V2,
 )
 from sim.kernel.referee import BAD_SWAP, SWAP_CARDS, deal_game, play_out, swap_phase
-from sim.kernel.rng import next_u64, randint, seed_game, splitmix64
+from sim.kernel.rng import next_u64, randint, seed_game, shuffle, splitmix64
 
 
 @jit
@@ -46,9 +46,7 @@ def sample_world(obs, hand, rng, st, pool):
         for _ in range(left):
             pool[n] = r
             n += 1
-    for i in range(n - 1, 0, -1):            # shuffle, then deal in a fixed order
-        j = randint(rng, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    shuffle(pool, 0, n, rng)                 # shuffle, then deal in a fixed order
     k = 0
     for s in range(players):
         if s == me:
