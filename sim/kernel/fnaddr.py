@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 
 _NAMES = ("_get_wrapper_address", "_get_jit_address")
+_MOST = 4096      # entries kept: a few per strategy of the process
 
 
 def check() -> bool:
@@ -42,6 +43,8 @@ def install() -> None:
             key = (numba_get, id(func), id(sig))
             found = memo.get(key)
             if found is None:
+                if len(memo) >= _MOST:        # were the signature a new object at every call
+                    memo.clear()              # (Numba memoizes it), memory stays bounded
                 found = memo[key] = (func, sig, numba_get(func, sig))   # keeps the ids alive
             return found[2]
         get.numba = numba_get
