@@ -440,7 +440,7 @@ def test_the_fnaddr_patch_answers_numbas_addresses_from_a_memo(monkeypatch):
     patched = play_batch(cfg, 0, 60, 1)
     wrapper, jit_address = function_type._get_wrapper_address, function_type._get_jit_address
     for fns in (cfg.pool.moves, cfg.pool.swaps):
-        sig = numba.typeof(tuple(fns)).dtype.signature
+        sig = numba.typeof(fns).dtype.signature     # an FnTuple: typed once, no warning
         for f in fns:
             for get in (wrapper, jit_address):
                 assert get(f, sig) == get(f, sig) == get.numba(f, sig) > 0
