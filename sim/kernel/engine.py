@@ -21,7 +21,7 @@ import numpy as np
 from sim.kernel.compiler import ix, jit
 from sim.kernel.cards import JOKER, TEN, TWO, deck_number, joker_count
 from sim.kernel.layout import (
-    ADD, ADDN, BIG, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
+    ADD, ADDN, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
     EFF_COVER, EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD,
     EV_BLIND_FAIL, EV_BURN, EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, END, FD, FDN,
     FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
@@ -400,7 +400,10 @@ def apply_move(st, m):
 @jit(inline="always")
 def _from_hand(st, p, r, n, rz):
     """Seat ``p`` plays ``n`` cards of rank ``r`` from the hand (R13), then draws (R8, R21:
-    after the play and any burn); returns the play's events (:func:`_play`)."""
+    after the play and any burn); returns the play's events (:func:`_play`). Inlined in
+    :func:`apply_with` for plays of 1 to 4 cards and in :func:`_apply_rare` for 5 to 8 (H18):
+    a play path shared with the big plays cost 0.5 ns of a 19 ns turn (4p lowest,
+    benchmarks/ab.py, benchmarks/results/seed-speed-2026-12-02.md)."""
     _hand_add(st, p, r, -n)
     st[ix(HANDN + p)] -= n
     k = st[ix(KNOWN + p * NR + r)] - n        # what is still known to be there (R26)
@@ -408,15 +411,6 @@ def _from_hand(st, p, r, n, rz):
     ev = _play(st, r, n, rz, True)
     _draw(st, p, rz[Z_HAND])
     return ev
-
-
-@jit
-def _from_hand_big(st, p, r, n, rz):
-    """:func:`_from_hand` for a play of 5 to 8 cards (two decks, H18). Called, not inlined,
-    so that the inlined plays are those of ids below ``ADD`` (1 to 4 cards), which the
-    compiler then sees: a play path shared with the big plays cost 0.5 ns of a 19 ns turn
-    (4p lowest, benchmarks/ab.py, benchmarks/results/seed-speed-2026-12-02.md)."""
-    return _from_hand(st, p, r, n, rz)
 
 
 @jit
@@ -461,12 +455,10 @@ def apply_with(st, m, rz):
         st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
-    elif m >= BIG and m < ADDN:               # H18: 5 to 8 cards, from the hand
-        r = move_rank(m)
-        n = move_cards(m)
-        ev = _from_hand_big(st, p, r, n, rz)
-    else:                                     # END (H19), ADDN (H11): out of line
-        return _apply_rare(st, p, m, rz)
+    else:                                     # END (H19), 5 to 8 cards (H18), ADDN (H11)
+        ev, r, n, done = _apply_rare(st, p, m, rz)
+        if done:
+            return ev
     st[TURN] += 1
     st[LASTMOVER] = p
     effect = EFF_NONE
@@ -484,28 +476,31 @@ def apply_with(st, m, rz):
 
 @jit
 def _apply_rare(st, p, m, rz):
-    """The moves no seed game makes, made to the end out of line (:func:`apply_with` calls
-    it): H19's ``END`` (the run's effect applies, for its rank on top and its ``CHAIN``
-    cards, and the turn passes) and H11 one_then_rank's ``ADDN`` (k of the face-up cards of
-    a rank go on the pile, then the pile is picked up: an add is never a play, R12)."""
-    st[TURN] += 1
-    st[LASTMOVER] = p
+    """The moves no seed game makes, out of line (:func:`apply_with` calls it). H19's ``END``
+    is made to the end here (the run's effect applies, for its rank on top and its ``CHAIN``
+    cards, and the turn passes); H18's plays of 5 to 8 cards from the hand and H11
+    one_then_rank's ``ADDN`` (k of the face-up cards of a rank go on the pile, then the pile
+    is picked up: an add is never a play, R12) are carried out here and ended by
+    :func:`apply_with` like the other plays and pick-ups. Returns (events, the rank played
+    or -1, cards played, whether the move is made to the end)."""
     if m == END:
+        st[TURN] += 1
+        st[LASTMOVER] = p
         r = st[TOPRANK]
         n = np.int64(st[CHAIN])
         st[CHAIN] = 0
         effect = np.int64(0)
         if (rz[Z_EFFECTS] >> r) & 1:
             effect = np.int64(st[ix(R_EFFECT + r)] & (EFF_CHAIN - 1))
-        return _after_special(st, p, n, effect, np.int64(0))
+        return _after_special(st, p, n, effect, np.int64(0)), np.int64(-1), n, True
     r = move_rank(m)
     k = move_cards(m)
+    if m < ADDN:                              # H18: 5 to 8 cards, from the hand
+        return _from_hand(st, p, r, k, rz), r, k, False
     _up_add(st, p, r, -k)
     st[ix(FUN + p)] -= k
     _push(st, r, k, rz[Z_TRANS])
-    ev = _pickup(st, p)
-    st[CURRENT] = next_seat(st, p)            # R10: the next seat leads
-    return ev
+    return _pickup(st, p), np.int64(-1), k, False
 
 
 @jit(inline="always")
