@@ -42,7 +42,7 @@ from sim.kernel.layout import (
     R_FOUR, R_REV, R_SKIP, R_TEN, R_TRANS, RUN, STOCKLEN, TOPRANK, TURN,
 )
 from sim.kernel.moves import (
-    big_ranks, big_word, count_legal, forced, has, lowest_bit, most_big, most_cards, move_cards,
+    big_play, big_ranks, big_word, count_legal, forced, has, lowest_bit, most_cards, move_cards,
     most_play, nth_legal, play_ranks,
 )
 from sim.kernel.rng import randint
@@ -70,10 +70,8 @@ def forced_move(obs, hand, legal, high):
     """No play of 1 to 4 cards is legal: :func:`sim.kernel.moves.forced`; when only plays of
     5 to 8 cards are (two decks, H18), the largest of the lowest rank (``high``: highest)."""
     m = forced(legal, obs)
-    if m < 0:
-        big = big_word(obs, hand)
-        ranks = big_ranks(big)
-        m = most_big(big, _highest_rank(ranks) if high else _lowest_rank(ranks))
+    if m < 0:                                 # H18: :func:`sim.kernel.moves.big_play`
+        m = big_play(obs, hand, _highest_rank(big_ranks(big_word(obs, hand))) if high else -1)
     return m
 
 
@@ -305,7 +303,7 @@ def _score(obs, hand, p, from_hand, r, m, block, w):
     unless it burns four of a kind (R22, H3). ``w``: :func:`_weights`.
     """
     w_shed, w_break, cten, ctwo, cjoker, count_rule, trans, ten_wild, four = w
-    c = m // NR + 1 if m < ADD else move_cards(m)       # 5 to 8 with two decks (H18)
+    c = move_cards(m)                                   # 5 to 8 with two decks (H18)
     wildish = r == trans or (r == TEN and ten_wild)     # H5, H2: kept like a 2
     # H1 off: every copy of a rank can always go in one play, so a hand takes as many plays
     # as it holds ranks, however many cards: a play sheds one rank, not c cards
@@ -353,7 +351,7 @@ def _blocking_best(obs, hand, legal, ranks, p, q, from_hand, left_q, params, w):
                 m = largest_play(legal, r, obs, hand)
             block = 0.0
             if _plain_effect(obs, r):
-                c = (m // NR + 1 if m < ADD else move_cards(m)) if obs[R_COUNT] else 1
+                c = move_cards(m) if obs[R_COUNT] else 1
                 answers = obs[R_FOLLOW + (0 if r == TWO else r + 1)]   # E = r after it (R20)
                 none = 1.0
                 for a in range(NR):

@@ -113,7 +113,7 @@ def _lite(legal, st):
         m = most_cards(legal, r)
         if bigs:                             # H18: 5 to 8 cards too
             m = largest_play(legal, r, st, st)
-        c = m // NRANK + 1 if m < ADD else move_cards(m)
+        c = move_cards(m)
         score = SHED * c - card_cost(r)
         held = st[HANDS + p * NRANK + r] if from_hand else st[FU + p * NRANK + r]
         if held > c:

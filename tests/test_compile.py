@@ -449,3 +449,34 @@ def test_the_fnaddr_patch_answers_numbas_addresses_from_a_memo(monkeypatch):
     numbas = play_batch(cfg, 0, 60, 1)
     for name in ("status", "turns", "order", "pickups"):
         np.testing.assert_array_equal(getattr(patched, name), getattr(numbas, name))
+
+
+def test_the_fnaddr_memo_stays_bounded_and_forgets_a_recompiled_function():
+    """The ``fnaddr`` memo: past its size it starts afresh (were Numba to hand a new signature
+    object at every call), and ``Dispatcher.recompile`` drops the function's entries, whose
+    addresses it changes; every answer is still Numba's own."""
+    import pickle
+
+    import numba
+    from numba.experimental import function_type
+
+    from sim.kernel import fnaddr
+    from sim.kernel.compiler import active, install
+
+    install()
+    if not active("fnaddr"):
+        return        # switched off (or its Numba internal changed): nothing memoized
+    f = numba.njit("int64(int64)")(lambda x: x + 1)
+    sig = f.overloads[f.signatures[0]].signature
+    get = function_type._get_wrapper_address
+    want = get.numba(f, sig)
+    kept = []
+    for _ in range(fnaddr._MOST + 10):
+        fresh = pickle.loads(pickle.dumps(sig))       # an equal signature, a new object
+        kept.append(fresh)                            # alive: its id is not reused
+        assert get(f, fresh) == want
+        assert len(fnaddr._MEMO) <= fnaddr._MOST
+    assert any(k[1] == id(f) for k in fnaddr._MEMO)
+    f.recompile()
+    assert not any(k[1] == id(f) for k in fnaddr._MEMO)
+    assert get(f, sig) == get.numba(f, sig) > 0

@@ -288,3 +288,23 @@ def test_one_legality_check_agrees_with_the_legal_moves(seed, rseed, pseed):
 
     random_game(seed, players, rs, steps=150, check=check)
     assert checked, "no position was checked"
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=hs.integers(0, 2**32), n=hs.integers(0, 110), lo=hs.integers(0, 5))
+def test_shuffle_draws_as_the_randint_loop_it_replaced(seed, n, lo):
+    """``rng.shuffle`` (the deal's R3 shuffle, sampled worlds) is Fisher-Yates drawing j =
+    randint(i + 1) for i from n - 1 down to 1, with the generator's words in locals: the same
+    order and the same generator state after as that loop, so every game stays the same."""
+    from sim.kernel.rng import shuffle
+
+    a = np.arange(lo + n + 3, dtype=np.int32)
+    b = a.copy()
+    s1, s2 = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+    seed_game(s1, np.uint64(seed), 7)
+    seed_game(s2, np.uint64(seed), 7)
+    shuffle(a, lo, n, s1)
+    for i in range(n - 1, 0, -1):
+        j = randint(s2, i + 1)
+        b[lo + i], b[lo + j] = b[lo + j], b[lo + i]
+    assert np.array_equal(a, b) and np.array_equal(s1, s2)

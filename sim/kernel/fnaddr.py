@@ -12,6 +12,8 @@ import inspect
 
 _NAMES = ("_get_wrapper_address", "_get_jit_address")
 _MOST = 4096      # entries kept: a few per strategy of the process
+# (the dispatcher's getter, id(dispatcher), id(signature)) -> (dispatcher, signature, address)
+_MEMO: dict = {}
 
 
 def check() -> bool:
@@ -32,7 +34,7 @@ def install() -> None:
     from numba.core.dispatcher import Dispatcher
     from numba.experimental import function_type
 
-    memo: dict = {}
+    memo = _MEMO
 
     def memoized(numba_get):
         def get(func, sig):

@@ -172,12 +172,11 @@ class Analysis:
     seconds: float = 0.0
     clear: dict = field(default_factory=dict)
     view: bool = False          # the position wrote its hidden cards "?"
-    words: list = field(default_factory=list)   # each move as :func:`move_words` in its state
     state: object = None        # the state analysed (an H11 one_then_rank add's ``n``)
 
     def word(self, i: int) -> str:
-        """Move ``i`` in words (:func:`move_words`, with the state it is made in)."""
-        return self.words[i] if self.words else move_words(self.moves[i])
+        """Move ``i`` in words (:func:`move_words`, in the state analysed)."""
+        return move_words(self.moves[i], self.state)
 
     @property
     def n(self) -> int:
@@ -365,7 +364,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
                  np.zeros((0, moves.size), np.int8), bool(st[V2]), players, seat, seed,
                  opp_name, me_name, omniscient, {"total": 0} if omniscient else hidden_counts(st),
-                 max_turns, words=[move_words(m, st0) for m in moves], state=st0)
+                 max_turns, state=st0)
 
     def block(first, n):
         # the moves still racing play world w from the same stream as every move would
