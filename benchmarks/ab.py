@@ -60,15 +60,25 @@ def main():
     ap.add_argument("--max-turns", type=int, default=None,
                     help="end every game after this many turns (R25): 1 times what a game costs "
                          "besides its turns (the deal, the swap, the records)")
+    ap.add_argument("--balanced", action="store_true",
+                    help="load every version twice, in the given order and then reversed, and "
+                         "pool both copies: the version loaded first runs ~2%% faster than the "
+                         "same code loaded second (an A/A run), which this cancels")
     args = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="shithead-ab-"))
     sys.path.insert(0, str(scratch))
     numba.set_num_threads(1)
-    runners, configs = {}, {}
-    for spec in args.versions:
+    runners, configs, of = {}, {}, {}
+    specs = list(args.versions)
+    for spec in specs:
         name, _, folder = spec.partition("=")
         if not name.isidentifier() or not folder:
             ap.error(f"expected NAME=DIR, got {spec!r}")
+    if args.balanced:           # the reversed copies, named NAME_2, pooled with NAME below
+        specs += [f"{spec.partition('=')[0]}_2={spec.partition('=')[2]}" for spec in specs[::-1]]
+    for spec in specs:
+        name, _, folder = spec.partition("=")
+        of[name] = name[:-2] if args.balanced and name.endswith("_2") and name[:-2] in of else name
         runners[name] = load(name, Path(folder).resolve(), scratch)
         extra = {}
         if "cycle_stop" in runners[name].RunConfig.__dataclass_fields__:
@@ -83,14 +93,22 @@ def main():
     print(f"turns of games 0..2999 (equal when the games are the same): {turns}")
     times = {k: [] for k in runners}
     clock = time.process_time if args.cpu else time.perf_counter
+    names = list(runners)
     for rep in range(args.reps):
-        for k, r in runners.items():
+        # each batch in a rotated order, so that no version always runs after the same one
+        for k in names[rep % len(names):] + names[:rep % len(names)]:
+            r = runners[k]
             t0 = clock()
             b = r.play_batch(configs[k], rep * args.games, args.games, 1)
             times[k].append((clock() - t0, int(b.turns.sum())))
     print(f"{args.players}p {args.strategy}, rules {args.rules}, one thread, median of {args.reps} batches of "
           f"{args.games:,} games")
+    pooled = {}
     for k, v in times.items():
+        pooled.setdefault(of[k], []).extend(v)
+    if args.balanced:
+        print(f"each version loaded twice (given order, then reversed): medians of {2 * args.reps} batches")
+    for k, v in pooled.items():
         dt = statistics.median(t for t, _ in v)
         per_turn = statistics.median(t / n for t, n in v) * 1e9
         best = args.games / min(t for t, _ in v)
