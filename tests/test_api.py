@@ -53,14 +53,15 @@ def test_ctrl_c_returns_the_result_so_far_and_resume_finishes_it(monkeypatch, tm
     @contextlib.contextmanager
     def stop_after(wanted, total, *args, **kw):
         def progress(done):
-            if done >= 1500:
+            if done >= 30_000:
                 raise KeyboardInterrupt
         yield progress
     monkeypatch.setattr(work, "maybe_progress", stop_after)
-    options = dict(games=4000, players=4, seed=6, batch=1000, out=tmp_path / "r", quiet=True)
+    options = dict(games=400_000, players=4, seed=6, batch=20_000, out=tmp_path / "r",
+                   quiet=True)
     part = sim.run(**options)
     assert "interrupted" in part.summary["partial"]
-    assert 1500 <= part.summary["overall"]["games"] < 4000
+    assert 30_000 <= part.summary["overall"]["games"] < 400_000
     monkeypatch.undo()
     whole = sim.run(**{**options, "resume": True})
     fresh = sim.run(**{**options, "out": tmp_path / "fresh"})

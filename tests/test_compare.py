@@ -78,13 +78,13 @@ def test_independent_design_uses_fresh_deals(monkeypatch):
     (A block is one call of the core, its games rotation by rotation.)"""
     import sim.studies.match as c
     firsts = []
-    real = c.play_batch
+    real = c.start
 
-    def spy(cfg, first, n, threads, numbers=None, seating=None, **kw):
+    def spy(group, cfg, first, n, numbers=None, seating=None, **kw):
         # the core plays deal by deal: rotations 0 and 1 of the first deal come first
         firsts.append((int(numbers[0]), int(numbers[1])))
-        return real(cfg, first, n, threads, numbers, seating, **kw)
-    monkeypatch.setattr(c, "play_batch", spy)
+        return real(group, cfg, first, n, numbers, seating, **kw)
+    monkeypatch.setattr(c, "start", spy)
     compare(["lowest", "test-lowest-random-swap"], players=4, games=400, threads=1, block=200)
     assert firsts == [(0, 0)]
     firsts.clear()

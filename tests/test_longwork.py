@@ -17,7 +17,9 @@ from sim.runs.runner import games_to_play, run
 from sim.studies.compare import compare
 
 
-def _cfg(games=3000, batch=1000, threads=2):
+# Large enough that a stop lands mid-run: the pool's threads play ahead of the thread that
+# reports progress, and a small run would be over before the stop is seen.
+def _cfg(games=60_000, batch=20_000, threads=2):
     return RunConfig(games=games, players=4, seed=5, strategies=["lowest", "random"] * 2,
                      batch=batch, threads=threads)
 
@@ -32,8 +34,8 @@ def _stop_at(games):
 def test_a_stopped_batch_gives_its_first_games_as_played():
     """A stop event answered between chunks; the games played are a prefix of the batch and
     equal to the same games of an unstopped batch (games depend on seed and index only)."""
-    cfg = _cfg(games=20_000, batch=20_000)
-    whole = play_batch(cfg, 0, 20_000, 2)
+    cfg = _cfg(games=200_000, batch=200_000)
+    whole = play_batch(cfg, 0, 200_000, 2)
     stop = threading.Event()
     seen = []
 
@@ -42,9 +44,9 @@ def test_a_stopped_batch_gives_its_first_games_as_played():
         if sum(seen) >= 2000:
             stop.set()
     with pytest.raises(Interrupted) as e:
-        play_batch(cfg, 0, 20_000, 2, stop=stop, tick=tick)
+        play_batch(cfg, 0, 200_000, 2, stop=stop, tick=tick)
     part = e.value.partial.result
-    assert 0 < part.status.size < 20_000 and e.value.partial.done == part.status.size
+    assert 0 < part.status.size < 200_000 and e.value.partial.done == part.status.size
     for name in ("status", "order", "turns", "pickups"):
         np.testing.assert_array_equal(getattr(part, name), getattr(whole, name)[:part.status.size])
 
@@ -75,9 +77,9 @@ def test_a_stop_from_another_thread_is_answered_at_the_next_chunk():
 
 def test_an_interrupted_run_passes_on_its_partial_tally():
     with pytest.raises(Interrupted) as e:
-        run(_cfg(), progress=_stop_at(1500))
+        run(_cfg(), progress=_stop_at(30_000))
     tally = e.value.partial.result
-    assert 1500 <= tally.games < 3000 and tally.loaded == 0
+    assert 30_000 <= tally.games < 60_000 and tally.loaded == 0
 
 
 def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
@@ -87,12 +89,12 @@ def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
     from sim.runs.batch import Batch
     from sim.runs.tally import Tally
 
-    for stop_at in (1, 1500):
+    for stop_at in (1, 30_000):
         with pytest.raises(Interrupted) as e:
             run(_cfg(), progress=_stop_at(stop_at))
         p = e.value.partial
-        assert isinstance(p.result, Tally) and p.done == p.result.games and p.of == 3000
-        assert stop_at <= p.done < 3000 and "after" in p.describe()
+        assert isinstance(p.result, Tally) and p.done == p.result.games and p.of == 60_000
+        assert stop_at <= p.done < 60_000 and "after" in p.describe()
     for todo in ([(0, 0, 1000)], [(0, 0, 1000), (1, 1000, 1000)]):     # alone; played ahead
         with pytest.raises(Interrupted) as e:
             for _ in LocalBackend(2).play(_cfg(), todo, tick=_stop_at(1)):
@@ -107,13 +109,13 @@ def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
 def test_a_resumed_run_counts_the_games_it_loaded(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(Interrupted):
-        run(_cfg(), out=out, progress=_stop_at(1000))
+        run(_cfg(), out=out, progress=_stop_at(20_000))
     # what --resume's estimate and bar count: the games of the batches not saved yet
     left = games_to_play(_cfg(), out, resume=True)
-    assert games_to_play(_cfg(), out) == 3000 and 0 < left <= 2000
+    assert games_to_play(_cfg(), out) == 60_000 and 0 < left <= 40_000
     tally = run(_cfg(), out=out, resume=True)
-    assert tally.games == 3000 and 1000 <= tally.loaded < 3000     # games/s count the rest
-    assert tally.loaded == 3000 - left
+    assert tally.games == 60_000 and 20_000 <= tally.loaded < 60_000   # games/s: the rest
+    assert tally.loaded == 60_000 - left
     assert games_to_play(_cfg(), out, resume=True) == 0
     assert tally.to_dict() == run(_cfg(), out=tmp_path / "whole").to_dict()
     _same_totals(out, tmp_path / "whole")
@@ -132,8 +134,8 @@ def _same_totals(resumed, whole):
 
 
 def _compare(**kw):
-    return compare(["lowest", "random", "counting"], players=4, games=1800, seed=3,
-                   threads=2, block=100, **kw)
+    return compare(["lowest", "random", "counting"], players=4, games=30_000, seed=3,
+                   threads=2, block=1000, **kw)
 
 
 def _without_timings(d):
@@ -145,11 +147,11 @@ def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_pat
     reference = _without_timings(dict(t.to_dict(), info=info))
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted) as e:
-        _compare(out=out, progress=_stop_at(700))
+        _compare(out=out, progress=_stop_at(7000))
     part, part_info = e.value.partial.result
-    assert 700 <= part.games < 1800 and part_info["stopped"] == "interrupted"
+    assert 7000 <= part.games < 30_000 and part_info["stopped"] == "interrupted"
     saved = sorted((out / "games").glob("part-*.parquet"))
-    assert 0 < len(saved) < 6 and (out / "manifest.json").exists()
+    assert 0 < len(saved) < 10 and (out / "manifest.json").exists()
     assert "partial" in json.loads((out / "compare.json").read_text())   # compare closed it
     assert json.loads((out / "manifest.json").read_text())["state"] == "partial"
     t2, info2 = _compare(out=out, resume=True)
@@ -164,10 +166,10 @@ def test_compare_resume_refuses_other_options(tmp_path):
 
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted):
-        _compare(out=out, progress=_stop_at(700))
+        _compare(out=out, progress=_stop_at(7000))
     with pytest.raises(StoreError, match=r"cannot resume .*plan\.seed was 3, now 4"):
-        compare(["lowest", "random", "counting"], players=4, games=1800, seed=4, threads=2,
-                block=100, out=out, resume=True)
+        compare(["lowest", "random", "counting"], players=4, games=30_000, seed=4, threads=2,
+                block=1000, out=out, resume=True)
     with pytest.raises(StoreError, match="already holds"):
         _compare(out=out)
 
@@ -175,7 +177,7 @@ def test_compare_resume_refuses_other_options(tmp_path):
 def _study(out, **kw):
     from sim.studies.swapstudy import swap_study
 
-    return swap_study(out, players=3, games=1200, h2h_games=200, threads=2, batch=300,
+    return swap_study(out, players=3, games=12_000, h2h_games=2000, threads=2, batch=3000,
                       seed=4, **kw)
 
 
@@ -195,7 +197,7 @@ def study_reference(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stop_at", [700, 1500])    # in the values stage; in the head-to-head
+@pytest.mark.parametrize("stop_at", [7000, 15_000])  # in the values stage; the head-to-head
 def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
         tmp_path, stop_at, study_reference):
     reference, whole = study_reference
@@ -215,7 +217,7 @@ def test_swap_study_interrupted_then_resumed_gives_the_uninterrupted_result(
         return total
     with pytest.raises(Interrupted) as e:
         _study(out, progress=progress)
-    stage = "values" if stop_at < 1200 else "head-to-head"
+    stage = "values" if stop_at < 12_000 else "head-to-head"
     assert e.value.partial.stage == stage
     values = json.loads((out / "values.json").read_text())
     assert stage in values["partial"] and not (out / "summary.json").exists()
@@ -233,11 +235,11 @@ def test_swap_study_resume_refuses_other_options(tmp_path):
 
     out = tmp_path / "s"
     with pytest.raises(Interrupted):
-        _study(out, progress=_stop_at(500))
+        _study(out, progress=_stop_at(5000))
     with pytest.raises(RunError, match="seed"):
         from sim.studies.swapstudy import swap_study
-        swap_study(out, players=3, games=1200, h2h_games=200, threads=2, batch=300, seed=5,
-                   resume=True)
+        swap_study(out, players=3, games=12_000, h2h_games=2000, threads=2, batch=3000,
+                   seed=5, resume=True)
 
 
 def _tune_result(d):
@@ -429,7 +431,7 @@ def _killed(out, *names):
 def test_an_interrupted_run_folder_names_resume(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(Interrupted):
-        run(_cfg(), out=out, progress=_stop_at(1000))
+        run(_cfg(), out=out, progress=_stop_at(20_000))
     with pytest.raises(ValueError, match=r"did not finish.*sim run.*--out .*--resume"):
         _report(out, tmp_path)
 
@@ -437,7 +439,7 @@ def test_an_interrupted_run_folder_names_resume(tmp_path):
 def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_path):
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted):
-        _compare(out=out, progress=_stop_at(700))
+        _compare(out=out, progress=_stop_at(7000))
     page = _report(out, tmp_path)                       # Ctrl-C: the partial result saved
     assert "PARTIAL" in page and "--resume" in page
     _killed(out, "compare.json")                        # killed: the blocks and the manifest
@@ -450,7 +452,7 @@ def test_an_interrupted_compare_folder_is_reported_partial_or_names_resume(tmp_p
 def test_an_interrupted_swap_study_folder_is_reported_partial_or_names_resume(tmp_path):
     out = tmp_path / "s"
     with pytest.raises(Interrupted):
-        _study(out, progress=_stop_at(700))
+        _study(out, progress=_stop_at(7000))
     page = _report(out, tmp_path)
     assert "PARTIAL" in page and "--resume" in page
     _killed(out, "values.json")
@@ -505,12 +507,12 @@ def test_dask_plays_a_batch_as_tasks_with_progress_and_the_local_result(dask_cli
 def test_dask_ctrl_c_passes_on_the_games_played(dask_client, tmp_path):
     from sim.runs.backends import DaskBackend
 
-    cfg = _cfg(games=6000, batch=2500)
+    cfg = _cfg(games=200_000, batch=50_000)
     out = tmp_path / "d"
     with pytest.raises(Interrupted) as e:
         run(cfg, out=out, progress=_stop_at(1000), backend=DaskBackend(client=dask_client))
     tally = e.value.partial.result
-    assert 1000 <= tally.games < 6000
+    assert 1000 <= tally.games < 200_000
     tally = run(cfg, out=out, resume=True, backend=DaskBackend(client=dask_client))
     assert tally.to_dict() == run(cfg).to_dict()
 

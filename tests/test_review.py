@@ -371,23 +371,21 @@ def test_ctrl_c_prints_the_partial_review(tmp_path):
 
 
 def test_an_interrupted_review_is_one_partial_review_saved_as_such(tmp_path, monkeypatch):
-    """Ctrl-C during the third decision: Interrupted carrying the review of the two made (the
-    swap, R5, and the first turn), marked interrupted and saved marked partial."""
+    """Ctrl-C during the third decision (here: as the second is reported; the next ones'
+    worlds are under way): Interrupted carrying the review of the two made (the swap, R5,
+    and the first turn), marked interrupted and saved marked partial."""
     import sim
     from sim.runs.partial import Interrupted
 
-    real, calls, started = rv.decide, [], []
+    started = []
 
-    def decide(*args, **kw):
-        calls.append(1)
-        if len(calls) == 2:
+    def on_decision(r, d):
+        if len(r.decisions) == 2:
             raise KeyboardInterrupt
-        return real(*args, **kw)
 
-    monkeypatch.setattr(rv, "decide", decide)
     with pytest.raises(Interrupted) as e:
         rv.review(_run_game(1, players=2), 0, rollouts=4, out=tmp_path / "r",
-                  on_start=lambda r: started.append(r.total))
+                  on_start=lambda r: started.append(r.total), on_decision=on_decision)
     p = e.value.partial
     assert isinstance(p.result, rv.Review) and p.result.interrupted
     assert [d.turn > 0 for d in p.result.decisions] == [False, True]

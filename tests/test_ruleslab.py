@@ -143,13 +143,17 @@ def test_a_skipped_change_plays_the_games_it_names():
     from sim.kernel.ruleset import Ruleset
     from sim.runs.backends import LocalBackend
     from sim.studies.ruleslab.study import COUNTING
-    from sim.studies.ruleslab.tables import Table, play_block
+    from sim.runs.workers import Group
+    from sim.studies.ruleslab.tables import Table, start_block
 
     spec = dict(players=4, seed=3, max_turns=10_000, threads=2, batch=200, cycle_stop=True)
 
     def games(rule, base="seed", table=Table("reference", weak="lowest"), deals=200):
         rs = Ruleset.build(base, [rule])
-        return play_block(table, rs, 0, deals, spec, LocalBackend(2))
+        with Group(2) as group:
+            block = start_block(table, rs, 0, deals, spec, LocalBackend(2), group)
+            group.wait(block.jobs)
+            return block.result()
 
     def same(a, b):
         return all((a[k] == b[k]).all() for k in a)
@@ -199,26 +203,27 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
     the uninterrupted study, every field (the games played counted too) and the saved file."""
     from sim.studies.ruleslab import study
 
+    from sim.studies.ruleslab.tables import Units
+
     kw = dict(SMALL, only=["count_rule", "classic"], skill_deals=30, mc_deals=4, mc_block=2)
-    calls, play = [], study.play_block
-    monkeypatch.setattr(study, "play_block", lambda *a, **k: calls.append(1) or play(*a, **k))
+    calls, play = [], study.start_block
+    monkeypatch.setattr(study, "start_block", lambda *a, **k: calls.append(1) or play(*a, **k))
     whole = rules_lab(out=tmp_path / "whole", **kw)
-    blocks, calls = len(calls), []
+    blocks, saved, save = len(calls), [], Units.save
 
-    def interrupted(table, *args, **kwargs):     # Ctrl-C in a later block of `stage`
-        calls.append(table.name)
-        if table.name == stage and calls.count(stage) == {"reference": 2,
-                                                           "montecarlo": 4}[stage]:
+    def interrupted(units, table, *args):     # Ctrl-C as a later block of `stage` is kept
+        saved.append(table)
+        if table == stage and saved.count(stage) == {"reference": 2, "montecarlo": 4}[stage]:
             raise KeyboardInterrupt
-        return play(table, *args, **kwargs)
+        return save(units, table, *args)
 
-    monkeypatch.setattr(study, "play_block", interrupted)
+    monkeypatch.setattr(Units, "save", interrupted)
     with pytest.raises(Interrupted) as e:
         rules_lab(out=tmp_path / "lab", **kw)
     assert "partial" in e.value.partial.result
-    monkeypatch.setattr(study, "play_block", play)
+    monkeypatch.setattr(Units, "save", save)
     played = []
-    monkeypatch.setattr(study, "play_block", lambda *a, **k: played.append(1) or play(*a, **k))
+    monkeypatch.setattr(study, "start_block", lambda *a, **k: played.append(1) or play(*a, **k))
     resumed = rules_lab(out=tmp_path / "lab", resume=True, **kw)
     assert 0 < len(played) < blocks                               # some came from the folder
     assert json.dumps(resumed, sort_keys=True) == json.dumps(whole, sort_keys=True)

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli.options import QUIET, fail, json_option, one_line, out_option
+from sim.cli.options import QUIET, THREADS, fail, json_option, one_line, out_option
 
 
 def review_command(
@@ -31,6 +31,7 @@ def review_command(
                                       "in the playouts, after the move reviewed."),
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
                                          "draws its page"),
+        threads: Optional[int] = THREADS,
         as_json: bool = json_option("the review"), quiet: bool = QUIET):
     """Review one seat's decisions in a saved game."""
     from sim.cli import work
@@ -42,7 +43,7 @@ def review_command(
         fail(str(e).replace("--file: ", ""))
     with one_line():
         done = work.review(saved, seat=seat, rollouts=rollouts, seed=seed, opponents=opponents,
-                           out=out, quiet=quiet)
+                           out=out, threads=threads, quiet=quiet)
     r = done.result
     if as_json:
         from sim.cli import jsonout

@@ -11,8 +11,8 @@ import typer
 
 from sim.cli import work
 from sim.cli.options import (
-    CAP, PLAYERS, QUIET, RULE, RULES, SEED, V1, V2, at_terminal, fail, json_option, one_line,
-    options_given, parse_count, read_json, ruleset, say_compiling_playouts,
+    CAP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, at_terminal, fail, json_option,
+    one_line, options_given, parse_count, read_json, ruleset, say_compiling_playouts,
 )
 
 
@@ -47,6 +47,7 @@ def analyze_command(
                                         "place); 0: only when one move is left."),
         max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
                                       "before it counts as unfinished."),
+        threads: Optional[int] = THREADS,
         as_json: bool = json_option("the answer")):
     """Every legal move of a position with its win chance."""
     from reports.analysis import describe, position_line
@@ -62,7 +63,8 @@ def analyze_command(
         say_compiling_playouts(quiet=as_json or not at_terminal())
         a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
                          opponents=opponents, me=me, until_clear=until_clear,
-                         max_rollouts=cap, max_turns=max_turns, tolerance=tolerance)
+                         max_rollouts=cap, max_turns=max_turns, tolerance=tolerance,
+                         threads=threads)
         line = position_line(state_of(data)[0])
     except ValueError as e:
         fail(str(e))
@@ -101,6 +103,7 @@ def swap_command(
         max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
                                       "a game is unfinished (R25: a loss)."),
         seed: int = SEED,
+        threads: Optional[int] = THREADS,
         quiet: bool = QUIET,
         as_json: bool = json_option("the splits")):
     """Which three of your six cards to put face up (R5)."""
@@ -109,7 +112,7 @@ def swap_command(
     with one_line():
         a = work.swap(cards=cards, given=given, players=players, rules=rules, rule=rule,
                       model=model, deals=deals, strategy=strategy, max_turns=max_turns,
-                      seed=seed, quiet=quiet or as_json)
+                      seed=seed, threads=threads, quiet=quiet or as_json)
     if as_json:
         from sim.cli import jsonout
         from sim.kernel.ruleset import Ruleset

@@ -214,13 +214,13 @@ def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fr
     asked = {"threads": threads, "out": str(out) if out else None, "resume": resume}
     return _play(lambda progress: play(
         strategy, field, players=players, trials=trials, games_per_trial=per_trial,
-        fresh_games=fresh, seed=seed, rules=rs, threads=threads or 1, max_turns=max_turns,
+        fresh_games=fresh, seed=seed, rules=rs, threads=threads, max_turns=max_turns,
         params=_seq(param), out=out, resume=resume, progress=progress, cycle_stop=cycle_stop),
-        [(table, planned)], quiet, rs, asked, threads or 1, planned)
+        [(table, planned)], quiet, rs, asked, threads, planned)
 
 
 def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="counting", out=None,
-           quiet=False) -> Done:
+           threads=None, quiet=False) -> Done:
     """``sim review`` of the saved ``game`` (:func:`sim.cli.savedgame.load`): ``result`` is
     the :class:`~sim.studies.review.Review`, saved in ``out`` if given (on Ctrl-C, of the
     decisions reviewed so far, saved marked partial); unless ``quiet``, a line on stderr for
@@ -248,7 +248,8 @@ def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="count
                        f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
 
     done = _play(lambda _: rv.review(game, seat, rollouts=n, seed=seed, opponents=opponents,
-                                     out=out, on_start=start, on_decision=progress),
+                                     out=out, on_start=start, on_decision=progress,
+                                     threads=threads),
                  None, True, Ruleset.parse(game["rules"]), asked)
     done.asked.update(seat=done.result.seat, seed=done.result.seed)     # as resolved
     return done
@@ -297,7 +298,7 @@ def _swap_progress(wanted):
 
 
 def swap(cards, *, given=None, players=None, rules=None, rule=None, model=None, deals=None,
-         strategy=None, max_turns=None, seed=None, quiet=False) -> dict:
+         strategy=None, max_turns=None, seed=None, threads=None, quiet=False) -> dict:
     """``sim swap``'s answer (:mod:`sim.studies.swapstudy.advice`) for the cards typed, by
     the model saved in ``model`` or by playouts, with its ``summary`` (the text's first
     lines). ``given``: the options set explicitly (default: those not None; with a model a
@@ -318,7 +319,8 @@ def swap(cards, *, given=None, players=None, rules=None, rule=None, model=None, 
                 codes, players=players, rules=ruleset(rules, _seq(rule)),
                 strategy=strategy or advice.DEFAULT_STRATEGY, seed=seed, progress=progress,
                 deals=_count(advice.DEFAULT_DEALS if deals is None else deals, "--deals"),
-                max_turns=advice.DEFAULT_CAP if max_turns is None else max_turns)
+                max_turns=advice.DEFAULT_CAP if max_turns is None else max_turns,
+                threads=threads)
         else:
             playouts = [f"--{o.replace('_', '-')}" for o in ("deals", "strategy",
                                                            "max_turns", "seed") if o in given]

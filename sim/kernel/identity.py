@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # --resume), the speed estimates, the folder's file writing and the reading of saved runs.
 CODE = ("sim/kernel", "strategies", "sim/cards.py", "sim/layout.py", "sim/moves.py",
         "sim/rng.py", "sim/rules.py", "sim/strategy.py", "sim/runs/config.py",
-        "sim/runs/registry.py", "sim/runs/batch.py", "sim/runs/chunks.py",
+        "sim/runs/registry.py", "sim/runs/batch.py", "sim/runs/workers.py",
         "sim/runs/onegame.py", "sim/runs/runner.py", "sim/runs/backends.py",
         "sim/runs/store.py")
 

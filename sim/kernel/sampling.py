@@ -7,12 +7,12 @@ with common random numbers; :func:`split_playouts` plays every split of a seat's
 (NumPy and Numba only), shared by the ``montecarlo`` strategy (the sampler), ``sim analyze``
 (:mod:`sim.studies.analysis`) and ``sim swap`` (:mod:`sim.studies.swapstudy.advice`): a
 world's result depends only on the seed and the world's index, never on the number of
-threads.
+threads. Each kernel plays a range of worlds on one thread; the process's pool of threads
+(:mod:`sim.runs.workers`) plays the chunks of a range side by side, as it plays games.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from sim.kernel import cycle, engine
 from sim.kernel.cards import NRANK
@@ -24,6 +24,8 @@ from sim.kernel.layout import (
     NDECKS, NOUT, NR, OUTORDER, OVER, PILECNT, PLAYERS, PUB, REMOVED, REMOVEDN, STATE_SIZE,
     STOCK, STOCKLEN, V2,
 )
+from sim.kernel.referee import BAD_MOVE as GAME_BAD_MOVE
+from sim.kernel.referee import UNFINISHED as GAME_UNFINISHED
 from sim.kernel.referee import BAD_SWAP, SWAP_CARDS, deal_game, play_out, swap_phase
 from sim.kernel.rng import next_u64, randint, seed_game, shuffle, splitmix64
 
@@ -122,28 +124,30 @@ def play_on(world, m, me, stream, max_turns, fns, params, bad):
     return score(st, me, players), OK
 
 
-@jit(parallel=True)
+@jit
 def playouts(st0, sample, moves, seed, first, scores, status, bad, max_turns, fns, params):
     """Worlds ``first .. first + len(scores) - 1``: each re-dealt from what the seat to move
     knows (``sample``), or ``st0`` itself, and every move of ``moves`` played out in it from
-    the same random stream. Fills ``scores`` and ``status`` (worlds x moves)."""
+    the same random stream. Fills ``scores`` and ``status`` (worlds x moves). One thread's
+    share: callers cut the worlds into chunks for the process's threads
+    (sim.runs.workers), each world's result depending on its index alone."""
     obs = st0[:PUB]
     me = st0[CURRENT]
     hand = st0[HANDS + me * NR:HANDS + me * NR + NR]
     n = scores.shape[0]
     pv = borrow(params)                       # rows handed on without reference counts
-    for w in prange(n):
-        rng = np.empty(4, np.uint64)
+    rng = np.empty(4, np.uint64)
+    world = np.empty(STATE_SIZE, np.int32)
+    st = np.empty(STATE_SIZE, np.int32)
+    pool = np.empty(DECK, np.int32)
+    prng = np.empty(4, np.uint64)
+    for w in range(n):
         seed_game(rng, seed, first + w)
-        world = np.empty(STATE_SIZE, np.int32)
-        st = np.empty(STATE_SIZE, np.int32)
         if sample:
-            pool = np.empty(DECK, np.int32)
             sample_world(obs, hand, rng, world, pool)
         else:
             world[:] = st0
         s0 = next_u64(rng)
-        prng = np.empty(4, np.uint64)
         for i in range(moves.shape[0]):
             st[:] = world
             x = s0                            # the same playout stream for every move
@@ -264,10 +268,7 @@ def _swap_and_play(world, stream, swaps, kinds, params, chosen, cards, err, cap,
     return play_out(st, rng, cap, moves, kinds, params, log, err, seen)
 
 
-CHUNK = 64       # deals per task of split_playouts: its scratch is allocated once a chunk
-
-
-@jit(parallel=True)
+@jit
 def split_playouts(seed, first, s, want, ups, moves, swaps, pool_params, kinds, rules, players,
                    cap, impure, cycle_stop, order, status):
     """Deals ``first .. first + len(status) - 1`` of ``seed``, each dealt with seat ``s``
@@ -276,46 +277,97 @@ def split_playouts(seed, first, s, want, ups, moves, swaps, pool_params, kinds, 
     and the same random stream for every split (common random numbers).
 
     The seats play a pool's ``moves``, ``swaps`` and ``pool_params``
-    (:class:`sim.kernel.fastpath.Pool`, passed apart: a parallel loop takes no named tuple
-    of functions) seated by ``kinds`` (the referee's :func:`swap_phase` and
-    :func:`play_out`, R5-R25); seat ``s``'s swap policy must be ``table``
-    (:mod:`strategies.swaps`) with a row of zeros, which is set to 1 at the split's
-    face-up triple. Fills ``order`` (deals x splits x players: the finishing order, -1 for
-    none) and ``status`` (deals x splits: the referee's FINISHED, UNFINISHED, BAD_MOVE,
-    BAD_SWAP; BAD_SWAP too for a deal that cannot hold ``want``)."""
+    (:class:`sim.kernel.fastpath.Pool`, passed apart) seated by ``kinds`` (the referee's
+    :func:`swap_phase` and :func:`play_out`, R5-R25); seat ``s``'s swap policy must be
+    ``table`` (:mod:`strategies.swaps`) with a row of zeros, which is set to 1 at the
+    split's face-up triple (in a copy of the rows). Fills ``order`` (deals x splits x
+    players: the finishing order, -1 for none) and ``status`` (deals x splits: the
+    referee's FINISHED, UNFINISHED, BAD_MOVE, BAD_SWAP; BAD_SWAP too for a deal that cannot
+    hold ``want``). One thread's share: callers cut the deals into chunks for the process's
+    threads (sim.runs.workers), each deal's result depending on its index alone."""
     n = status.shape[0]
     nfns = len(moves)
     row = nfns + kinds[ENTRY + s]                  # seat s's swap parameter row
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        world = np.empty(STATE_SIZE, np.int32)
-        st = np.empty(STATE_SIZE, np.int32)
-        rng = np.empty(4, np.uint64)
-        prng = np.empty(4, np.uint64)
-        cards = np.zeros(SWAP_CARDS, np.int32)
-        chosen = np.zeros(MAXP, np.int64)
-        err = np.zeros(3, np.int64)
-        seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
-        log = np.zeros(0, np.int32)
-        params = pool_params.copy()              # this task's: the forced triple is written
-        for w in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            seed_game(rng, seed, first + w)
-            if not deal_holding(world, rng, players, rules, s, want):
-                for i in range(ups.shape[0]):
-                    status[w, i] = BAD_SWAP
-                continue
-            s0 = next_u64(rng)
+    world = np.empty(STATE_SIZE, np.int32)
+    st = np.empty(STATE_SIZE, np.int32)
+    rng = np.empty(4, np.uint64)
+    prng = np.empty(4, np.uint64)
+    cards = np.zeros(SWAP_CARDS, np.int32)
+    chosen = np.zeros(MAXP, np.int64)
+    err = np.zeros(3, np.int64)
+    seen = np.zeros(cycle.SIZE if cycle_stop else 0, np.int32)
+    log = np.zeros(0, np.int32)
+    params = pool_params.copy()              # this call's: the forced triple is written
+    for w in range(n):
+        seed_game(rng, seed, first + w)
+        if not deal_holding(world, rng, players, rules, s, want):
             for i in range(ups.shape[0]):
-                st[:] = world
-                x = s0                            # the same stream for every split
-                for j in range(4):
-                    x = splitmix64(x)
-                    prng[j] = x
-                params[row, ups[i - 1] if i > 0 else ups[0]] = 0.0
-                params[row, ups[i]] = 1.0
-                if cycle_stop:
-                    seen[cycle.IMPURE] = impure
-                status[w, i] = _swap_and_play(st, prng, swaps, kinds, params, chosen, cards,
-                                              err, cap, moves, log, seen)
-                for p in range(players):
-                    order[w, i, p] = st[OUTORDER + p]
-            params[row, ups[ups.shape[0] - 1]] = 0.0
+                status[w, i] = BAD_SWAP
+            continue
+        s0 = next_u64(rng)
+        for i in range(ups.shape[0]):
+            st[:] = world
+            x = s0                            # the same stream for every split
+            for j in range(4):
+                x = splitmix64(x)
+                prng[j] = x
+            params[row, ups[i - 1] if i > 0 else ups[0]] = 0.0
+            params[row, ups[i]] = 1.0
+            if cycle_stop:
+                seen[cycle.IMPURE] = impure
+            status[w, i] = _swap_and_play(st, prng, swaps, kinds, params, chosen, cards,
+                                          err, cap, moves, log, seen)
+            for p in range(players):
+                order[w, i, p] = st[OUTORDER + p]
+        params[row, ups[ups.shape[0] - 1]] = 0.0
+
+
+# -- a seat's swap from what it saw at the deal: sim review -------------------------------------
+SWAP_OK, SWAP_REFUSED, SWAP_BAD_MOVE = 0, 1, 2
+
+
+@jit
+def swap_playouts(dealt, seat, hand, seed, first, masks, row, swap_fns, kinds, params_in, moves,
+                  max_turns, scores, bad):
+    """Worlds ``first .. first + len(scores) - 1`` of a review of seat ``seat``'s swap (R5,
+    V1): each re-dealt from what the seat saw at the deal ``dealt`` (its ``hand`` and the
+    dealt face-ups, R26), then every choice of ``masks`` (over its dealt cards) made by its
+    swap policy (parameter row ``row``, :func:`strategies.swaps.given_swaps`), the others
+    swapping by theirs, and the game played out by ``moves``, from one random stream for
+    every choice. ``scores`` (worlds x choices): 1 for a win (V2: the place); an unfinished
+    game 0 (V2: the mean of the places still open). Returns ``SWAP_OK``, or an error with
+    (seat, answer, turn) in ``bad``: a swap refused (R5) or an illegal move (R24).
+    One thread's share, as :func:`playouts`."""
+    players = dealt[PLAYERS]
+    obs = dealt[:PUB].copy()
+    obs[CURRENT] = seat
+    params = params_in.copy()                 # this call's: the choice is written
+    world = np.zeros(STATE_SIZE, np.int32)
+    st = np.zeros(STATE_SIZE, np.int32)
+    pool = np.zeros(DECK, np.int32)
+    rng = np.zeros(4, np.uint64)
+    prng = np.zeros(4, np.uint64)
+    choice = np.zeros(MAXP, np.int64)
+    err = np.zeros(3, np.int64)
+    cards = np.zeros(SWAP_CARDS, np.int32)
+    log = np.zeros(0, np.int32)
+    seen = np.zeros(0, np.int32)
+    for w in range(scores.shape[0]):
+        seed_game(rng, seed, first + w)
+        sample_world(obs, hand, rng, world, pool)
+        for i in range(masks.shape[0]):
+            st[:] = world
+            prng[:] = rng                     # the same stream for every choice
+            params[row, 0] = masks[i]
+            if not swap_phase(st, prng, swap_fns, kinds, params, choice, cards, err):
+                bad[0], bad[1], bad[2] = err[0], err[1], 0
+                return SWAP_REFUSED
+            status = play_out(st, prng, max_turns, moves, kinds, params, log, err, seen)
+            if status == GAME_BAD_MOVE:       # R24: never scored as a loss
+                bad[0], bad[1], bad[2] = err[0], err[1], err[2]
+                return SWAP_BAD_MOVE
+            v = score(st, seat, players)
+            if status == GAME_UNFINISHED or (st[V2] and v == 0):
+                v = (st[NOUT] + 1 + players) / 2.0 if st[V2] else 0.0
+            scores[w, i] = v
+    return SWAP_OK

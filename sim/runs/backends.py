@@ -3,8 +3,7 @@
 A backend's ``play(cfg, todo, tick)`` yields ``(index, Batch)`` for each ``(index, first, n)``
 of ``todo``, in any order, calling ``tick(games)`` as games are played; on Ctrl-C it raises
 :class:`~sim.runs.partial.Interrupted` whose ``partial.result`` is a Batch: the games played
-of batches not yet whole (the local backend: the first games of a batch; none, an empty
-Batch). Games depend only on (seed, game index), so every backend gives the same records.
+of batches not passed on (none: an empty Batch). Games depend only on (seed, game index), so every backend gives the same records.
 A Dask worker rebuilds the config from what is shipped to it (:func:`_spec`), users' strategy
 files included.
 """
@@ -16,14 +15,13 @@ import json
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numba
 
 from sim.kernel.records import allocate
-from sim.runs.batch import Batch, play_batch
-from sim.runs.chunks import next_size
+from sim.runs.batch import Batch, play_batch, start
+from sim.runs.workers import Group, next_size, stream
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.registry import spec_file
@@ -35,48 +33,38 @@ def _nothing() -> Interrupted:
 
 
 class LocalBackend:
-    """This process, with ``threads`` threads (default: all cores).
+    """This process, with ``threads`` threads (default: all cores) of the process's pool
+    (:mod:`sim.runs.workers`).
 
-    One batch is played ahead, on a thread of its own, while the caller tallies and saves
-    the one before (the core releases the GIL), so the next batch need not wait for them."""
+    The batches are one stream of work: the threads go on with the next batches while the
+    caller tallies and saves one (:func:`sim.runs.workers.stream`); a batch is the unit of
+    saving and resuming, not of parallel work."""
 
     def __init__(self, threads=None):
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
     def play(self, cfg, todo, tick=None):
-        stop = threading.Event()
-        if len(todo) < 2:
+        def begin(item):
+            index, first, n = item
+            return start(group, cfg, first, n, tick=tick, index=index)
+
+        def cut(started):
+            # the games each batch started and not passed on played from its first, as its
+            # progress counted them: a tally counts them all (the saved folder keeps whole
+            # batches; --resume plays the rest)
+            parts = [p.played() for p in started]
+            parts = [b for b in parts if b.status.size]
+            if parts:
+                played = Batch.join(parts)
+                raise Interrupted(Partial(played, played.status.size)) from None
+
+        with Group(self.threads) as group:
             try:
-                for index, first, n in todo:
-                    yield index, play_batch(cfg, first, n, self.threads, stop=stop, tick=tick)
+                yield from stream(group, todo, begin, lambda p: (p.index, p.result()), cut)
             except KeyboardInterrupt as e:
-                if isinstance(e, Interrupted):     # the batch's first games, played
+                if isinstance(e, Interrupted):     # the games played of batches not whole
                     raise
                 raise _nothing() from None
-            return
-        ahead = ThreadPoolExecutor(1, thread_name_prefix="shithead-batch")
-        pending = None
-        try:
-            for index, first, n in todo:
-                job = index, ahead.submit(play_batch, cfg, first, n, self.threads,
-                                          stop=stop, tick=tick)
-                if pending is not None:
-                    yield pending[0], pending[1].result()
-                pending = job
-            yield pending[0], pending[1].result()
-        except KeyboardInterrupt as e:
-            # Ctrl-C: stop the batch under way (its chunks end within a second) and pass on
-            # its first games, played (its own Interrupted), or the whole batch if it ended
-            stop.set()
-            if isinstance(e, Interrupted):
-                raise
-            if pending is None:
-                raise _nothing() from None
-            played = pending[1].result()
-            raise Interrupted(Partial(played, played.status.size)) from None
-        finally:   # stopped early (an error, Ctrl-C): drop the batch not yet started
-            stop.set()
-            ahead.shutdown(wait=False, cancel_futures=True)
 
 
 def _spec(cfg: RunConfig) -> str:
@@ -120,11 +108,21 @@ def _worker_config(spec_json: str) -> RunConfig:
 
 
 def _play_on_worker(spec_json: str, first: int, n: int):
-    """Games ``first .. first + n - 1`` on a worker, and the seconds they took there."""
+    """Games ``first .. first + n - 1`` on a worker, and the seconds they took there: on one
+    thread, a task being one of the worker's (a worker of ``threads_per_worker`` threads
+    runs as many tasks at once)."""
     cfg = _worker_config(spec_json)
     t0 = time.perf_counter()
-    batch = play_batch(cfg, first, n, numba.config.NUMBA_NUM_THREADS)
+    batch = play_batch(cfg, first, n, 1)
     return batch, time.perf_counter() - t0
+
+
+WARM = 1 << 41        # the game a cluster is warmed with: far past every run's (no result)
+
+
+def _warm_worker(spec_json: str) -> None:
+    """Load (or compile) on this worker the code that plays the config of ``spec_json``."""
+    play_batch(_worker_config(spec_json), WARM, 1, 1)
 
 
 class DaskBackend:
@@ -169,10 +167,23 @@ class DaskBackend:
         if self.cluster is not None:
             self.cluster.close()
 
+    def warm(self, cfg, spec=None) -> None:
+        """Load (or compile) the code that plays ``cfg`` here, then on every worker, before
+        the first task: on one machine the workers read it from the compile cache this
+        process filled, rather than all compiling it at once; on several machines,
+        ``SHITHEAD_CACHE_DIR`` on a shared filesystem does the same (docs/long-runs.md).
+        Each worker then has it for every task (Numba keeps it in the process)."""
+        play_batch(cfg, WARM, 1, 1)
+        self.client.run(_warm_worker, spec or _spec(cfg))
+
     def play(self, cfg, todo, tick=None):
         from distributed import as_completed
         spec = _spec(cfg)
-        workers = max(1, len(self.client.scheduler_info()["workers"]))
+        if todo:
+            self.warm(cfg, spec)
+        info = self.client.scheduler_info()["workers"]
+        # a worker of N threads runs N tasks at once: two in flight for each
+        workers = max(1, sum(int(w.get("nthreads", 1)) for w in info.values()))
         tasks = _Tasks(todo, self.FIRST, self.SECONDS)
         running = as_completed()
         keys = {}

@@ -1,5 +1,5 @@
-"""Play one batch of games with the jitted core (:func:`play_batch`), on threads in chunks
-(:mod:`sim.runs.chunks`); a strategy's errors (R24, R26) as :class:`~sim.runs.config.RunError`
+"""Play one batch of games with the jitted core (:func:`play_batch`, or :func:`start` in a
+command's group), on the process's threads in chunks (:mod:`sim.runs.workers`); a strategy's errors (R24, R26) as :class:`~sim.runs.config.RunError`
 (one game replayed to show where: :mod:`sim.runs.onegame`); which compiled referee plays a
 table, and whether it is compiled yet (:func:`entry`, :func:`compiled`).
 """
@@ -15,7 +15,7 @@ from sim.kernel.compiler import install
 from sim.kernel.fastpath import Pool
 from sim.kernel.layout import MAXP
 from sim.kernel.records import Records
-from sim.runs.chunks import Chunks
+from sim.runs.workers import Group
 from sim.runs.config import SEATED, RunConfig, RunError
 from sim.runs.onegame import strategy_error
 from sim.runs.partial import Interrupted, Partial
@@ -77,7 +77,7 @@ class Seating:
 
 def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
                numbers: np.ndarray | None = None, seating: Seating | None = None,
-               stop=None, tick=None) -> Batch:
+               stop=None, tick=None, group: Group | None = None) -> Batch:
     """Play games ``first .. first + n - 1`` with the jitted core; or, with ``numbers``, the
     games numbered so (``first`` and ``n`` ignored).
 
@@ -86,59 +86,119 @@ def play_batch(cfg: RunConfig, first: int, n: int, threads: int,
     players, rules, the turn limit, ``cycle_stop``). The games are the same as those of the
     seating's own configs.
 
-    ``stop`` (a threading.Event) set, or Ctrl-C, ends the batch within about a second by
-    raising :class:`Interrupted` with the games played so far; ``tick(games)`` is called as
-    chunks of games finish (from other threads)."""
-    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
-    if numbers is None:
-        games = np.arange(first, first + n, dtype=np.int64)
-    else:
-        numbers = games = np.ascontiguousarray(numbers, np.int64)
-        first, n = (int(numbers[0]) if numbers.size else 0), numbers.size
-    b = Batch(first, records.allocate(n), numbers)
-    if seating is None:
-        pool, seat_rows = cfg.pool, SEATED
-        run = entry(cfg)
-    else:
-        pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
-        if seat_rows.shape != (n, MAXP):
-            raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got {seat_rows.shape}")
-        run = core.entry(pool)
+    The games are played on the process's pool (:mod:`sim.runs.workers`), on ``threads``
+    threads, or in ``group`` (a :class:`~sim.runs.workers.Group`: a command's, whose other
+    jobs go on meanwhile). ``stop`` (a threading.Event) set, or Ctrl-C, ends the batch
+    within about a second by raising :class:`Interrupted` with the games played so far;
+    ``tick(games)`` is called as chunks of games finish (on this thread)."""
+    if group is None:
+        with Group(threads, stop) as g:
+            return _play(g, start(g, cfg, first, n, numbers, seating, tick))
+    return _play(group, start(group, cfg, first, n, numbers, seating, tick))
 
-    def block(lo, hi):
-        rows = seat_rows if seat_rows.shape[0] == 1 else seat_rows[lo:hi]
-        table = core.Games(seed=cfg.seed, numbers=games[lo:hi], seat_rows=rows,
-                           players=cfg.players, rules=cfg.rules_vector, cap=cfg.max_turns,
-                           cycle_stop=bool(cfg.cycle_stop))
-        part = b.records if hi - lo == n else records.take(b.records, slice(lo, hi))
-        run(table, pool, core.scratch(cfg.cycle_stop), part)
 
-    # Chunks of consecutive games on `threads` threads; the core releases the GIL. Each game's
-    # random stream comes from (seed, game index) alone, so the chunks change no result.
-    chunks = Chunks(n, threads, block, stop, tick)
+def _play(group, playing):
+    """Wait for a started batch in ``group``: its Batch (or Interrupted, ``result``'s)."""
     try:
-        chunks.play()
-    except IndexError:
-        # Strategies are compiled with bounds checking: one indexed past its observation or
-        # hand, i.e. tried to read what its player may not see (R26).
-        tables = [cfg] if seating is None else seating.configs(cfg.players)
-        moves = sorted({m for c in tables for m in c.strategies})
-        swaps = sorted({w for c in tables for w in c.swaps})
-        raise RunError(f"a strategy or swap policy indexed past its observation or hand "
-                       f"(R26: strategies see the public state and their own hand only), in "
-                       f"games {games.min()}..{games.max()} of seed {cfg.seed}; strategies: "
-                       f"{', '.join(moves)}; swap policies: {', '.join(swaps)}") from None
-    bad = np.flatnonzero(b.status[:chunks.done] >= core.BAD_MOVE)
-    if bad.size:
-        i = bad[0]
-        table = cfg if seating is None else seating.config(tuple(seat_rows[i, :cfg.players]))
-        raise strategy_error(table, int(games[i]), b.status[i], b.errors[i])
-    if chunks.done < n:          # stopped: the games played so far, in order from the first
-        # (copies: chunks may still run)
-        raise Interrupted(Partial(b.take(np.arange(chunks.done)), chunks.done, n))
-    return b
+        group.wait(playing.jobs)
+    except BaseException:
+        playing.result()            # cut short: Interrupted with the games played; an error
+        raise                       # in the caller's words (R24, R26)
+    finally:
+        group.forget(playing.jobs)
+    return playing.result()
 
 
+class Playing:
+    """A batch under way in a group (:func:`start`): ``jobs`` (one), ``index`` (the caller's
+    name for it), and :meth:`result` once they are over."""
+
+    def __init__(self, group, cfg, first, n, numbers, seating, tick, index=None, grain=1,
+                 kind=None):
+        install()                 # Numba's process-wide patches (sim.kernel.compiler), once
+        if numbers is None:
+            games = np.arange(first, first + n, dtype=np.int64)
+        else:
+            numbers = games = np.ascontiguousarray(numbers, np.int64)
+            first, n = (int(numbers[0]) if numbers.size else 0), numbers.size
+        self.cfg, self.seating, self.games, self.index, self.n = cfg, seating, games, index, n
+        self.batch = b = Batch(first, records.allocate(n), numbers)
+        if seating is None:
+            pool, seat_rows = cfg.pool, SEATED
+            run = entry(cfg)
+        else:
+            pool, seat_rows = seating.pool, np.ascontiguousarray(seating.rows, np.int8)
+            if seat_rows.shape != (n, MAXP):
+                raise ValueError(f"seating: expected ({n}, {MAXP}) seat rows, got "
+                                 f"{seat_rows.shape}")
+            run = core.entry(pool)
+        self.seat_rows = seat_rows
+        rules, cycle_stop = cfg.rules_vector, bool(cfg.cycle_stop)
+        one_row = seat_rows.shape[0] == 1
+
+        def block(lo, hi):
+            table = core.Games(seed=cfg.seed, numbers=games[lo:hi],
+                               seat_rows=seat_rows if one_row else seat_rows[lo:hi],
+                               players=cfg.players, rules=rules, cap=cfg.max_turns,
+                               cycle_stop=cycle_stop)
+            part = b.records if hi - lo == n else records.take(b.records, slice(lo, hi))
+            run(table, pool, core.scratch(cycle_stop), part)
+
+        # Chunks of consecutive games on the pool's threads; the core releases the GIL. Each
+        # game's random stream comes from (seed, game index) alone, so the chunks change no
+        # result. The chunk sizes carry over from the group's batches of the same table.
+        self.job = group.submit(n, block, kind=kind or _kind(cfg), tick=tick, grain=grain)
+        self.jobs = [self.job]
+
+    def played(self) -> Batch:
+        """The games played from the first without a gap (copies: a chunk cut off by the
+        cancel's time limit may still run), what its progress counted."""
+        return self.batch.take(np.arange(self.job.done))
+
+    def result(self) -> Batch:
+        """The batch played, or: :class:`RunError` for a strategy's error (R24, R26);
+        :class:`Interrupted` with the games played from the first if it was cut short."""
+        cfg, seating, games, b, job = self.cfg, self.seating, self.games, self.batch, self.job
+        if isinstance(job.error, IndexError):
+            # Strategies are compiled with bounds checking: one indexed past its observation
+            # or hand, i.e. tried to read what its player may not see (R26).
+            tables = [cfg] if seating is None else seating.configs(cfg.players)
+            moves = sorted({m for c in tables for m in c.strategies})
+            swaps = sorted({w for c in tables for w in c.swaps})
+            raise RunError(f"a strategy or swap policy indexed past its observation or hand "
+                           f"(R26: strategies see the public state and their own hand only), "
+                           f"in games {games.min()}..{games.max()} of seed {cfg.seed}; "
+                           f"strategies: {', '.join(moves)}; swap policies: "
+                           f"{', '.join(swaps)}") from None
+        if job.error is not None:
+            raise job.error
+        done = job.done
+        bad = np.flatnonzero(b.status[:done] >= core.BAD_MOVE)
+        if bad.size:
+            i = bad[0]
+            table = (cfg if seating is None
+                     else seating.config(tuple(self.seat_rows[i, :cfg.players])))
+            raise strategy_error(table, int(games[i]), b.status[i], b.errors[i])
+        if done < self.n:        # stopped: the games played so far, in order from the first
+            # (copies: a chunk cut off by the cancel's time limit may still run)
+            raise Interrupted(Partial(b.take(np.arange(done)), done, self.n))
+        return b
+
+
+def start(group: Group, cfg: RunConfig, first: int, n: int, numbers=None, seating=None,
+          tick=None, index=None, grain=1, kind=None) -> Playing:
+    """Submit a batch (:func:`play_batch`'s arguments) to ``group`` and return at once;
+    ``grain``: its progress is counted in whole multiples of so many games (a deal's);
+    ``kind``: the work whose speed sizes its first chunks (default: the table's)."""
+    return Playing(group, cfg, first, n, numbers, seating, tick, index, grain, kind)
+
+
+def _kind(cfg) -> tuple:
+    """The kind of work of a table, for the chunks' size (sim.runs.workers.Speed): its
+    seats' strategies without their parameters (a tuning's trials are alike), players and
+    rules."""
+    return ("batch", cfg.players, cfg.rules_vector.tobytes(),
+            tuple(name.partition("(")[0] for name in cfg.strategies[:cfg.players]))
 
 
 def entry(cfg: RunConfig):

@@ -2,16 +2,15 @@
 rules, strategies and their parameters) and resolves strategies by name; :class:`RunError`
 is a run that cannot go on.
 
-The modules of a run import one way: ``config`` <- ``onegame`` (one game step by step) and
-``chunks`` (games on threads) <- ``batch`` (play a batch) <- ``store`` and ``backends`` <-
-``runner`` (the whole run).
+The modules of a run import one way: ``workers`` (the process's threads) <- ``config`` <-
+``onegame`` (one game step by step) <- ``batch`` (play a batch) <- ``store`` and
+``backends`` <- ``runner`` (the whole run).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import numba
 import numpy as np
 
 from sim.kernel import fastpath
@@ -19,6 +18,7 @@ from sim.kernel.layout import MAXP
 from sim.kernel.ruleset import Ruleset
 from sim.kernel.strategy import Strategy
 from sim.runs.registry import get_move, get_swap
+from sim.runs.workers import check_threads
 
 DEFAULT_CAP = 10_000  # R25
 
@@ -99,9 +99,11 @@ class RunConfig:
         check_seed(self.seed)
         if self.max_turns < 1:
             raise RunError(f"--max-turns: expected a positive number, got {self.max_turns}")
-        if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise RunError(f"--threads: expected 1 to {numba.config.NUMBA_NUM_THREADS} "
-                           f"(this machine's cores), got {threads}")
+        if threads is not None:
+            try:
+                check_threads(threads)
+            except ValueError as e:
+                raise RunError(str(e)) from None
         if self.batch < 1:
             raise RunError(f"batch: expected a positive number, got {self.batch}")
         imported_as = dict(self.imported_as or {})

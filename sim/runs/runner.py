@@ -14,7 +14,7 @@ from pathlib import Path
 from sim.runs import folder
 from sim.runs.backends import LocalBackend
 from sim.runs.batch import Batch, batches, play_batch  # noqa: F401  (re-exported)
-from sim.runs.chunks import Played
+from sim.runs.workers import Played
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
 from sim.runs.onegame import GameRecord, record_game, strategy_error  # noqa: F401  (re-exported)
 from sim.runs.partial import Interrupted, Partial

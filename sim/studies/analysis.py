@@ -26,6 +26,7 @@ from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
 from sim.runs.config import RunConfig, check_seed
+from sim.runs.workers import Group, stream
 from sim.studies.stats import Z95
 from sim.studies.view import check_rules, hidden_counts, state_of
 
@@ -85,16 +86,20 @@ def best_first(scores, v2: bool) -> list[int]:
 
 
 def paired_difference(scores, a: int, b: int, span: float, alpha: float,
-                      sign: float = 1.0) -> dict:
+                      sign: float = 1.0, complete: bool = False) -> dict:
     """Column ``a`` of ``scores`` (worlds x moves, NaN where a move was not played) minus
     column ``b``, times ``sign`` (-1 under V2, where a lower place is better), world by
     world over the worlds both were played in (common random numbers): the mean, its
     ``1 - alpha`` interval in ``(-span, span)`` and standard error from
-    :func:`sim.studies.stats.mean_interval`, ``deals`` the worlds."""
+    :func:`sim.studies.stats.mean_interval`, ``deals`` the worlds. ``complete``: every
+    world played by both (no NaN), which spares looking."""
     from sim.studies.stats import mean_interval
 
-    both = ~np.isnan(scores[:, a]) & ~np.isnan(scores[:, b])
-    d = scores[both, a] - scores[both, b]
+    if complete:
+        d = scores[:, a] - scores[:, b]
+    else:
+        both = ~np.isnan(scores[:, a]) & ~np.isnan(scores[:, b])
+        d = scores[both, a] - scores[both, b]
     return mean_interval(sign * d, alpha=alpha, bounds=(-span, span))
 
 
@@ -281,31 +286,75 @@ def _seat_strategies(opponents: str, me: str | None, seat: int, players: int):
     return moves, params, cfg.move_objs[(seat + 1) % players].name, cfg.move_objs[seat].name
 
 
+class Worlds:
+    """Worlds of an analysis under way on the pool (:func:`start_worlds`): ``jobs`` and
+    :meth:`result` once they are over."""
+
+    def __init__(self, group, st, moves, seed, first, n, omniscient, max_turns, seats, index):
+        seat = int(st[CURRENT])
+        self.fns, self.params, self.opp_name, self.me_name = seats
+        self.seat, self.index = seat, index
+        moves = np.asarray(moves, np.int64)
+        st0 = np.ascontiguousarray(st, dtype=np.int32)
+        self.got = got = np.zeros((n, moves.size))
+        self.got_status = got_status = np.zeros((n, moves.size), np.int8)
+        self.bad = bad = np.full((n, 2), -1, np.int64)
+        fns, params = self.fns, self.params
+
+        def block(lo, hi):
+            playouts(st0, not omniscient, moves, np.uint64(seed), first + lo, got[lo:hi],
+                     got_status[lo:hi], bad[lo:hi], max_turns, fns, params)
+        self.job = group.submit(n, block, kind=("worlds", id(fns)))
+        self.jobs = [self.job]
+
+    def result(self):
+        """``(scores, status)``, worlds x moves; ``ValueError`` for a strategy's illegal move
+        (R24); KeyboardInterrupt if the worlds were cut short (a stop)."""
+        if self.job.error is not None:
+            raise self.job.error
+        if self.job.done < self.job.n:
+            raise KeyboardInterrupt("the worlds were cut short")
+        got, got_status, bad = self.got, self.got_status, self.bad
+        if (got_status == BAD_MOVE).any():
+            s, m = (int(x) for x in bad[np.argmax((got_status == BAD_MOVE).any(axis=1))])
+            raise ValueError(f"strategy {self.me_name if s == self.seat else self.opp_name!r} "
+                             f"(seat {s}) returned move id {m} in a playout, which is not a "
+                             f"legal move (R24)")
+        return got, got_status
+
+
+def start_worlds(group, st, moves, *, seed: int, first: int, n: int, omniscient: bool = False,
+                 max_turns: int = DEFAULT_MAX_TURNS, opponents: str = DEFAULT_OPPONENTS,
+                 me: str | None = None, seats=None, index=None) -> Worlds:
+    """:func:`play_worlds`'s worlds submitted to ``group`` (a
+    :class:`~sim.runs.workers.Group`), returned at once (:class:`Worlds`)."""
+    seats = seats or _seat_strategies(opponents, me, int(st[CURRENT]), int(st[PLAYERS]))
+    return Worlds(group, st, moves, seed, first, n, omniscient, max_turns, seats, index)
+
+
 def play_worlds(st, moves, *, seed: int, first: int, n: int, omniscient: bool = False,
                 max_turns: int = DEFAULT_MAX_TURNS, opponents: str = DEFAULT_OPPONENTS,
-                me: str | None = None, seats=None):
+                me: str | None = None, seats=None, group=None, threads=None):
     """Worlds ``first .. first + n - 1`` of the analysis of ``st`` with ``seed`` (each
     re-dealt from the seat to move's view, R26, unless ``omniscient``), every move of
-    ``moves`` played out once in each (:func:`sim.kernel.sampling.playouts`): ``(scores,
+    ``moves`` played out once in each (:func:`sim.kernel.sampling.playouts`, in chunks on
+    the process's threads: ``group``'s, else ``threads`` of them, default all): ``(scores,
     status)``, worlds x moves. A world depends only on ``seed`` and its index, so worlds
     past those an analysis ranked its moves on are fresh, independent of them.
     ``ValueError`` for a strategy's illegal move (R24). ``seats``: the seated strategies
     as :func:`_seat_strategies` gives them (else seated from ``opponents`` and ``me``)."""
-    seat = int(st[CURRENT])
-    fns, params, opp_name, me_name = seats or _seat_strategies(opponents, me, seat,
-                                                               int(st[PLAYERS]))
-    moves = np.asarray(moves, np.int64)
-    got = np.zeros((n, moves.size))
-    got_status = np.zeros((n, moves.size), np.int8)
-    bad = np.full((n, 2), -1, np.int64)
-    playouts(np.ascontiguousarray(st, dtype=np.int32), not omniscient, moves, np.uint64(seed),
-             first, got, got_status, bad, max_turns, fns, params)
-    if (got_status == BAD_MOVE).any():
-        s, m = (int(x) for x in bad[np.argmax((got_status == BAD_MOVE).any(axis=1))])
-        raise ValueError(f"strategy {me_name if s == seat else opp_name!r} (seat {s}) "
-                         f"returned move id {m} in a playout, which is not a legal move "
-                         f"(R24)")
-    return got, got_status
+    if group is None:
+        with Group(threads) as g:
+            return play_worlds(st, moves, seed=seed, first=first, n=n, omniscient=omniscient,
+                               max_turns=max_turns, opponents=opponents, me=me, seats=seats,
+                               group=g)
+    w = start_worlds(group, st, moves, seed=seed, first=first, n=n, omniscient=omniscient,
+                     max_turns=max_turns, opponents=opponents, me=me, seats=seats)
+    try:
+        group.wait(w.jobs)
+    finally:
+        group.forget(w.jobs)
+    return w.result()
 
 
 def decision_seed(seed: int, st) -> int:
@@ -316,26 +365,20 @@ def decision_seed(seed: int, st) -> int:
 
 
 def analyze_decision(st, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
-                     max_turns: int = DEFAULT_MAX_TURNS) -> Analysis:
+                     max_turns: int = DEFAULT_MAX_TURNS, threads=None) -> Analysis:
     """The analysis of a game's decision, the one ``hint`` prints and ``sim review`` ranks
     by: :func:`analyze_state` of ``st`` with :func:`decision_seed`. The same ``rollouts``
     and ``seed`` give the same worlds and so the same ranking; two seeds may order moves
     that are not clearly different (:meth:`Analysis.tie`) either way."""
     return analyze_state(st, rollouts=rollouts, seed=decision_seed(seed, st),
-                         opponents=opponents, max_turns=max_turns)
+                         opponents=opponents, max_turns=max_turns, threads=threads)
 
 
-def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OPPONENTS,
-                  me=None, omniscient=False, until_clear=False, max_rollouts=None,
-                  max_turns=DEFAULT_MAX_TURNS, tolerance=DEFAULT_TOLERANCE) -> Analysis:
-    """Analyse the kernel state ``st`` from its seat to move's point of view (R26), or from
-    the state as it is (``omniscient``). ``rollouts`` worlds, each move played out once in
-    each; with ``until_clear``, blocks of ``rollouts`` worlds, each played by the moves
-    still in the race (:func:`race`: Bonferroni over the largest number of looks and the
-    comparisons), until one move is left ("clear"), the leader is within ``tolerance``
-    points (hundredths of the measure: of a win chance, of a place under V2) of every move
-    left ("tolerance"; 0: never), or ``max_rollouts`` worlds (default 20 blocks) are
-    played ("cap")."""
+def _analysis(st, *, rollouts, seed, opponents, me, omniscient, until_clear, max_rollouts,
+              max_turns, tolerance):
+    """The options checked and the analysis of ``st`` set up, before any world is played
+    (:func:`analyze_state`): ``(Analysis with no worlds, seats, moves, state, z, span,
+    cap)``."""
     from scipy.stats import norm
 
     install()                 # Numba's process-wide patches (sim.kernel.compiler), once
@@ -352,7 +395,7 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     if until_clear and cap < rollouts:
         raise ValueError(f"--max-rollouts: at least --rollouts ({rollouts}), got {cap}")
     seat, players = int(st[CURRENT]), int(st[PLAYERS])
-    fns, params, opp_name, me_name = _seat_strategies(opponents, me, seat, players)
+    seats = _seat_strategies(opponents, me, seat, players)
     moves = np.array(legal_ids(st), np.int64)
     st0 = np.ascontiguousarray(st, dtype=np.int32)
     looks = math.ceil(cap / rollouts) if until_clear else 1
@@ -360,39 +403,104 @@ def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OP
     # of the k - 1 other moves at one look: one-sided Bonferroni over looks x (k - 1)
     z = float(norm.ppf(1 - 0.05 / (looks * max(1, moves.size - 1))))
     span = float(players - 1) if st[V2] else 1.0     # V2: places 1..players
-    active = np.ones(moves.size, bool)
     a = Analysis([int(m) for m in moves], np.zeros((0, moves.size)),
                  np.zeros((0, moves.size), np.int8), bool(st[V2]), players, seat, seed,
-                 opp_name, me_name, omniscient, {"total": 0} if omniscient else hidden_counts(st),
-                 max_turns, state=st0)
+                 seats[2], seats[3], omniscient,
+                 {"total": 0} if omniscient else hidden_counts(st), max_turns, state=st0)
+    return a, seats, moves, st0, z, span, cap
 
-    def block(first, n):
-        # the moves still racing play world w from the same stream as every move would
-        # (sampling.playouts seeds a world by its index): dropped moves are NaN from here
-        live = np.flatnonzero(active)
-        got, got_status = play_worlds(st0, moves[live], seed=seed, first=first, n=n,
-                                      omniscient=omniscient, max_turns=max_turns,
-                                      seats=(fns, params, opp_name, me_name))
-        scores = np.full((n, moves.size), np.nan)
-        status = np.full((n, moves.size), -1, np.int8)
-        scores[:, live], status[:, live] = got, got_status
-        a.scores = np.concatenate([a.scores, scores])
-        a.status = np.concatenate([a.status, status])
 
-    block(0, 0)                  # compile (or load from the cache) before the clock starts
+class DecisionWorlds:
+    """A game's decision under analysis on the pool (:func:`start_decision`): ``jobs`` and
+    :meth:`result`, the :class:`Analysis` (that of :func:`analyze_decision`)."""
+
+    def __init__(self, group, st, rollouts, seed, opponents, max_turns, index):
+        self.index = index
+        self.a, seats, moves, st0, *_ = _analysis(
+            st, rollouts=rollouts, seed=decision_seed(seed, st), opponents=opponents,
+            me=None, omniscient=False, until_clear=False, max_rollouts=None,
+            max_turns=max_turns, tolerance=DEFAULT_TOLERANCE)
+        self.t0 = time.perf_counter()
+        self.worlds = start_worlds(group, st0, moves, seed=self.a.seed, first=0, n=rollouts,
+                                   max_turns=max_turns, seats=seats)
+        self.jobs = self.worlds.jobs
+
+    def result(self) -> Analysis:
+        a = self.a
+        a.scores, a.status = self.worlds.result()
+        a.seconds = time.perf_counter() - self.t0
+        return a
+
+
+def start_decision(group, st, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
+                   max_turns: int = DEFAULT_MAX_TURNS, index=None) -> DecisionWorlds:
+    """:func:`analyze_decision`'s worlds submitted to ``group`` (a
+    :class:`~sim.runs.workers.Group`), returned at once (:class:`DecisionWorlds`):
+    ``sim review`` starts its decisions side by side."""
+    return DecisionWorlds(group, st, rollouts, seed, opponents, max_turns, index)
+
+
+def _warm(st0, moves, max_turns, fns, params) -> None:
+    """Load (or compile) the playout kernel: a call that plays no world."""
+    playouts(st0, True, moves, np.uint64(0), 0, np.zeros((0, moves.size)),
+             np.zeros((0, moves.size), np.int8), np.zeros((0, 2), np.int64), max_turns, fns,
+             params)
+
+
+def analyze_state(st, *, rollouts=DEFAULT_ROLLOUTS, seed=0, opponents=DEFAULT_OPPONENTS,
+                  me=None, omniscient=False, until_clear=False, max_rollouts=None,
+                  max_turns=DEFAULT_MAX_TURNS, tolerance=DEFAULT_TOLERANCE,
+                  threads=None) -> Analysis:
+    """Analyse the kernel state ``st`` from its seat to move's point of view (R26), or from
+    the state as it is (``omniscient``). ``rollouts`` worlds, each move played out once in
+    each; with ``until_clear``, blocks of ``rollouts`` worlds, each played by the moves
+    still in the race (:func:`race`: Bonferroni over the largest number of looks and the
+    comparisons), until one move is left ("clear"), the leader is within ``tolerance``
+    points (hundredths of the measure: of a win chance, of a place under V2) of every move
+    left ("tolerance"; 0: never), or ``max_rollouts`` worlds (default 20 blocks) are
+    played ("cap"). The worlds are played in chunks on ``threads`` of the process's threads
+    (default: all cores; :mod:`sim.runs.workers`), the same whatever their number."""
+    a, seats, moves, st0, z, span, cap = _analysis(
+        st, rollouts=rollouts, seed=seed, opponents=opponents, me=me, omniscient=omniscient,
+        until_clear=until_clear, max_rollouts=max_rollouts, max_turns=max_turns,
+        tolerance=tolerance)
+    looks = math.ceil(cap / rollouts) if until_clear else 1
+    active = np.ones(moves.size, bool)
+    _warm(st0, moves, max_turns, seats[0], seats[1])   # compile (or load) before the clock
     t0 = time.perf_counter()
     stopped = "rollouts"
-    while True:
-        block(a.n, min(rollouts, cap - a.n) if until_clear else rollouts)
-        if not until_clear:
-            break
-        if moves.size < 2:
-            stopped = "one move"
-            break
-        active, _, stopped = race(a.scores, active, a.v2, span, z, tolerance / 100)
-        if stopped or a.n >= cap:
-            stopped = stopped or "cap"
-            break
+    blocks = ([(first, min(rollouts, cap - first)) for first in range(0, cap, rollouts)]
+              if until_clear else [(0, rollouts)])
+
+    def begin(item):
+        # the moves still racing play world w from the same stream as every move would
+        # (sampling.playouts seeds a world by its index): a block started before the last
+        # race dropped a move played it too, and it is blanked below
+        first, n = item
+        live = np.flatnonzero(active)
+        return start_worlds(group, st0, moves[live], seed=seed, first=first, n=n,
+                            omniscient=omniscient, max_turns=max_turns, seats=seats,
+                            index=(first, n, live))
+
+    with Group(threads) as group:
+        for h, (got, got_status) in stream(group, blocks, begin, lambda h: (h, h.result())):
+            first, n, live = h.index
+            live = live[active[live]]               # dropped since it was started: NaN
+            keep = np.isin(h.index[2], live)
+            scores = np.full((n, moves.size), np.nan)
+            status = np.full((n, moves.size), -1, np.int8)
+            scores[:, live], status[:, live] = got[:, keep], got_status[:, keep]
+            a.scores = np.concatenate([a.scores, scores])
+            a.status = np.concatenate([a.status, status])
+            if not until_clear:
+                break
+            if moves.size < 2:
+                stopped = "one move"
+                break
+            active, _, stopped = race(a.scores, active, a.v2, span, z, tolerance / 100)
+            if stopped or a.n >= cap:
+                stopped = stopped or "cap"
+                break
     a.seconds = time.perf_counter() - t0
     if until_clear:
         a.clear = {"z": z, "looks": looks, "comparisons": max(1, moves.size - 1),

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
-from sim.runs.chunks import Played
+from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.saved import Loaded, parts_of
@@ -49,6 +49,19 @@ KIND = "compare"
 FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
                           # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 RESULT = "compare.json"
+
+
+class _Read:
+    """A block read back from the folder (``--resume``), as a started one reads
+    (:class:`~sim.studies.match.Block`): nothing to play."""
+
+    jobs = ()
+
+    def __init__(self, index, orders, batch):
+        self.index, self.orders, self.batch = index, orders, batch
+
+    def result(self):
+        return self.batch, None
 
 
 def _saved_block(df, deals, k, path):
@@ -173,36 +186,51 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                 "seating_note": seating_note(seating if k > 2 else "fixed", k)}
 
     played = Played(progress)
+
+    def begin(item):
+        index, (first, n) = item
+        orders = seat_orders(k, seating, seed, np.arange(first, first + n))
+        name = f"part-{index:05d}"
+        df = kept.read(name)
+        if df is not None:
+            return _Read(name, orders, _saved_block(df, n, k, kept.dir / f"{name}.parquet"))
+        # the games are rotation by rotation, each in the order of its deals
+        numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
+        if independent:
+            numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
+        return match.start(group, orders, numbers, tick=played.tick, index=(name, first, n))
+
+    def cut(started):
+        # the deals of the blocks started and not added played from each one's first, as
+        # the progress counted them (not saved: the folder keeps whole blocks)
+        for h in started:
+            if not isinstance(h, _Read):
+                b, m = h.played()
+                if m:
+                    t.add_block(split_rotations(b, k), h.orders[:m])
+        raise KeyboardInterrupt("interrupted")
+
+    # The blocks are one stream of work on the pool (sim.runs.workers): the next ones are
+    # played while one is added up and saved; until-clear's look after each block drops
+    # those started ahead, so the result is that of blocks played one after the other.
+    group = Group(threads)
     try:
-        for index, (first, n) in enumerate(blocks(deals, block, until_clear)):
-            orders = seat_orders(k, seating, seed, np.arange(first, first + n))
-            # the games are rotation by rotation, each in the order of its deals
-            numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
-            if independent:
-                numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
-            name = f"part-{index:05d}"
-            df = kept.read(name)
-            if df is not None:
-                b, rows = _saved_block(df, n, k, kept.dir / f"{name}.parquet"), None
-            else:
-                try:
-                    b, rows = match.play(orders, numbers, tick=played.tick)
-                except Interrupted as e:
-                    if e.partial.done:             # the block's first deals, not saved
-                        t.add_block(split_rotations(e.partial.result, k),
-                                    orders[:e.partial.done])
-                    raise
-            t.add_block(split_rotations(b, k), orders)
-            if rows is not None and kept.dir is not None:
-                kept.write(name, _block_frame(
-                    base, b, rows, first + np.arange(n), k, strategies, match.swaps))
-            played.seen(t.games)
-            if until_clear:
-                looks += 1
-                leader, clear = t.clear_leader()
-                if clear:
-                    stopped = "clear"
-                    break
+        with group:
+            for h, (b, rows) in stream(group, enumerate(blocks(deals, block, until_clear)),
+                                       begin, lambda h: (h, h.result()), cut):
+                t.add_block(split_rotations(b, k), h.orders)
+                if rows is None:                   # read back: its games were not ticked
+                    played.seen(played.done + b.status.size)
+                elif kept.dir is not None:
+                    name, first, n = h.index
+                    kept.write(name, _block_frame(
+                        base, b, rows, first + np.arange(n), k, strategies, match.swaps))
+                if until_clear:
+                    looks += 1
+                    leader, clear = t.clear_leader()
+                    if clear:
+                        stopped = "clear"
+                        break
     except KeyboardInterrupt:
         stopped = "interrupted"
     info = describe(stopped)

@@ -13,9 +13,10 @@ import numpy as np
 
 from sim.kernel.fastpath import make_pool
 from sim.kernel.referee import UNFINISHED
-from sim.runs.batch import Seating, play_batch
+from sim.runs.batch import Seating, _kind, start
 from sim.runs.config import RunConfig
 from sim.runs.partial import Interrupted, Partial
+from sim.runs.workers import Group
 from sim.studies.design import rotations, seat_rows
 
 
@@ -35,12 +36,28 @@ def places(order, done, v2):
     return place.reshape(order.shape)
 
 
+def _value(place, n, v2):
+    """A seat's result from its place (0 = first) at a table of ``n``: 1 for the winner (seed
+    rules), under V2 the share of the other seats finished behind."""
+    return (n - 1 - place) / (n - 1) if v2 else (place == 0).astype(float)
+
+
 def seat_values(place, done, v2):
     """Each seat's result in [0, 1] from its ``place``: 1 for the winner (seed rules), under
     V2 the share of the other seats finished behind; 0 for every seat of a game not ``done``."""
-    n = place.shape[-1]
-    value = (n - 1 - place) / (n - 1) if v2 else (place == 0).astype(float)
-    return value * np.asarray(done)[..., None]
+    return _value(place, place.shape[-1], v2) * np.asarray(done)[..., None]
+
+
+def seat_value(order, done, v2, seat):
+    """``seat_values(places(order, done, v2), done, v2)[..., seat]``: one seat's result
+    alone, without the others' (a swap's playouts value seat 0 over millions of games)."""
+    n = order.shape[-1]
+    if v2:                          # its position among the first n - 1 out, else n - 1
+        hit = order[..., :n - 1] == seat
+        place = np.where(hit.any(axis=-1), hit.argmax(axis=-1), n - 1)
+    else:                           # the winner's place alone is recorded
+        place = np.where(order[..., 0] == seat, 0, n - 1)
+    return _value(place, n, v2) * np.asarray(done)
 
 
 def batch_results(b, players, v2):
@@ -53,15 +70,12 @@ def batch_results(b, players, v2):
 def strategy_results(value, strat, k):
     """(deals, k): each strategy's mean result over its seat-games in each deal, from the
     seats' results ``value`` and strategy indices ``strat`` (deals, rotations, n)."""
-    deals, rotations_, n = strat.shape
-    out = np.zeros((deals, k))
-    held = np.zeros((deals, k))
-    rows = np.arange(deals)
-    for r in range(rotations_):
-        for s in range(n):
-            out[rows, strat[:, r, s]] += value[:, r, s]
-            held[rows, strat[:, r, s]] += 1
-    return out / held
+    deals = strat.shape[0]
+    # each deal's seat-games in rotation then seat order: bincount adds them in that order
+    flat = (np.arange(deals)[:, None, None] * k + strat).ravel()
+    out = np.bincount(flat, weights=np.ravel(value), minlength=deals * k)
+    held = np.bincount(flat, minlength=deals * k)
+    return (out / held).reshape(deals, k)
 
 
 def split_rotations(b, rotations_):
@@ -114,27 +128,65 @@ class Match:
                 **self._spec)
         return self._made[seats]
 
-    def play(self, orders, numbers, stop=None, tick=None):
+    def play(self, orders, numbers, stop=None, tick=None, group=None):
         """Play deal ``i`` of a block under every rotation of its cyclic order ``orders[i]``,
         the deal's cards being those of game ``numbers[r * deals + i]`` in rotation ``r``; all
-        in one call of the core. Returns the Batch (rotation by rotation, each in the order of
-        the deals) and its seat rows (pool entries per seat).
+        in one job of the pool (in ``group``, a :class:`~sim.runs.workers.Group`, else one
+        of its own on the match's threads). Returns the Batch (rotation by rotation, each in
+        the order of the deals) and its seat rows (pool entries per seat).
 
         The core plays the games deal by deal (every rotation of a deal, then the next deal),
         so that on Ctrl-C (:class:`~sim.runs.partial.Interrupted`, ``stop`` and ``tick`` as
         for :func:`~sim.runs.batch.play_batch`) the games played are whole deals: the
         exception's ``partial.result`` is the Batch of the first ``partial.done`` deals,
         rotation by rotation (empty if none)."""
-        rows = seat_rows(orders, self.players)
+        if group is None:
+            with Group(self.threads, stop) as g:
+                return self.play(orders, numbers, tick=tick, group=g)
+        block = self.start(group, orders, numbers, tick)
+        try:
+            group.wait(block.jobs)
+        except KeyboardInterrupt:
+            block.result()              # cut short: raises Interrupted with whole deals
+            raise
+        finally:
+            group.forget(block.jobs)
+        return block.result()
+
+    def start(self, group, orders, numbers, tick=None, index=None) -> "Block":
+        """:meth:`play`'s block submitted to ``group``, returned at once (:class:`Block`)."""
+        return Block(self, group, orders, numbers, tick, index)
+
+
+class Block:
+    """A block of a :class:`Match` under way (:meth:`Match.start`): ``jobs``, ``index`` (the
+    caller's), ``orders``, and :meth:`result` (:meth:`Match.play`'s) once they are over."""
+
+    def __init__(self, match, group, orders, numbers, tick, index):
+        self.index, self.orders = index, orders
+        rows = seat_rows(orders, match.players)
         deals = len(orders)
         k = len(rows) // max(deals, 1)
-        by_deal = np.arange(k * deals).reshape(k, deals).T.ravel()
+        self.rows, self.deals, self.k = rows, deals, k
+        self.by_deal = np.arange(k * deals).reshape(k, deals).T.ravel()
+        self.playing = start(group, match.configs[0], 0, 0, numbers=numbers[self.by_deal],
+                             seating=Seating(match.pool, rows[self.by_deal], match.config),
+                             tick=tick, grain=k, kind=("match", _kind(match.configs[0])))
+        self.jobs = self.playing.jobs
+
+    def played(self):
+        """The Batch of the whole deals played from the first (rotation by rotation) and
+        their number, once no chunk is under way: what the block's progress counted."""
+        m = self.playing.job.done // self.k
+        back = np.arange(self.k * m).reshape(m, self.k).T.ravel()
+        return self.playing.batch.take(back), m
+
+    def result(self):
+        k, deals = self.k, self.deals
         try:
-            b = play_batch(self.configs[0], 0, 0, self.threads, numbers=numbers[by_deal],
-                           seating=Seating(self.pool, rows[by_deal], self.config),
-                           stop=stop, tick=tick)
+            b = self.playing.result()
         except Interrupted as e:
             m = e.partial.result.status.size // k
             back = np.arange(k * m).reshape(m, k).T.ravel()
             raise Interrupted(Partial(e.partial.result.take(back), m, deals, "deals")) from None
-        return b.take(np.argsort(by_deal)), rows
+        return b.take(np.argsort(self.by_deal)), self.rows

@@ -21,14 +21,14 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
-    CHAIN, CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NOUT, NR, OVER, PLAYERS, STARTRANK, TRIPLES,
-    V2,
+    CHAIN, CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
 )
 from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
+from sim.runs.workers import Group, stream
 from sim.studies.analysis import (
-    DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, analyze_decision, best_first, decision_seed,
-    move_words, paired_difference, play_worlds, splits_of, tie_of,
+    DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, best_first, decision_seed, move_words,
+    paired_difference, splits_of, start_decision, start_worlds, tie_of,
 )
 
 DEFAULT_ROLLOUTS = 300
@@ -218,29 +218,68 @@ def measured_loss(fresh, v2: bool, span: float) -> dict:
 
 
 def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
-           max_turns: int | None = None, turn: int = 0) -> Decision:
+           max_turns: int | None = None, turn: int = 0, threads=None) -> Decision:
     """Review one decision: the seat to move at ``st`` made move ``made``. The moves are
     ranked by :func:`sim.studies.analysis.analyze_decision` (``hint``'s analysis) on
     ``rollouts`` worlds, and the best and the move made are measured on the next
     ``rollouts`` worlds (fresh: module docstring)."""
+    with Group(threads) as group:
+        return _start_decide(group, st, made, rollouts, seed, opponents, max_turns,
+                             turn).result()
+
+
+class _Started:
+    """A decision under review on the pool, in two steps: ``jobs`` (its ranking's worlds),
+    ``advance()`` (once they are over, start the fresh worlds; the review's stream calls
+    it as chunks finish) and ``result()``, which waits for both and returns the
+    :class:`Decision`."""
+
+    def __init__(self, group, jobs, second, finish):
+        self.group, self.jobs, self._second, self._finish = group, jobs, second, finish
+        self.fresh = None
+
+    def advance(self):
+        if self.fresh is None and all(j.over for j in self.jobs):
+            self.group.wait(self.jobs)           # over: raises a chunk's error, if any
+            if any(j.done < j.n for j in self.jobs):
+                raise KeyboardInterrupt("the worlds were cut short")
+            self.fresh = self._second()
+
+    def result(self):
+        self.group.wait(self.jobs)
+        self.advance()
+        self.group.wait(self.fresh[0].jobs)
+        return self._finish(*self.fresh)
+
+
+def _start_decide(group, st, made, rollouts, seed, opponents, max_turns, turn) -> _Started:
+    """:func:`decide` in ``group``: the ranking's worlds started (:class:`_Started`)."""
     from sim.kernel.position import move_to_dict
 
     max_turns = DEFAULT_MAX_TURNS if max_turns is None else max_turns
-    a = analyze_decision(st, rollouts=rollouts, seed=seed, opponents=opponents,
-                         max_turns=max_turns)
-    i = a.moves.index(int(made))
-    order = a.order()
-    b = order[0]
-    span = float(a.players - 1) if a.v2 else 1.0
-    cols = [a.moves[b]] + ([] if b == i else [int(made)])
-    fresh, _ = play_worlds(st, cols, seed=decision_seed(seed, st), first=a.n, n=rollouts,
-                           opponents=opponents, max_turns=max_turns)
-    tie = a.tie()
-    return Decision(turn=turn, moves=len(a.moves), made=move_phrase(st, made),
-                    best=move_phrase(st, a.moves[b]), worlds=a.n, seconds=a.seconds,
-                    made_json=move_to_dict(made, st), best_json=move_to_dict(a.moves[b], st),
-                    ranking=[move_phrase(st, a.moves[j]) for j in order], tied=tie["tied"],
-                    more=tie["more"], **measured_loss(fresh, a.v2, span))
+    ranking = start_decision(group, st, rollouts=rollouts, seed=seed, opponents=opponents,
+                             max_turns=max_turns)
+
+    def second():
+        a = ranking.result()
+        i = a.moves.index(int(made))
+        cols = [a.moves[a.order()[0]]] + ([] if a.order()[0] == i else [int(made)])
+        return start_worlds(group, st, cols, seed=decision_seed(seed, st), first=a.n,
+                            n=rollouts, opponents=opponents, max_turns=max_turns), a
+
+    def finish(fresh, a):
+        scores, _ = fresh.result()
+        order = a.order()
+        b = order[0]
+        span = float(a.players - 1) if a.v2 else 1.0
+        tie = a.tie()
+        return Decision(turn=turn, moves=len(a.moves), made=move_phrase(st, made),
+                        best=move_phrase(st, a.moves[b]), worlds=a.n, seconds=a.seconds,
+                        made_json=move_to_dict(made, st),
+                        best_json=move_to_dict(a.moves[b], st),
+                        ranking=[move_phrase(st, a.moves[j]) for j in order],
+                        tied=tie["tied"], more=tie["more"], **measured_loss(scores, a.v2, span))
+    return _Started(group, ranking.jobs, second, finish)
 
 
 # -- the swap (R5, V1) --------------------------------------------------------------------------
@@ -322,81 +361,85 @@ def swap_again(game: dict) -> np.ndarray:
 
 
 def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
-                  opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000) -> Decision | None:
+                  opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000,
+                  threads=None) -> Decision | None:
     """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
     played out in the same ``rollouts`` worlds (the ranking), then the best and the choice
     made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
     the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
-    for every choice; the other seats swap by their game's swap policies and every seat then
-    plays ``opponents`` to the end of the game. None for a game saved before its swap.
-    ``sim swap`` splits the cards alike (:func:`sim.studies.analysis.splits_of`) but values
-    six cards over every deal holding them, one strategy at every seat, scored as the swap
-    study scores; here it is this seat's choice at this deal from what it saw, the others
-    swapping as they did, scored as a turn is (V2: the expected place)."""
-    from sim.kernel import referee
-    from sim.kernel.cards import NAMES
-    from sim.kernel.layout import DECK, HANDS, PUB, STATE_SIZE
-    from sim.kernel.rng import seed_game
-    from sim.kernel.sampling import sample_world, score
-
+    for every choice (:func:`sim.kernel.sampling.swap_playouts`); the other seats swap by
+    their game's swap policies and every seat then plays ``opponents`` to the end of the
+    game. None for a game saved before its swap. ``sim swap`` splits the cards alike
+    (:func:`sim.studies.analysis.splits_of`) but values six cards over every deal holding
+    them, one strategy at every seat, scored as the swap study scores; here it is this
+    seat's choice at this deal from what it saw, the others swapping as they did, scored as
+    a turn is (V2: the expected place)."""
     if not has_swap(game):
         return None
+    with Group(threads) as group:
+        return _start_swap(group, game, seat, rollouts, seed, opponents, max_turns).result()
+
+
+def _start_swap(group, game, seat, rollouts, seed, opponents, max_turns) -> _Started:
+    """:func:`swap_decision` in ``group``: the ranking's worlds started; ``result()`` waits
+    for them, then plays the fresh ones."""
+    from sim.kernel.cards import NAMES
+    from sim.kernel.layout import HANDS
+    from sim.kernel.sampling import SWAP_REFUSED, swap_playouts
+
     t0 = time.perf_counter()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
     options = splits_of(engine.swap_choices(dealt, seat))
     made = saved_choice(game, options, seat)
     cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
-    pool = cfg.pool
-    obs = dealt.copy()
-    obs[CURRENT] = seat
+    moves = cfg.pool.moves
     hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
-    world, st = np.zeros(STATE_SIZE, np.int32), np.zeros(STATE_SIZE, np.int32)
-    pool_cards = np.zeros(DECK, np.int32)
-    rng, prng = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
-    choice, err = np.zeros(MAXP, np.int64), np.zeros(3, np.int64)
-    cards = np.zeros(referee.SWAP_CARDS, np.int32)
-    log, seen = np.zeros(0, np.int32), np.zeros(0, np.int32)
 
     def play(first, chosen):
         # worlds first .. first + rollouts - 1, the options `chosen` played out in each
+        masks = np.array([options[o][2] for o in chosen], np.int64)
         scores = np.zeros((rollouts, len(chosen)))
-        for w in range(rollouts):
-            seed_game(rng, np.uint64(seed), first + w)
-            sample_world(obs[:PUB], hand, rng, world, pool_cards)
-            for i, o in enumerate(chosen):
-                st[:] = world
-                prng[:] = rng                       # the same stream for every choice
-                params[MAXP + seat, 0] = options[o][2]
-                if not referee.swap_phase(st, prng, swap_fns, table, params, choice, cards,
-                                          err):
-                    raise ValueError(f"swap policy of seat {int(err[0])} returned "
-                                     f"{int(err[1])}, not a choice of half its cards (R5)")
-                status = referee.play_out(st, prng, max_turns, pool.moves, table, params, log,
-                                          err, seen)
-                if status == referee.BAD_MOVE:          # R24: never scored as a loss
-                    raise ValueError(f"--opponents: {opponents} answered {int(err[1])}, not "
-                                     f"a legal move, at turn {int(err[2])} of a playout (R24)")
-                v = score(st, seat, players)
-                if status == referee.UNFINISHED or (st[V2] and v == 0):
-                    v = (int(st[NOUT]) + 1 + players) / 2.0 if st[V2] else 0.0
-                scores[w, i] = v
-        return scores
+
+        def block(lo, hi):
+            bad = np.zeros(3, np.int64)
+            code = swap_playouts(dealt, seat, hand, np.uint64(seed), first + lo, masks,
+                                 MAXP + seat, swap_fns, table, params, moves, max_turns,
+                                 scores[lo:hi], bad)
+            if code == SWAP_REFUSED:
+                raise ValueError(f"swap policy of seat {int(bad[0])} returned {int(bad[1])}, "
+                                 f"not a choice of half its cards (R5)")
+            if code:                                     # R24: never scored as a loss
+                raise ValueError(f"--opponents: {opponents} answered {int(bad[1])}, not a "
+                                 f"legal move, at turn {int(bad[2])} of a playout (R24)")
+        job = group.submit(rollouts, block, kind=("swap review", id(swap_fns)))
+        job.scores = scores
+        return job
 
     v2 = bool(dealt[V2])
     span = float(players - 1) if v2 else 1.0
-    ranked = play(0, range(len(options)))
     names = ["up " + " ".join(NAMES[r] for r in up) for up, _, _ in options]
-    order = best_first(ranked, v2)
-    b = order[0]
-    tie = tie_of(ranked, v2, span, Z95, names)
-    fresh = play(rollouts, [b] + ([] if b == made else [made]))
-    return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
-                    worlds=rollouts, seconds=time.perf_counter() - t0,
-                    made_json={"face_up": [NAMES[r] for r in options[made][0]]},
-                    best_json={"face_up": [NAMES[r] for r in options[b][0]]},
-                    ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
-                    **measured_loss(fresh, v2, span))
+    ranked = play(0, range(len(options)))
+
+    def second():
+        order = best_first(ranked.scores, v2)
+        b = order[0]
+        fresh = play(rollouts, [b] + ([] if b == made else [made]))
+        fresh.jobs = [fresh]
+        return fresh, order
+
+    def finish(fresh, order):
+        if fresh.done < fresh.n:
+            raise KeyboardInterrupt("the worlds were cut short")
+        b = order[0]
+        tie = tie_of(ranked.scores, v2, span, Z95, names)
+        return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
+                        worlds=rollouts, seconds=time.perf_counter() - t0,
+                        made_json={"face_up": [NAMES[r] for r in options[made][0]]},
+                        best_json={"face_up": [NAMES[r] for r in options[b][0]]},
+                        ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
+                        **measured_loss(fresh.scores, v2, span))
+    return _Started(group, [ranked], second, finish)
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
@@ -423,7 +466,7 @@ def plan(game: dict, seat: int) -> tuple[list, int]:
 
 def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
            seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
-           on_start=None, on_decision=None) -> Review:
+           on_start=None, on_decision=None, threads=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
     swap first (turn 0, :func:`swap_decision`), then its turns with a choice, each analysed
     with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own,
@@ -432,7 +475,9 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
     independent of each other. ``on_start(review)`` once the options are checked,
     ``on_decision(review, decision)`` after each; with ``out``, saved there (:func:`save`).
     Ctrl-C raises :class:`~sim.runs.partial.Interrupted`, its ``partial.result`` the review
-    so far (``interrupted``), saved as such."""
+    so far (``interrupted``), saved as such. The decisions' worlds are played side by side
+    on ``threads`` of the process's threads (default: all cores), the same whatever their
+    number."""
     from sim.runs import folder
     from sim.runs.partial import Interrupted, Partial
 
@@ -453,17 +498,30 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
     if on_start is not None:
         on_start(r)
     on_decision = on_decision or (lambda review, decision: None)
+    items = ([None] if swap else []) + todo
+
+    def begin(item):
+        if item is None:
+            return _start_swap(group, game, seat, rollouts, seed, opponents, 2000)
+        turn, st, m, chain = item
+        h = _start_decide(group, st, m, rollouts, seed, opponents, None, turn)
+        h.chain, h.t0 = chain, time.perf_counter()
+        return h
+
+    def finish(h):
+        d = h.result()
+        if hasattr(h, "chain"):
+            d.seconds, d.chain = time.perf_counter() - h.t0, h.chain
+        return d
+
+    # The decisions are one stream on the pool (sim.runs.workers): the next ones' worlds
+    # are played while one is finished and reported.
+    group = Group(threads)
     try:
-        if swap:
-            r.decisions.append(swap_decision(game, seat, rollouts=rollouts, seed=seed,
-                                             opponents=opponents))
-            on_decision(r, r.decisions[-1])
-        for turn, st, m, chain in todo:
-            t0 = time.perf_counter()
-            d = decide(st, m, rollouts=rollouts, seed=seed, opponents=opponents, turn=turn)
-            d.seconds, d.chain = time.perf_counter() - t0, chain
-            r.decisions.append(d)
-            on_decision(r, d)
+        with group:
+            for d in stream(group, items, begin, finish):
+                r.decisions.append(d)
+                on_decision(r, d)
     except KeyboardInterrupt:
         r.interrupted = True
     if out is not None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.chunks import Played
+from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.saved import Loaded
@@ -48,15 +48,16 @@ def lineup(target: str, field: list[str], players: int) -> list[str]:
 
 
 def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first: int = 0,
-                threads: int = 1, max_turns: int = 10_000, block: int | None = None,
-                progress=None, cycle_stop: bool = True) -> dict:
+                threads: int | None = None, max_turns: int = 10_000, block: int | None = None,
+                progress=None, cycle_stop: bool = True, group=None) -> dict:
     """Play deals ``first .. first + deals - 1`` under every rotation of ``seats`` (rotation
     ``r`` puts ``seats[(s + r) % n]`` at seat ``s``), a :class:`sim.studies.match.Match`.
 
     Returns ``{"names": distinct strategies in seat order, "per_deal": (deals, k) array of
     each strategy's win rate per seat-game in that deal (V2: the share of the other seats
     finished behind), "games", "unfinished", "seconds", "cpu_seconds"}``: the process's CPU
-    time, which on one thread measures games per second per core even on a shared machine.
+    time, which on one thread (``threads=1``) measures games per second per core even on a
+    shared machine.
     An unfinished game is won by nobody."""
     n = len(seats)
     names = list(dict.fromkeys(seats))
@@ -64,22 +65,32 @@ def table_match(seats: list[str], deals: int, seed: int = 0, rules="seed", first
     match = Match(names, n, seed, rules, max_turns, threads, cycle_stop=cycle_stop, base=order)
     v2 = bool(match.configs[0].options["last_player_loses"])
     per_deal = np.zeros((deals, len(names)))
-    block = block or max(1, min(deals, 250))
+    block = block or max(1, min(deals, 2500))     # a unit of work, not of results
     t0, c0 = time.perf_counter(), time.process_time()
     unfinished = 0
-    done = 0
     played = Played(progress)
-    while done < deals:
-        m = min(block, deals - done)
+    own = group is None                 # a tuning's trials share one group (and its speeds)
+    group = Group(threads) if own else group
+
+    def begin(item):
+        done, m = item
         orders = np.tile(order, (m, 1))
-        b, _ = match.play(orders, np.tile(first + done + np.arange(m, dtype=np.int64), n),
-                          tick=played.tick)
-        finish, ok, _ = stack_rotations(split_rotations(b, n), n)
-        unfinished += int((~ok).sum())
-        value = seat_values(places(finish, ok, v2), ok, v2)
-        per_deal[done:done + m] = strategy_results(value, rotations(orders, n).astype(np.int64),
-                                                   len(names))
-        done += m
+        return match.start(group, orders, np.tile(first + done + np.arange(m, dtype=np.int64), n),
+                           tick=played.tick, index=item)
+
+    # the blocks are one stream on the pool (sim.runs.workers): no thread waits between them
+    try:
+        for h, (b, _) in stream(group, [(d, min(block, deals - d)) for d in range(0, deals, block)],
+                                begin, lambda h: (h, h.result())):
+            done, m = h.index
+            finish, ok, _ = stack_rotations(split_rotations(b, n), n)
+            unfinished += int((~ok).sum())
+            value = seat_values(places(finish, ok, v2), ok, v2)
+            per_deal[done:done + m] = strategy_results(
+                value, rotations(h.orders, n).astype(np.int64), len(names))
+    finally:
+        if own:
+            group.close()
     return {"names": names, "per_deal": per_deal, "games": deals * n, "unfinished": unfinished,
             "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
@@ -178,13 +189,13 @@ def _round(value, is_int):
 
 
 def measure(spec: str, field: list[str], players: int, deals: int, seed: int, rules,
-            first: int = 0, threads: int = 1, max_turns: int = 10_000, progress=None,
-            cycle_stop: bool = True):
+            first: int = 0, threads: int | None = None, max_turns: int = 10_000, progress=None,
+            cycle_stop: bool = True, group=None):
     """``spec`` at one seat of a table with ``field`` (:func:`lineup`), rotated: its per-deal
-    result, and the match."""
+    result, and the match (played in ``group``, a tuning's, if given)."""
     m = table_match(lineup(spec, field, players), deals, seed=seed, rules=rules, first=first,
                     threads=threads, max_turns=max_turns, progress=progress,
-                    cycle_stop=cycle_stop)
+                    cycle_stop=cycle_stop, group=group)
     return m["per_deal"][:, 0], m
 
 
@@ -214,7 +225,7 @@ def _trials(out: Path) -> list[dict]:
 
 def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
          games_per_trial: int = 2000, fresh_games: int | None = None, seed: int = 0,
-         rules="seed", threads: int = 1, max_turns: int = 10_000, params=None, out=None,
+         rules="seed", threads: int | None = None, max_turns: int = 10_000, params=None, out=None,
          resume: bool = False, progress=None, log=None, cycle_stop: bool = True) -> dict:
     """Tune ``strategy``'s parameters for the highest win rate (V2: place share) at one seat
     of a table with ``against`` (see :func:`lineup`).
@@ -267,7 +278,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     def play(spec, n, first, played):
         """``spec`` on deals ``first ..`` of the table, after ``played`` games in all."""
         return measure(spec, against, players, n, seed, rules, first, threads, max_turns,
-                       (lambda g: progress(played + g)) if progress else None, cycle_stop)
+                       (lambda g: progress(played + g)) if progress else None, cycle_stop,
+                       group)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     dists = {k: (optuna.distributions.IntDistribution(int(lo), int(hi)) if is_int
@@ -283,6 +295,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     if not done:
         study.enqueue_trial(defaults)
     t_start = time.perf_counter()
+    group = Group(threads)          # every trial's games: the chunks' sizes carry over
     try:
         while len(done) < trials:
             # a sampler seeded for this trial: a resumed search proposes what the whole
@@ -347,6 +360,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         if saved is not None:
             saved.mark_partial(result["partial"], {RESULT: result})
         raise Interrupted(Partial(result, len(done), trials, "trials", stage)) from None
+    finally:
+        group.close()
 
 
 def read(root, manifest) -> Loaded:

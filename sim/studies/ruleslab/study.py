@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs import folder
-from sim.runs.chunks import Played
+from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.saved import Loaded
 from sim.studies.ruleslab import measures as m
-from sim.studies.ruleslab.tables import Table, Units, join, play_block
+from sim.studies.ruleslab.tables import Table, Units, join, start_block
 from sim.studies.ruleslab.variants import variants
 from sim.studies.saved import close, opened, result_of
 from sim.studies.stats import confidence_sequence
@@ -76,29 +76,46 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
              "counting": {}, "mc": {}, "stopped": {}, "played": 0}
     phase = phase or (lambda label, total: None)
 
-    def block(table, i, first, deals, played):
+    group = Group(threads)
+    played = [Played(progress)]
+
+    def begin(table, i, first, deals):
+        """A block of ``table`` under ruleset ``i``, started (or read back: no jobs)."""
         rec = units.load(table.name, i, first)
-        if rec is None:
-            rec = play_block(table, vs[i].ruleset, first, deals, spec, backend, played.tick)
-            units.save(table.name, i, first, rec)
+        if rec is not None:
+            return _Loaded(rec, (table, i, first))
+        return start_block(table, vs[i].ruleset, first, deals, spec, backend, group,
+                           played[0].tick, (table, i, first))
+
+    def finish(h):
+        """The block's records, saved if played now; counted in the games played."""
+        table, i, first = h.index
+        rec = h.result()
+        if isinstance(h, _Loaded):
+            played[0].seen(played[0].done + rec["turns"].size)
         else:
-            played.seen(played.done + rec["turns"].size)
+            units.save(table.name, i, first, rec)
         state["played"] += rec["turns"].size           # played now or read back: every game
         return rec
 
     stage = ["reference and counting"]
     try:
-        phase("rules lab: reference and counting games", len(vs) * (games + players * skill_deals))
-        played = Played(progress)
-        for i, v in enumerate(vs):
-            state["ref"][i] = block(reference, i, 0, games, played)
-            state["counting"][i] = block(COUNTING, i, 0, skill_deals, played)
-        if mc_deals:
-            stage[0] = "montecarlo"
-            phase("rules lab: montecarlo games (at most)", len(vs) * players * mc_deals)
-            played = Played(progress)
-            _montecarlo(state, vs, mc_deals, mc_block, precision, players,
-                        lambda i, first, n: block(MONTECARLO, i, first, n, played))
+        with group:
+            phase("rules lab: reference and counting games",
+                  len(vs) * (games + players * skill_deals))
+            # every ruleset's two tables are one stream on the pool (sim.runs.workers)
+            items = [(t, i, 0, n) for i in range(len(vs))
+                     for t, n in ((reference, games), (COUNTING, skill_deals))]
+            for h, rec in stream(group, items, lambda it: begin(*it),
+                                 lambda h: (h, finish(h))):
+                table, i, _ = h.index
+                state["ref" if table is reference else "counting"][i] = rec
+            if mc_deals:
+                stage[0] = "montecarlo"
+                phase("rules lab: montecarlo games (at most)", len(vs) * players * mc_deals)
+                played[0] = Played(progress)
+                _montecarlo(state, vs, mc_deals, mc_block, precision, players, group,
+                            lambda i, first, n: begin(MONTECARLO, i, first, n), finish)
     except KeyboardInterrupt:
         result = summarize(state, partial=True)
         if saved is not None:
@@ -110,36 +127,95 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     return result
 
 
-def _montecarlo(state, vs, mc_deals, mc_block, precision, players, block):
+class _Loaded:
+    """A block read back from the folder (``--resume``), as a started one reads."""
+
+    jobs = ()
+
+    def __init__(self, rec, index):
+        self.rec, self.index = rec, index
+
+    def result(self):
+        return self.rec
+
+
+def _montecarlo(state, vs, mc_deals, mc_block, precision, players, group, begin, finish):
     """The costly table: the base's blocks to ``mc_deals``, every other ruleset's until its
-    paired difference is clear or precise (the module doc)."""
-    def deals(i, upto):
-        got = state["mc"].setdefault(i, [])
-        while sum(b["turns"].shape[1] for b in got) < upto:
-            first = sum(b["turns"].shape[1] for b in got)
-            got.append(block(i, first, min(mc_block, mc_deals - first)))
-        return join(got)
-    def tagged(i, upto):
-        return dict(deals(i, upto), v2=vs[i].ruleset.last_player_loses)
-    base = tagged(0, mc_deals)
-    base_values = m.skill_values(base, players)
-    state["stopped"][0] = "all"
-    for i in range(1, len(vs)):
-        n = 0
-        while True:
-            n = min(n + mc_block, mc_deals)
-            rec = tagged(i, n)
-            cs = confidence_sequence(m.skill_values(rec, players) - base_values[:n],
-                                     bounds=m.diff_bounds(rec, base, players))
-            if cs["ci_low"] > 0 or cs["ci_high"] < 0:
-                state["stopped"][i] = "clear"
-            elif (cs["ci_high"] - cs["ci_low"]) / 2 < precision:
-                state["stopped"][i] = "precise"
-            elif n >= mc_deals:
-                state["stopped"][i] = "most deals"
-            else:
-                continue
+    paired difference is clear or precise (the module doc).
+
+    Every ruleset's blocks are played side by side on the pool: each one's stopping depends
+    on its own blocks and the base's alone, decided after each of its blocks in order, so
+    the result is that of the rulesets measured one after the other. While few rulesets
+    are left to feed the threads, each one's next block is started before the last one is
+    judged (dropped, never counted or saved, if the ruleset stops)."""
+    from collections import deque
+
+    blocks = [(first, min(mc_block, mc_deals - first)) for first in range(0, mc_deals, mc_block)]
+    pending = {i: deque() for i in range(len(vs))}
+    scheduled = dict.fromkeys(range(len(vs)), 0)       # blocks started (or read) of each
+    waiting = set()                                    # judged once the base has the deals
+    live = set(range(1, len(vs)))                      # rulesets not stopped yet
+    block_games = mc_block * players
+
+    def schedule(i, depth):
+        while scheduled[i] < len(blocks) and len(pending[i]) < depth:
+            first, n = blocks[scheduled[i]]
+            pending[i].append(begin(i, first, n))
+            scheduled[i] += 1
+
+    def depth():
+        # a second block ahead only where the rulesets left would not fill the threads
+        return 2 if group.threads > 1 and len(live) * block_games < 8 * group.threads else 1
+
+    def dealt(i):
+        return sum(b["turns"].shape[1] for b in state["mc"].get(i, []))
+
+    def judge(i):
+        n = dealt(i)
+        if dealt(0) < n:
+            waiting.add(i)
+            return
+        waiting.discard(i)
+        base = dict(join(state["mc"][0]), v2=vs[0].ruleset.last_player_loses)
+        rec = dict(join(state["mc"][i]), v2=vs[i].ruleset.last_player_loses)
+        cs = confidence_sequence(m.skill_values(rec, players)
+                                 - m.skill_values(base, players)[:n],
+                                 bounds=m.diff_bounds(rec, base, players))
+        if cs["ci_low"] > 0 or cs["ci_high"] < 0:
+            state["stopped"][i] = "clear"
+        elif (cs["ci_high"] - cs["ci_low"]) / 2 < precision:
+            state["stopped"][i] = "precise"
+        elif n >= mc_deals:
+            state["stopped"][i] = "most deals"
+        else:
+            schedule(i, depth())
+            return
+        live.discard(i)
+        ahead = [j for h in pending[i] for j in h.jobs]
+        group.cancel(ahead)
+        group.forget(ahead)
+        pending[i].clear()
+
+    schedule(0, len(blocks))
+    for i in sorted(live):
+        schedule(i, depth())
+    while True:
+        heads = [pending[i][0] for i in range(len(vs)) if pending[i] and i not in waiting]
+        if not heads:
             break
+        h = group.wait_any(heads)
+        i = h.index[1]
+        pending[i].popleft()
+        group.forget(h.jobs)
+        rec = finish(h)
+        state["mc"].setdefault(i, []).append(rec)
+        if i == 0:
+            if not pending[0]:
+                state["stopped"][0] = "all"
+            for j in sorted(waiting):
+                judge(j)
+        else:
+            judge(i)
 
 
 def summarize(state, partial=False) -> dict:

@@ -5,14 +5,14 @@ study's seed: the same deal numbers under every ruleset (duplicate deals, so eve
 difference from the base is paired deal by deal). ``rotated`` tables seat the strong
 strategy at seat r in rotation r (the weak one elsewhere) and play every deal under all
 rotations, as a tournament does (:mod:`sim.studies.match`): each deal's cards meet the strong
-strategy at every seat. A block of games is played through a backend
-(:mod:`sim.runs.backends`: this process, or Dask) as plain RunConfigs, and kept as one
-``.npz`` file of its per-game records under ``DIR/units/``.
+strategy at every seat. A block of games is played as plain RunConfigs, on this process's
+pool (:mod:`sim.runs.workers`, every block of a stage at once) or a Dask cluster
+(:mod:`sim.runs.backends`), and kept as one ``.npz`` file of its per-game records under
+``DIR/units/``.
 """
 from __future__ import annotations
 
 import io
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,35 +83,58 @@ class Units:
             folder.write_bytes(self.file(table, vindex, first), buf.getvalue())
 
 
-def play_block(table: Table, ruleset, first: int, deals: int, spec: dict, backend,
-               tick=None) -> dict:
-    """Every seating of ``table`` on deals ``first .. first + deals - 1`` under ``ruleset``:
-    the fields of :data:`FIELDS`, each (rotations, deals). ``spec``: players, seed,
-    max_turns, threads, batch, cycle_stop. Ctrl-C raises
-    :class:`~sim.runs.partial.Interrupted` (the block is dropped: blocks are played whole)."""
-    players = spec["players"]
+class Block:
+    """Every seating of ``table`` on deals ``first .. first + deals - 1`` under ``ruleset``,
+    started (:func:`start_block`): ``jobs`` (on this process's pool; none on a cluster,
+    which plays the block when its result is asked for) and :meth:`result`, the fields of
+    :data:`FIELDS`, each (rotations, deals)."""
 
-    def seated(seats):
-        cfg = RunConfig(games=first + deals, players=players, seed=spec["seed"],
-                        strategies=seats, rules=ruleset, max_turns=spec["max_turns"],
-                        threads=spec["threads"], batch=spec["batch"],
-                        cycle_stop=spec["cycle_stop"])
-        todo = [(i, lo, min(spec["batch"], first + deals - lo))
-                for i, lo in enumerate(range(first, first + deals, spec["batch"]))]
-        parts = dict(backend.play(cfg, todo, tick=tick))
-        recs = [records_of(parts[i], players, ruleset.last_player_loses) for i, _, _ in todo]
-        return {k: np.concatenate([r[k] for r in recs]) for k in FIELDS}
+    def __init__(self, table, ruleset, first, deals, spec, backend, group, tick, index):
+        from sim.runs.backends import LocalBackend
+        from sim.runs.batch import start
 
-    seatings = table.seatings(players)
-    if len(seatings) == 1:
-        rows = [seated(seatings[0])]
-    else:
-        # The rotations at once: a block of a few slow games per rotation is too small to
-        # fill the cores (sim.runs.batch plays at least 16 games per chunk); the core
-        # releases the GIL, and each rotation's games are the same whatever runs beside them.
-        with ThreadPoolExecutor(len(seatings), thread_name_prefix="shithead-rotation") as pool:
-            rows = list(pool.map(seated, seatings))
-    return {k: np.stack([r[k] for r in rows]) for k in FIELDS}
+        self.index, self.players = index, spec["players"]
+        self.v2 = ruleset.last_player_loses
+        self.first, self.deals, self.backend, self.tick = first, deals, backend, tick
+        self.cfgs = [RunConfig(games=first + deals, players=self.players, seed=spec["seed"],
+                               strategies=seats, rules=ruleset, max_turns=spec["max_turns"],
+                               threads=spec["threads"], batch=spec["batch"],
+                               cycle_stop=spec["cycle_stop"])
+                     for seats in table.seatings(self.players)]
+        self.batch = spec["batch"]
+        self.parts = None
+        self.jobs = []
+        if backend is None or isinstance(backend, LocalBackend):
+            # every rotation at once, one job each: the pool plays them side by side
+            self.parts = [start(group, cfg, first, deals, tick=tick) for cfg in self.cfgs]
+            self.jobs = [j for p in self.parts for j in p.jobs]
+
+    def result(self) -> dict:
+        """The block's records; Interrupted (the block is dropped: blocks are kept whole)
+        if it was cut short."""
+        if self.parts is not None:
+            batches = [p.result() for p in self.parts]
+        else:
+            batches = [self._on_backend(cfg) for cfg in self.cfgs]
+        rows = [records_of(b, self.players, self.v2) for b in batches]
+        return {k: np.stack([r[k] for r in rows]) for k in FIELDS}
+
+    def _on_backend(self, cfg):
+        from sim.runs.batch import Batch
+        first, end = self.first, self.first + self.deals
+        todo = [(i, lo, min(self.batch, end - lo))
+                for i, lo in enumerate(range(first, end, self.batch))]
+        parts = dict(self.backend.play(cfg, todo, tick=self.tick))
+        return Batch.join([parts[i] for i, _, _ in todo])
+
+
+def start_block(table: Table, ruleset, first: int, deals: int, spec: dict, backend, group,
+                tick=None, index=None) -> Block:
+    """Start every seating of ``table`` on deals ``first .. first + deals - 1`` under
+    ``ruleset`` in ``group`` (a :class:`~sim.runs.workers.Group` of this process, or on the
+    Dask ``backend``): a :class:`Block`. ``spec``: players, seed, max_turns, threads, batch,
+    cycle_stop."""
+    return Block(table, ruleset, first, deals, spec, backend, group, tick, index)
 
 
 def join(blocks: list[dict]) -> dict:

@@ -37,7 +37,6 @@ DEFAULT_DEALS = 5000
 DEFAULT_STRATEGY = "lowest"          # the swap study's default
 DEFAULT_CAP = 2000                   # a playout's turn limit (R25)
 USUAL = "highest-up"
-BLOCK = 1024                         # deals per call of the kernel (progress, Ctrl-C)
 
 
 class AdviceError(ValueError):
@@ -74,17 +73,18 @@ def usual_split(codes) -> tuple:
 # -- by playouts -----------------------------------------------------------------------------
 def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
                 deals=DEFAULT_DEALS, seed=0, max_turns=DEFAULT_CAP, cycle_stop=True,
-                progress=None) -> dict:
+                progress=None, threads=None) -> dict:
     """The splits of ``codes`` valued by ``deals`` deals of playouts (module docstring),
     seat 0 holding the cards; ``progress(games done, games)`` once the input is checked, then
-    between blocks. The same ``seed`` and options give the same numbers, whatever the
-    threads."""
+    as deals finish. The same ``seed`` and options give the same numbers, whatever the
+    ``threads`` (default: all cores)."""
     from sim.kernel.compiler import install
     from sim.kernel.sampling import split_playouts
     from sim.kernel.referee import BAD_MOVE, BAD_SWAP, UNFINISHED
     from sim.runs.config import RunConfig, check_seed
     from sim.runs.runner import RunError
-    from sim.studies.match import places, seat_values
+    from sim.runs.workers import Group
+    from sim.studies.match import seat_value
 
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise AdviceError(f"--deals: expected a positive number of deals, got {deals!r}")
@@ -107,40 +107,52 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
     splits = splits_of(codes)
     ups = np.array([table_code(u) for u, _, _ in splits], np.int64)
     want = np.bincount(codes, minlength=NRANK).astype(np.int64)
-    order = np.zeros((deals, len(splits), players), np.int8)
+    order = np.full((deals, len(splits), players), -1, np.int8)
     status = np.zeros((deals, len(splits)), np.int8)
     pool, kinds = cfg.pool, cfg.seat_table
     detect = cfg.cycle_detect
+    impure = cfg.impure_seats()
+    v2 = bool(cfg.ruleset.last_player_loses)
+    value = np.zeros((deals, len(splits)))         # seat 0's result, deals x splits
+    counts = []                                    # per chunk: games refused, unfinished
 
-    def block(first, n):
-        o = np.full((n, len(splits), players), -1, np.int8)
-        s = np.zeros((n, len(splits)), np.int8)
-        split_playouts(np.uint64(seed), first, 0, want, ups, pool.moves, pool.swaps,
-                       pool.params, kinds, cfg.rules_vector,
-                       players, max_turns, cfg.impure_seats(), detect, o, s)
-        return o, s
+    def block(lo, hi):
+        o, s = order[lo:hi], status[lo:hi]
+        split_playouts(np.uint64(seed), lo, 0, want, ups, pool.moves, pool.swaps,
+                       pool.params, kinds, cfg.rules_vector, players, max_turns, impure, detect,
+                       o, s)
+        # the chunk's results, on the pool's thread (not after every chunk, on one)
+        done = s != UNFINISHED
+        value[lo:hi] = seat_value(o, done, v2, 0)
+        counts.append((int(((s == BAD_SWAP) | (s == BAD_MOVE)).sum()), int((~done).sum())))
 
     if progress:
         progress(0, deals * len(splits))     # checked, about to start (or compile)
     block(0, 0)                          # compile (or load) before the clock starts
     t0 = time.perf_counter()
-    for first in range(0, deals, BLOCK):
-        n = min(BLOCK, deals - first)
-        order[first:first + n], status[first:first + n] = block(first, n)
-        if progress:
-            progress((first + n) * len(splits), deals * len(splits))
+    played = [0]
+
+    def tick(n):
+        played[0] += n
+        progress(played[0] * len(splits), deals * len(splits))
+
+    # the deals in chunks on the process's threads (sim.runs.workers): each deal's games
+    # depend on its index alone
+    with Group(threads) as group:
+        job = group.submit(deals, block, kind="split playouts", tick=tick if progress else None)
+        group.wait(job)
+        if job.done < deals:
+            raise KeyboardInterrupt("interrupted")
     seconds = time.perf_counter() - t0
-    if (status == BAD_SWAP).any() or (status == BAD_MOVE).any():
+    bad, unfinished = (sum(c) for c in zip(*counts)) if counts else (0, 0)
+    if bad:
         raise AdviceError(f"strategy {strategy!r} made an illegal move or swap in a playout "
                           f"(R24, R5)")
-    v2 = bool(cfg.ruleset.last_player_loses)
-    done = status != UNFINISHED
-    value = seat_values(places(order, done, v2), done, v2)[:, :, 0]      # deals x splits
     rows = _rows(splits, value.mean(axis=0), value, None, v2)
     return _advice(codes, splits, rows, cfg.ruleset, players, v2, {
         "method": "playouts", "deals": deals, "games": deals * len(splits), "seed": seed,
         "strategy": strategy, "opponents_swap": base.swaps[1], "max_turns": max_turns,
-        "unfinished": int((~done).sum()), "seconds": seconds,
+        "unfinished": unfinished, "seconds": seconds,
         "budget": (f"{deals:,} deals x {len(splits)} splits = {deals * len(splits):,} games "
                    f"of {strategy} (the others swap by {base.swaps[1]}), seed {seed}, paired "
                    f"over common deals")})
@@ -263,7 +275,7 @@ def _rows(splits, value, per_deal, design, v2, slope=None):
                 row["low"], row["high"] = ci["ci_low"], ci["ci_high"]
             else:
                 row["low"], row["high"] = wilson(int(x.sum()), int(x.size))
-            d = paired_difference(per_deal, i, best, 1.0, 0.05)
+            d = paired_difference(per_deal, i, best, 1.0, 0.05, complete=True)
             row["vs_best"] = 100 * d["estimate"]
             row["vs_best_low"], row["vs_best_high"] = 100 * d["ci_low"], 100 * d["ci_high"]
             if i == best:                            # the reference itself

@@ -6,44 +6,74 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs.runner import RunConfig, batches
+from sim.runs.workers import Group, stream
 from sim.studies.match import batch_results
 from sim.studies.saved import Games
-from sim.studies.swapstudy.values import play_kept
+from sim.studies.swapstudy.values import finish_kept, start_kept
 from sim.studies.stats import format_p, mean_interval
 
 
-def head_to_head(mine, other, players, games, seed, rules, strategy, threads, kept=None,
-                 tag="", label=None, batch=100_000, max_turns=10_000, cycle_stop=True,
-                 tick=None):
-    """``mine`` against ``other`` on duplicate deals: per-deal paired differences.
-    ``kept`` (:class:`~sim.studies.saved.Games`) saves the batches, or reads back those
-    saved (resume); ``tick(games)`` as games are played."""
-    patterns = [[mine if s % 2 == r else other for s in range(players)] for r in (0, 1)]
-    cfgs = [RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
-                      swaps=p, rules=rules, threads=threads, batch=batch,
-                      max_turns=max_turns, cycle_stop=cycle_stop) for p in patterns]
-    v2 = bool(cfgs[0].options["last_player_loses"])
+def head_to_heads(mine, rivals, players, games, seed, rules, strategy, threads, kept=None,
+                  batch=100_000, max_turns=10_000, cycle_stop=True, tick=None, done=None):
+    """``mine`` against each of ``rivals`` (``(label, spec)`` pairs; rival ``i``'s batches are
+    kept under tag ``i``) on duplicate deals: per-deal paired differences, a result per
+    rival, appended to ``done`` (a list) as each one finishes. ``kept``
+    (:class:`~sim.studies.saved.Games`) saves the batches, or reads back those saved
+    (resume); ``tick(games)`` as games are played.
+
+    Every rival's batches are one stream on the pool (:mod:`sim.runs.workers`): no thread
+    waits between batches or rivals."""
+    done = [] if done is None else done
     kept = kept or Games()
-    diffs = []
-    tw = ow = 0.0
-    unfinished = 0
-    for index, first, n in batches(cfgs[0]):
-        d = np.zeros(n)
-        for r, (cfg, pattern) in enumerate(zip(cfgs, patterns)):
-            b = play_kept(kept, f"part-h2h-{tag}-{r}-{index:05d}", cfg, first, n, threads,
-                          tick=tick, stage="head-to-head", seed=seed, opponent=label or other)
-            score, done = batch_results(b, players, v2)
-            unfinished += int((~done).sum())
-            mask = np.array([p == mine for p in pattern])
+    tables = []
+    for i, (label, other) in enumerate(rivals):
+        patterns = [[mine if s % 2 == r else other for s in range(players)] for r in (0, 1)]
+        cfgs = [RunConfig(games=games, players=players, seed=seed, strategies=[strategy],
+                          swaps=p, rules=rules, threads=threads, batch=batch,
+                          max_turns=max_turns, cycle_stop=cycle_stop) for p in patterns]
+        tables.append((label, other, patterns, cfgs))
+    v2 = bool(tables[0][3][0].options["last_player_loses"]) if tables else False
+    items = [(i, index, first, n, r) for i, (_, _, _, cfgs) in enumerate(tables)
+             for index, first, n in batches(cfgs[0]) for r in (0, 1)]
+    group = Group(threads)
+
+    def begin(item):
+        i, index, first, n, r = item
+        label, other, _, cfgs = tables[i]
+        return start_kept(group, kept, f"part-h2h-{i:02d}-{r}-{index:05d}", cfgs[r], first, n,
+                          tick=tick, index=item, stage="head-to-head", seed=seed,
+                          opponent=label or other)
+
+    acc = None
+    with group:
+        for h, b in stream(group, items, begin, lambda h: (h, finish_kept(h))):
+            i, index, first, n, r = h.index
+            label, other, patterns, _ = tables[i]
+            if acc is None:
+                acc = {"diffs": [], "tw": 0.0, "ow": 0.0, "unfinished": 0}
+            if r == 0:
+                d = np.zeros(n)
+            score, ok = batch_results(b, players, v2)
+            acc["unfinished"] += int((~ok).sum())
+            mask = np.array([p == mine for p in patterns[r]])
             t, o = score[:, mask].sum(axis=1), score[:, ~mask].sum(axis=1)
             d += t / mask.sum() - o / (~mask).sum()      # per seat: mine minus other
-            tw += t.sum()
-            ow += o.sum()
-        diffs.append(d / 2)
-    diffs = np.concatenate(diffs)
+            acc["tw"] += t.sum()
+            acc["ow"] += o.sum()
+            if r == 1:
+                acc["diffs"].append(d / 2)
+                if first + n >= games:                   # the rival's last batch
+                    done.append(_result(acc, label, other))
+                    acc = None
+    return done
+
+
+def _result(acc, label, other) -> dict:
+    diffs = np.concatenate(acc["diffs"])
+    tw, ow = acc["tw"], acc["ow"]
     ci = mean_interval(diffs, bounds=(-1.0, 1.0), null=0.0)
     return {"policy": label or other, "spec": other, "deals": int(diffs.size),
-            "games": int(2 * diffs.size), "unfinished": unfinished,
+            "games": int(2 * diffs.size), "unfinished": acc["unfinished"],
             "share": tw / (tw + ow) if tw + ow else float("nan"), "diff": ci["estimate"],
             "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "p_value": ci["p_value"]}
 

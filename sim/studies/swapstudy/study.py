@@ -8,13 +8,13 @@ import numpy as np
 from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
-from sim.runs.chunks import Played
+from sim.runs.workers import Played
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunError
 from sim.runs.saved import Loaded, parts_of, read_json, unfinished
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.saved import Games, close
-from sim.studies.swapstudy.h2h import bh, head_to_head, verdict
+from sim.studies.swapstudy.h2h import bh, head_to_heads, verdict
 from sim.studies.swapstudy.model import (
     PRIOR_SD, PRIOR_SD_EXTRA, fit_split_model, write_cov_file, write_split_file,
 )
@@ -176,11 +176,9 @@ def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_
     played = Played(progress)
     state["stage"] = "head-to-head"
     h2h = state["head_to_head"]
-    for i, (label, spec) in enumerate(rivals):
-        h2h.append(head_to_head(split_spec, spec, players, h2h_games, seed + 1, rules,
-                                strategy, threads, kept, tag=f"{i:02d}", label=label,
-                                batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
-                                tick=played.tick))
+    head_to_heads(split_spec, rivals, players, h2h_games, seed + 1, rules, strategy, threads,
+                  kept, batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
+                  tick=played.tick, done=h2h)
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
         r["share"] = float(r["share"])

@@ -5,32 +5,57 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.runs.chunks import Played
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.runner import RunConfig, RunError, batches, play_batch
+from sim.runs.runner import RunConfig, RunError, batches
+from sim.runs.workers import Group, Played, stream
 from sim.studies.match import batch_results
 from sim.studies.saved import Games
 from sim.studies.swapstudy.triples import INDEX, NTRIPLE, SIZE
 
 
-def play_kept(games, name, cfg, first, n, threads, tick=None, **columns):
-    """Games ``first .. first + n - 1`` of ``cfg``: read back from ``games`` (the study's
-    :class:`~sim.studies.saved.Games`) when saved whole, else played and saved as ``name``
-    with ``columns`` added to their records."""
-    from sim.runs.batch import Batch
-    from sim.runs.store import read_records, records
+class _Read:
+    """A batch read back from the study's folder (``--resume``), as a started one reads."""
+
+    jobs = ()
+
+    def __init__(self, batch, tick, index):
+        self.batch, self.tick, self.index, self.save = batch, tick, index, None
+
+    def result(self):
+        if self.tick is not None:
+            self.tick(self.batch.status.size)
+        return self.batch
+
+
+def start_kept(group, games, name, cfg, first, n, tick=None, index=None, **columns):
+    """Games ``first .. first + n - 1`` of ``cfg``, started in ``group`` (sim.runs.workers):
+    read back from ``games`` (the study's :class:`~sim.studies.saved.Games`) when saved
+    whole, else submitted, to be saved as ``name`` with ``columns`` added to their records
+    by :func:`finish_kept`. ``index``: the caller's name for it."""
+    from sim.runs.batch import Batch, start
+    from sim.runs.store import read_records
 
     df = games.read(name)
     if df is not None and len(df) == n:
-        if tick is not None:
-            tick(n)
-        return Batch(first, read_records(df))
-    b = play_batch(cfg, first, n, threads, tick=tick)
-    if games.dir is not None:
-        df = records(cfg, b)
-        for key, value in columns.items():
-            df[key] = value
-        games.write(name, df)
+        return _Read(Batch(first, read_records(df)), tick, index)
+    playing = start(group, cfg, first, n, tick=tick, index=index)
+    playing.save = (games, name, columns)
+    return playing
+
+
+def finish_kept(started):
+    """The Batch of :func:`start_kept`, saved if it was played (Interrupted, with its first
+    games, if it was cut short)."""
+    from sim.runs.store import records
+
+    b = started.result()
+    if started.save is not None:
+        games, name, columns = started.save
+        if games.dir is not None:
+            df = records(started.cfg, b)
+            for key, value in columns.items():
+                df[key] = value
+            games.write(name, df)
     return b
 
 
@@ -73,13 +98,22 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     unfinished = 0
     kept = kept or Games()
     played = Played(progress)
+    group = Group(threads)
+
+    def begin(item):
+        index, first, n = item
+        return start_kept(group, kept, f"part-{index:05d}", cfg, first, n, tick=played.tick,
+                          index=item, stage="values", seed=seed, opponent="")
+
     try:
-        for index, first, n in batches(cfg):
-            b = play_kept(kept, f"part-{index:05d}", cfg, first, n, threads, tick=played.tick,
-                          stage="values", seed=seed, opponent="")
-            tally.add(b)
-            unfinished += _add(b, players, v2, position, first, n, ncell, cell_n, cell_w,
-                               count, score, unf)
+        # the batches are one stream on the pool (sim.runs.workers): the next ones are
+        # played while one is added up and saved
+        with group:
+            for h, b in stream(group, batches(cfg), begin, lambda h: (h, finish_kept(h))):
+                _, first, n = h.index
+                tally.add(b)
+                unfinished += _add(b, players, v2, position, first, n, ncell, cell_n, cell_w,
+                                   count, score, unf)
     except KeyboardInterrupt as e:
         if isinstance(e, Interrupted) and e.partial.result.status.size:
             tally.add(e.partial.result)          # the batch's first games (not saved)
