@@ -173,3 +173,14 @@ def test_groups_side_by_side_each_get_their_threads():
     for t in threads:
         t.join(10)
     assert results == [True, True]
+
+
+def test_a_job_submitted_after_a_stop_plays_nothing():
+    """Ctrl-C stops the whole group: work a command starts afterwards (a review's next step)
+    is born cut short, so the command ends at once."""
+    calls = []
+    with Group(2) as g:
+        g.cancel()
+        job = g.submit(1000, lambda lo, hi: calls.append(lo))
+        g.wait(job)
+    assert job.over and job.done == 0 and calls == []

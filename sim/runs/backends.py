@@ -43,7 +43,9 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
-    def play(self, cfg, todo, tick=None):
+    def play(self, cfg, todo, tick=None, keep=True):
+        """Yield ``(index, Batch)`` for each batch of ``todo``, in order (the module
+        docstring; ``keep`` is for a cluster: here the records cost nothing to pass on)."""
         def begin(item):
             index, first, n = item
             return start(group, cfg, first, n, tick=tick, index=index)
@@ -107,13 +109,21 @@ def _worker_config(spec_json: str) -> RunConfig:
                      imported_as=rename)
 
 
-def _play_on_worker(spec_json: str, first: int, n: int):
+def _play_on_worker(spec_json: str, first: int, n: int, keep: bool = True):
     """Games ``first .. first + n - 1`` on a worker, and the seconds they took there: on one
     thread, a task being one of the worker's (a worker of ``threads_per_worker`` threads
-    runs as many tasks at once)."""
+    runs as many tasks at once). ``keep``: their records (a Batch), else only the totals
+    of their tally (:meth:`~sim.runs.tally.Tally.counts`: a few hundred bytes, not a
+    hundred a game, to send and unpack)."""
+    from sim.runs.tally import Tally
+
     cfg = _worker_config(spec_json)
     t0 = time.perf_counter()
     batch = play_batch(cfg, first, n, 1)
+    if not keep:
+        tally = Tally(cfg)
+        tally.add(batch)
+        batch = tally.counts()
     return batch, time.perf_counter() - t0
 
 
@@ -176,7 +186,10 @@ class DaskBackend:
         play_batch(cfg, WARM, 1, 1)
         self.client.run(_warm_worker, spec or _spec(cfg))
 
-    def play(self, cfg, todo, tick=None):
+    def play(self, cfg, todo, tick=None, keep=True):
+        """As :meth:`LocalBackend.play`; with ``keep`` false (nothing to save) each batch
+        comes back as its tally's counts (:meth:`~sim.runs.tally.Tally.counts`), not its
+        records: the driver then unpacks a few hundred bytes a task."""
         from distributed import as_completed
         spec = _spec(cfg)
         if todo:
@@ -184,7 +197,7 @@ class DaskBackend:
         info = self.client.scheduler_info()["workers"]
         # a worker of N threads runs N tasks at once: two in flight for each
         workers = max(1, sum(int(w.get("nthreads", 1)) for w in info.values()))
-        tasks = _Tasks(todo, self.FIRST, self.SECONDS)
+        tasks = _Tasks(todo, self.FIRST, self.SECONDS, keep)
         running = as_completed()
         keys = {}
 
@@ -192,26 +205,26 @@ class DaskBackend:
             task = tasks.next()
             if task is not None:
                 index, first, n = task
-                fut = self.client.submit(_play_on_worker, spec, first, n, pure=False)
-                keys[fut.key] = index, first, fut
+                fut = self.client.submit(_play_on_worker, spec, first, n, keep, pure=False)
+                keys[fut.key] = index, first, n, fut
                 running.add(fut)
         for _ in range(2 * workers):
             submit()
         try:
             for fut in running:
-                index, first, _ = keys.pop(fut.key)
-                batch, seconds = fut.result()
+                index, first, n, _ = keys.pop(fut.key)
+                part, seconds = fut.result()
                 fut.release()
-                whole = tasks.finished(index, first, batch, seconds)
+                whole = tasks.finished(index, first, n, part, seconds)
                 submit()
                 if tick is not None:
-                    tick(batch.status.size)
+                    tick(n)
                 if whole is not None:
                     yield index, whole
         except KeyboardInterrupt:
-            self.client.cancel([f for _, _, f in keys.values()])
-            played = tasks.partial()
-            raise Interrupted(Partial(played, played.status.size)) from None
+            self.client.cancel([f for *_, f in keys.values()])
+            played, games = tasks.partial()
+            raise Interrupted(Partial(played, games)) from None
 
 
 class _Tasks:
@@ -219,8 +232,8 @@ class _Tasks:
     task's size chosen from the speed of those finished; the finished ones kept until their
     batch is whole."""
 
-    def __init__(self, todo, first_size, seconds):
-        self.todo, self.size, self.seconds = list(todo), first_size, seconds
+    def __init__(self, todo, first_size, seconds, keep=True):
+        self.todo, self.size, self.seconds, self.keep = list(todo), first_size, seconds, keep
         self.cursor = None                 # [index, first game, games, next game]
         self.parts, self.left = {}, {}     # per batch: {first game: Batch}, games still out
 
@@ -238,21 +251,34 @@ class _Tasks:
             self.cursor = None
         return index, at, n
 
-    def finished(self, index, first, batch, seconds):
-        """Keep a finished task's games; the batch if it is now whole, else None."""
-        games = batch.status.size
+    def finished(self, index, first, games, part, seconds):
+        """Keep a finished task's ``games`` (a Batch, or its tally's counts); the batch if
+        it is now whole (its games in order, or their counts added up), else None."""
         self.size = next_size(games, seconds, self.seconds)
-        self.parts[index][first] = batch
+        self.parts[index][first] = part
         self.left[index] -= games
         if self.left[index]:
             return None
         del self.left[index]
         parts = self.parts.pop(index)
-        return Batch.join([parts[k] for k in sorted(parts)])
+        return self._join([parts[k] for k in sorted(parts)])
+
+    def _join(self, parts):
+        if self.keep:
+            return Batch.join(parts)
+        total = {k: v.copy() if hasattr(v, "copy") else v for k, v in parts[0].items()}
+        for p in parts[1:]:
+            for k, v in p.items():
+                total[k] = total[k] + v
+        return total
 
     def partial(self):
-        """The games of every finished task of the batches not yet whole, as one Batch
-        (empty if none)."""
+        """The games of every finished task of the batches not yet whole, as one Batch (or
+        counts) and their number (an empty Batch and 0 if none)."""
         done = [parts[k] for index in sorted(self.parts)
                 for parts in [self.parts[index]] for k in sorted(parts)]
-        return Batch.join(done) if done else Batch(0, allocate(0))
+        if not done:
+            return Batch(0, allocate(0)), 0
+        joined = self._join(done)
+        return joined, int(joined["games"] if isinstance(joined, dict)
+                           else joined.status.size)

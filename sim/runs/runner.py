@@ -59,13 +59,15 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     played = Played(progress, done)
     backend = backend or LocalBackend(cfg.threads)
     try:
-        for index, b in backend.play(cfg, todo, tick=played.tick):
+        # without a folder to save in, a cluster sends back each batch's counts, not its
+        # records (the tally is all that is kept of them)
+        for index, b in backend.play(cfg, todo, tick=played.tick, keep=store is not None):
             if store is not None:
                 store.write(index, b)
             tally.add(b)
     except KeyboardInterrupt as e:
-        # the whole batches are tallied (and saved); a batch's first games count too
-        if isinstance(e, Interrupted) and e.partial.result.status.size:
+        # the whole batches are tallied (and saved); the games played of the others too
+        if isinstance(e, Interrupted) and e.partial.done:
             tally.add(e.partial.result)
         raise Interrupted(Partial(tally, tally.games, cfg.games)) from None
     if store is not None:

@@ -102,7 +102,24 @@ class Tally:
         self.pickups = np.zeros(MAXP, np.int64)     # over finished games
         self.started = np.zeros(MAXP, np.int64)
 
+    # the running totals, as plain data (a Dask worker's share, :meth:`counts`)
+    _SCALARS = ("games", "unfinished", "cycles", "turns", "played", "burns")
+    _ARRAYS = ("wins", "last", "place_sum", "pickups", "started")
+
+    def counts(self) -> dict:
+        """The totals as plain data: what a Dask worker sends back for its games when the
+        records themselves are not wanted (no ``--out``), a few hundred bytes a task."""
+        return {**{k: getattr(self, k) for k in self._SCALARS},
+                **{k: getattr(self, k).copy() for k in self._ARRAYS}}
+
     def add(self, b) -> None:
+        """Add a Batch's games, or the :meth:`counts` of another tally of the same run."""
+        if isinstance(b, dict):
+            for k in self._SCALARS:
+                setattr(self, k, getattr(self, k) + int(b[k]))
+            for k in self._ARRAYS:
+                getattr(self, k)[:] += b[k]
+            return
         players = self.cfg.players
         done = b.status != UNFINISHED
         self.games += b.status.size

@@ -355,6 +355,8 @@ class Group:
         ``timeout`` seconds, for their chunks under way, so that none writes after this (a
         slower chunk ends on its own; its results are not read)."""
         deadline = time.perf_counter() + timeout
+        if jobs is None:
+            self.stop.set()          # the whole group: a job submitted after it plays nothing
         with _cond:
             jobs = list(self.jobs if jobs is None else jobs)
             for j in jobs:

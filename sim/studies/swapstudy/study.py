@@ -79,6 +79,12 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     if not isinstance(games, int) or games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
     h2h_games = h2h_deals(games, h2h_games)
+    # the model's library is imported on a thread of its own while the games are played:
+    # otherwise its import (about a second) waits after them, every core idle
+    import importlib
+    import threading
+    threading.Thread(target=importlib.import_module, args=("sklearn.linear_model",),
+                     daemon=True).start()
     options = {"players": players, "games": games, "seed": seed, "rules": rules,
                "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
                "cycle_stop": cycle_stop}
