@@ -50,14 +50,14 @@ REFERENCE = next((p / "shared" / "reference" for p in ROOT.parents
 def work_run(scale, threads):
     from sim.runs.config import RunConfig
     from sim.runs.runner import run
-    games = max(20_000, int(16_000_000 * scale))
+    games = max(20_000, int(20_000_000 * scale))
     tally = run(RunConfig(games=games, players=4, seed=1, threads=threads))
     return tally.games, "games"
 
 
 def work_compare(scale, threads):
     from sim.studies.compare import compare
-    games = max(300, int(3000 * scale) // 3 * 3)
+    games = max(300, int(9000 * scale) // 3 * 3)
     t, _ = compare(["lowest", "counting", "montecarlo"], players=4, games=games, seed=1,
                    threads=threads)
     return t.games, "games"
@@ -65,7 +65,7 @@ def work_compare(scale, threads):
 
 def work_study_swap(scale, threads):
     from sim.studies.swapstudy.study import swap_study
-    games = max(20_000, int(3_000_000 * scale))
+    games = max(20_000, int(1_000_000 * scale))
     with tempfile.TemporaryDirectory() as d:
         s = swap_study(Path(d) / "s", players=4, games=games, seed=1, threads=threads)
     return s["games"] + sum(r["games"] for r in s["head_to_head"]), "games"
@@ -81,10 +81,10 @@ def work_study_rules(scale, threads):
 
 def work_tune(scale, threads):
     from sim.studies.tune import tune
-    trials = max(4, int(40 * scale))
+    trials, per_trial = max(4, int(40 * scale)), 200_000
     r = tune("counting", ["lowest", "random"], players=4, trials=trials,
-             games_per_trial=20_000, seed=1, threads=threads)
-    return trials * 20_000 + 2 * r["options"]["fresh_games"], "games"
+             games_per_trial=per_trial, seed=1, threads=threads)
+    return trials * per_trial + 2 * r["options"]["fresh_games"], "games"
 
 
 def _position():
@@ -95,7 +95,7 @@ def _position():
 
 def work_analyze(scale, threads):
     from sim.studies.analysis import analyze_state
-    a = analyze_state(_position(), rollouts=max(1000, int(200_000 * scale)), seed=1,
+    a = analyze_state(_position(), rollouts=max(1000, int(800_000 * scale)), seed=1,
                       threads=threads)
     return int(np.isfinite(a.scores).sum()), "playouts"
 
@@ -116,7 +116,7 @@ def _game():
 
 def work_review(scale, threads):
     from sim.studies.review import review
-    r = review(_game(), 1, rollouts=max(200, int(6000 * scale)), threads=threads)
+    r = review(_game(), 1, rollouts=max(200, int(36_000 * scale)), threads=threads)
     return sum(d.worlds * d.moves for d in r.decisions), "playouts"
 
 
@@ -124,7 +124,7 @@ def work_swap(scale, threads):
     from sim.studies.swapstudy.advice import by_playouts
     from sim.cli.work import read_cards
     a = by_playouts(read_cards("4 5 6 9 10 K"), players=4,
-                    deals=max(1000, int(400_000 * scale)), seed=1, threads=threads)
+                    deals=max(1000, int(800_000 * scale)), seed=1, threads=threads)
     return a["games"], "games"
 
 

@@ -652,3 +652,19 @@ def test_the_seat_design_rule_matches_the_companies_of_every_design():
     old = {"strategies": ["a", "b", "c"], "players": 4, "info": {"seating": "balanced"}}
     assert not seat_design_of(old)["balanced"]                   # a compare.json from before
     assert "seat 3 holds seat 0's strategy" in seat_design_of(old)["note"]
+
+
+def test_one_seats_value_is_its_column_of_every_seats():
+    """match.seat_value (a swap's playouts value seat 0 over millions of games) is the
+    seat's column of seat_values(places(...)), seed rules and V2, finished or not."""
+    from sim.studies.match import places, seat_value, seat_values
+
+    rng = np.random.default_rng(1)
+    for n in (2, 3, 4, 6, 8):
+        for v2 in (False, True):
+            order = np.array([rng.permutation(n) for _ in range(2000)], np.int8)
+            order[:, n - 1 if v2 else 1:] = -1                # the places not recorded
+            done = rng.random(2000) < 0.9
+            every = seat_values(places(order, done, v2), done, v2)
+            for seat in range(n):
+                assert np.array_equal(seat_value(order, done, v2, seat), every[:, seat])

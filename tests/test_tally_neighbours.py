@@ -41,3 +41,23 @@ def test_a_summary_saved_with_the_words_shows_them():
            "seats": ["lowest", "random"], "strategies": ["lowest", "random"],
            "fair_command": "sim compare lowest random --players 2"}
     assert neighbours_text(old) == old["note"]
+
+
+def test_a_tally_adds_another_tallys_counts_as_it_adds_their_games():
+    """A Dask task sends back its games' counts, not their records (Tally.counts): adding
+    the counts of any split of the games gives the tally of them all, seed rules and V2."""
+    from sim.runs.batch import play_batch
+    from sim.runs.config import RunConfig
+    from sim.runs.tally import Tally
+
+    for rules in ("seed", "classic"):
+        cfg = RunConfig(games=3000, players=4, rules=rules, strategies=["lowest", "random"] * 2)
+        b = play_batch(cfg, 0, 3000, 2)
+        whole = Tally(cfg)
+        whole.add(b)
+        parts = Tally(cfg)
+        for lo, hi in ((0, 700), (700, 2999), (2999, 3000)):
+            t = Tally(cfg)
+            t.add(b.take(slice(lo, hi)))
+            parts.add(t.counts())
+        assert parts.to_dict() == whole.to_dict()

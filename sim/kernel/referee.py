@@ -333,9 +333,9 @@ def _games(games, pool, work, records, play):
 # Three entry points, one per referee of the fast path's table (sim.kernel.fastpath.REFEREES),
 # so that a command compiles only the referee its table needs: a table of ``lowest`` (the
 # default run, the bench) never compiles the dispatching copy, and the reverse; only a table
-# that seats a peer's bot compiles the copy that inlines them (:func:`entry` picks). Threads
-# run blocks of games in parallel from Python (sim.runs.batch): the functions
-# release the GIL (nogil), and without ``parallel=True`` their compile is ~8 s shorter.
+# that seats a peer's bot compiles the copy that inlines them (:func:`entry` picks). The
+# process's threads play chunks of games side by side from Python (sim.runs.workers): the
+# functions release the GIL (nogil), and without ``parallel=True`` they compile faster.
 # Their arguments are named tuples: :class:`Games`, :class:`sim.kernel.fastpath.Pool`,
 # :class:`Scratch` and :class:`sim.kernel.records.Records`.
 @jit
