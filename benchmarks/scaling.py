@@ -55,6 +55,16 @@ def work_run(scale, threads):
     return tally.games, "games"
 
 
+def work_run_out(scale, threads):
+    from sim.runs.config import RunConfig
+    from sim.runs.runner import run
+    games = max(20_000, int(10_000_000 * scale))
+    with tempfile.TemporaryDirectory() as d:       # every game's record saved (Parquet)
+        tally = run(RunConfig(games=games, players=4, seed=1, threads=threads),
+                    out=Path(d) / "r")
+    return tally.games, "games"
+
+
 def work_compare(scale, threads):
     from sim.studies.compare import compare
     games = max(300, int(9000 * scale) // 3 * 3)
@@ -128,7 +138,7 @@ def work_swap(scale, threads):
     return a["games"], "games"
 
 
-COMMANDS = {"run": work_run, "compare": work_compare, "study-swap": work_study_swap,
+COMMANDS = {"run": work_run, "run-out": work_run_out, "compare": work_compare, "study-swap": work_study_swap,
             "study-rules": work_study_rules, "tune": work_tune, "analyze": work_analyze,
             "review": work_review, "swap": work_swap}
 

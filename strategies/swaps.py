@@ -166,7 +166,29 @@ def table_row(values: dict, where: str = "table") -> np.ndarray:
 
 def _read_triples(path, policy, use, header):
     """The file's ``{sorted triple: value}`` (one number, or a pair for two value columns):
-    every line checked (cards, numbers, duplicates), with clear errors."""
+    every line checked (cards, numbers, duplicates), with clear errors. Read once for each
+    version of the file (its size and time): a study seats it in many tables."""
+    if isinstance(path, (str, os.PathLike)) and str(path).strip():
+        f = Path(str(path).strip()).expanduser()
+        try:
+            st = f.stat()
+            key = (str(f.resolve()), st.st_mtime_ns, st.st_size, policy, use, header)
+        except OSError:
+            key = None
+        if key is not None:
+            if key not in _READ:
+                if len(_READ) > 64:
+                    _READ.clear()
+                _READ[key] = _parse_triples(path, policy, use, header)
+            p, values = _READ[key]
+            return p, dict(values)
+    return _parse_triples(path, policy, use, header)
+
+
+_READ: dict = {}            # the files read: (path, time, size, ...) -> (path, values)
+
+
+def _parse_triples(path, policy, use, header):
     p, lines = _csv_lines(path, policy, use, header)
     one = len(header) == 4
     values = {}

@@ -57,19 +57,20 @@ def test_a_stream_yields_in_order_and_keeps_the_threads_fed_ahead():
         started.append(i)
         outs[i] = np.full(500, -1)
         h = type("H", (), {})()
-        h.i, h.jobs = i, [g.submit(500, _filler(outs[i]), kind="fill")]
+        h.i, h.jobs = i, [g.submit(500, _filler(outs[i], 2e-5), kind="fill")]
         return h
 
     with Group(2) as g:
         seen = []
-        for h in stream(g, range(200), start, lambda h: h):
+        for h in stream(g, range(60), start, lambda h: h):
             seen.append(h.i)
             assert np.array_equal(outs[h.i], np.arange(500))
             assert len(started) - len(seen) <= 64      # memory stays bounded
-            if h.i == 0:
-                time.sleep(0.05)       # the caller holds item 0: the threads play on
-                assert workers.stats()["units"] > 0 and len(started) > 1
-    assert seen == list(range(200))
+            if h.i == 5:               # the chunks' speed known: items are started ahead
+                before = workers.stats()["units"]
+                time.sleep(0.1)        # the caller holds item 5: the threads play on
+                assert workers.stats()["units"] > before and len(started) > 6
+    assert seen == list(range(60))
 
 
 def test_leaving_a_stream_early_cancels_what_was_started_ahead():

@@ -43,12 +43,15 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
-    def play(self, cfg, todo, tick=None, keep=True):
+    def play(self, cfg, todo, tick=None, keep=True, save=None):
         """Yield ``(index, Batch)`` for each batch of ``todo``, in order (the module
-        docstring; ``keep`` is for a cluster: here the records cost nothing to pass on)."""
+        docstring; ``keep`` is for a cluster: here the records cost nothing to pass on).
+        ``save(index, batch)`` is run on the pool's threads as each batch is whole, before
+        it is yielded: the writing of one overlaps the play and the writing of others."""
         def begin(item):
             index, first, n = item
-            return start(group, cfg, first, n, tick=tick, index=index)
+            then = None if save is None else (lambda b, i=index: save(i, b))
+            return start(group, cfg, first, n, tick=tick, index=index, then=then)
 
         def cut(started):
             # the games each batch started and not passed on played from its first, as its
@@ -186,10 +189,11 @@ class DaskBackend:
         play_batch(cfg, WARM, 1, 1)
         self.client.run(_warm_worker, spec or _spec(cfg))
 
-    def play(self, cfg, todo, tick=None, keep=True):
-        """As :meth:`LocalBackend.play`; with ``keep`` false (nothing to save) each batch
-        comes back as its tally's counts (:meth:`~sim.runs.tally.Tally.counts`), not its
-        records: the driver then unpacks a few hundred bytes a task."""
+    def play(self, cfg, todo, tick=None, keep=True, save=None):
+        """As :meth:`LocalBackend.play` (``save`` here runs on this thread); with ``keep``
+        false (nothing to save) each batch comes back as its tally's counts
+        (:meth:`~sim.runs.tally.Tally.counts`), not its records: the driver then unpacks a
+        few hundred bytes a task."""
         from distributed import as_completed
         spec = _spec(cfg)
         if todo:
@@ -220,6 +224,8 @@ class DaskBackend:
                 if tick is not None:
                     tick(n)
                 if whole is not None:
+                    if save is not None:
+                        save(index, whole)
                     yield index, whole
         except KeyboardInterrupt:
             self.client.cancel([f for *_, f in keys.values()])

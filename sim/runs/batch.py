@@ -114,7 +114,7 @@ class Playing:
     name for it), and :meth:`result` once they are over."""
 
     def __init__(self, group, cfg, first, n, numbers, seating, tick, index=None, grain=1,
-                 kind=None):
+                 kind=None, then=None):
         install()                 # Numba's process-wide patches (sim.kernel.compiler), once
         if numbers is None:
             games = np.arange(first, first + n, dtype=np.int64)
@@ -147,7 +147,8 @@ class Playing:
         # Chunks of consecutive games on the pool's threads; the core releases the GIL. Each
         # game's random stream comes from (seed, game index) alone, so the chunks change no
         # result. The chunk sizes carry over from the group's batches of the same table.
-        self.job = group.submit(n, block, kind=kind or _kind(cfg), tick=tick, grain=grain)
+        self.job = group.submit(n, block, kind=kind or _kind(cfg), tick=tick, grain=grain,
+                                then=None if then is None else lambda: then(b))
         self.jobs = [self.job]
 
     def played(self) -> Batch:
@@ -186,11 +187,12 @@ class Playing:
 
 
 def start(group: Group, cfg: RunConfig, first: int, n: int, numbers=None, seating=None,
-          tick=None, index=None, grain=1, kind=None) -> Playing:
+          tick=None, index=None, grain=1, kind=None, then=None) -> Playing:
     """Submit a batch (:func:`play_batch`'s arguments) to ``group`` and return at once;
     ``grain``: its progress is counted in whole multiples of so many games (a deal's);
-    ``kind``: the work whose speed sizes its first chunks (default: the table's)."""
-    return Playing(group, cfg, first, n, numbers, seating, tick, index, grain, kind)
+    ``kind``: the work whose speed sizes its first chunks (default: the table's);
+    ``then(batch)``: run on the pool's thread that finishes it (saving its records)."""
+    return Playing(group, cfg, first, n, numbers, seating, tick, index, grain, kind, then)
 
 
 def _kind(cfg) -> tuple:

@@ -61,9 +61,8 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     try:
         # without a folder to save in, a cluster sends back each batch's counts, not its
         # records (the tally is all that is kept of them)
-        for index, b in backend.play(cfg, todo, tick=played.tick, keep=store is not None):
-            if store is not None:
-                store.write(index, b)
+        for index, b in backend.play(cfg, todo, tick=played.tick, keep=store is not None,
+                                     save=None if store is None else store.write):
             tally.add(b)
     except KeyboardInterrupt as e:
         # the whole batches are tallied (and saved); the games played of the others too

@@ -103,9 +103,9 @@ class Job:
     last call, in whole multiples of ``grain`` (a tournament's deal is ``grain`` games): the
     progress shown is what a stop keeps (the units from the first without a gap)."""
 
-    def __init__(self, group, n, block, speed, tick=None, grain=1):
+    def __init__(self, group, n, block, speed, tick=None, grain=1, then=None):
         self.group, self.n, self.block, self.speed, self.tick = group, n, block, speed, tick
-        self.grain = grain
+        self.grain, self.then = grain, then
         self.next = 0              # the first unit not handed out
         self.spans = {}            # finished chunks past a gap: lo -> hi
         self.done = 0
@@ -118,9 +118,10 @@ class Job:
 
     @property
     def over(self) -> bool:
-        """Every unit finished, or cancelled (an error, a stop) with no chunk under way."""
+        """Every unit finished (and ``then`` run), or cancelled (an error, a stop), with no
+        chunk under way."""
         stopped = self.cancelled or self.group.stop.is_set()
-        return self.done >= self.n or (stopped and self.running == 0)
+        return self.running == 0 and (self.done >= self.n or stopped)
 
     def _finish(self, lo, hi):
         self.spans[lo] = hi
@@ -204,11 +205,8 @@ def _work() -> None:
         except BaseException as e:      # noqa: BLE001 (given to the waiting thread)
             error = e
         seconds = time.perf_counter() - t0
+        then = None
         with _cond:
-            job.group.active -= 1
-            job.running -= 1
-            if not job.group.queued and not job.group.active:
-                _groups.discard(job.group)
             job.busy += seconds
             job.group.busy += seconds
             _stats["busy"] += seconds
@@ -221,7 +219,31 @@ def _work() -> None:
             else:
                 job._finish(lo, hi)
                 job.speed.update(hi - lo, seconds)
-            _cond.notify_all()
+                if job.done >= job.n and job.then is not None and not job.cancelled:
+                    then, job.then = job.then, None     # the last chunk's thread runs it
+            if then is None:
+                job.group.active -= 1
+                job.running -= 1
+                if not job.group.queued and not job.group.active:
+                    _groups.discard(job.group)
+                _cond.notify_all()
+        if then is not None:                  # still counted under way: the job is not over
+            t0 = time.perf_counter()
+            try:
+                then()
+            except BaseException as e:        # noqa: BLE001 (given to the waiting thread)
+                with _cond:
+                    job.error = job.error or e
+            seconds = time.perf_counter() - t0
+            with _cond:
+                job.busy += seconds
+                job.group.busy += seconds
+                _stats["busy"] += seconds
+                job.group.active -= 1
+                job.running -= 1
+                if not job.group.queued and not job.group.active:
+                    _groups.discard(job.group)
+                _cond.notify_all()
 
 
 def _cancel(job) -> None:
@@ -266,10 +288,16 @@ class Group:
             s = self.speeds[kind] = Speed()
         return s
 
-    def submit(self, n: int, block, kind=None, tick=None, grain=1) -> Job:
+    def submit(self, n: int, block, kind=None, tick=None, grain=1, then=None) -> Job:
         """A job of ``n`` units, ``block(lo, hi)`` playing units ``lo .. hi - 1``, queued
-        after every job submitted before it (``tick`` and ``grain``: :class:`Job`)."""
-        job = Job(self, int(n), block, self.speed(kind), tick, grain)
+        after every job submitted before it (``tick`` and ``grain``: :class:`Job`).
+        ``then()``, if given, runs once every unit is played, on the thread that played the
+        last chunk (saving a batch's records: not on the waiting thread, which would hold
+        up the stream)."""
+        job = Job(self, int(n), block, self.speed(kind), tick, grain, then)
+        if job.n == 0 and then is not None:
+            job.then = None
+            then()
         with _cond:
             self.jobs.append(job)
             if job.n > 0 and not self.stop.is_set():

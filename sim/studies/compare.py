@@ -198,7 +198,12 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
         if independent:
             numbers += np.repeat(np.arange(k, dtype=np.int64), n) * deals
-        return match.start(group, orders, numbers, tick=played.tick, index=(name, first, n))
+
+        def save(b, rows):             # on the pool's thread that finishes the block
+            kept.write(name, _block_frame(base, b, rows, first + np.arange(n), k, strategies,
+                                          match.swaps))
+        return match.start(group, orders, numbers, tick=played.tick, index=(name, first, n),
+                           then=save if kept.dir is not None else None)
 
     def cut(started):
         # the deals of the blocks started and not added played from each one's first, as
@@ -221,10 +226,6 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                 t.add_block(split_rotations(b, k), h.orders)
                 if rows is None:                   # read back: its games were not ticked
                     played.seen(played.done + b.status.size)
-                elif kept.dir is not None:
-                    name, first, n = h.index
-                    kept.write(name, _block_frame(
-                        base, b, rows, first + np.arange(n), k, strategies, match.swaps))
                 if until_clear:
                     looks += 1
                     leader, clear = t.clear_leader()

@@ -153,25 +153,29 @@ class Match:
             group.forget(block.jobs)
         return block.result()
 
-    def start(self, group, orders, numbers, tick=None, index=None) -> "Block":
-        """:meth:`play`'s block submitted to ``group``, returned at once (:class:`Block`)."""
-        return Block(self, group, orders, numbers, tick, index)
+    def start(self, group, orders, numbers, tick=None, index=None, then=None) -> "Block":
+        """:meth:`play`'s block submitted to ``group``, returned at once (:class:`Block`);
+        ``then(batch, rows)`` (:meth:`play`'s result) runs on the pool's thread that
+        finishes it (saving its records)."""
+        return Block(self, group, orders, numbers, tick, index, then)
 
 
 class Block:
     """A block of a :class:`Match` under way (:meth:`Match.start`): ``jobs``, ``index`` (the
     caller's), ``orders``, and :meth:`result` (:meth:`Match.play`'s) once they are over."""
 
-    def __init__(self, match, group, orders, numbers, tick, index):
+    def __init__(self, match, group, orders, numbers, tick, index, then=None):
         self.index, self.orders = index, orders
         rows = seat_rows(orders, match.players)
         deals = len(orders)
         k = len(rows) // max(deals, 1)
         self.rows, self.deals, self.k = rows, deals, k
         self.by_deal = np.arange(k * deals).reshape(k, deals).T.ravel()
+        back = np.argsort(self.by_deal)
         self.playing = start(group, match.configs[0], 0, 0, numbers=numbers[self.by_deal],
                              seating=Seating(match.pool, rows[self.by_deal], match.config),
-                             tick=tick, grain=k, kind=("match", _kind(match.configs[0])))
+                             tick=tick, grain=k, kind=("match", _kind(match.configs[0])),
+                             then=None if then is None else lambda b: then(b.take(back), rows))
         self.jobs = self.playing.jobs
 
     def played(self):

@@ -37,12 +37,19 @@ def head_to_heads(mine, rivals, players, games, seed, rules, strategy, threads, 
              for index, first, n in batches(cfgs[0]) for r in (0, 1)]
     group = Group(threads)
 
+    def seats(b, mask):
+        """A batch's summed results of ``mine``'s seats and of the others', per game, and
+        its unfinished games: on the pool's thread that played its last games."""
+        score, ok = batch_results(b, players, v2)
+        return score[:, mask].sum(axis=1), score[:, ~mask].sum(axis=1), int((~ok).sum())
+
     def begin(item):
         i, index, first, n, r = item
-        label, other, _, cfgs = tables[i]
+        label, other, patterns, cfgs = tables[i]
+        mask = np.array([p == mine for p in patterns[r]])
         return start_kept(group, kept, f"part-h2h-{i:02d}-{r}-{index:05d}", cfgs[r], first, n,
                           tick=tick, index=item, stage="head-to-head", seed=seed,
-                          opponent=label or other)
+                          opponent=label or other, also=lambda b: seats(b, mask))
 
     acc = None
     with group:
@@ -53,10 +60,9 @@ def head_to_heads(mine, rivals, players, games, seed, rules, strategy, threads, 
                 acc = {"diffs": [], "tw": 0.0, "ow": 0.0, "unfinished": 0}
             if r == 0:
                 d = np.zeros(n)
-            score, ok = batch_results(b, players, v2)
-            acc["unfinished"] += int((~ok).sum())
+            t, o, unfinished = h.extra
+            acc["unfinished"] += unfinished
             mask = np.array([p == mine for p in patterns[r]])
-            t, o = score[:, mask].sum(axis=1), score[:, ~mask].sum(axis=1)
             d += t / mask.sum() - o / (~mask).sum()      # per seat: mine minus other
             acc["tw"] += t.sum()
             acc["ow"] += o.sum()

@@ -15,89 +15,86 @@ PRIOR_SD_EXTRA = 0.1      # pair/triple counts: shrunk towards "each card counts
 PRIOR_SD_TRIPLES = (0.03, 0.1, 0.3)   # candidates for the triple terms' prior (held out)
 
 
-def _design(players, cells, ranks, sd_triple, memo=None):
-    """The sparse design matrix of ``cells`` and its column names, every column scaled by its
-    prior sd (a ridge penalty of 1/2 |coef|^2 is then the Gaussian prior). ``memo`` (a dict)
-    keeps each set of cells' matrix once: another ``sd_triple`` only rescales its triple
-    columns (the same numbers as built anew: ``sd_triple`` x 1)."""
-    if memo is not None:
-        key = (players, cells.tobytes(), tuple(ranks))
-        if key not in memo:
-            memo[key] = _design(players, cells, ranks, 1.0)
-        X, names, scale = memo[key]
-        triple = np.array([t[2] == "triple" for t in names])
-        X = X.copy()
-        X.data[triple[X.indices]] *= sd_triple
-        return X, names, np.where(triple, sd_triple, scale)
-    from scipy import sparse
-
-    up_i = cells // players // NTRIPLE
-    hand_i = cells // players % NTRIPLE
-    pos = cells % players
-    rows = np.arange(len(cells))
-    blocks, names = [], []
-    for place, idx in (("up", up_i), ("hand", hand_i)):
-        c = COUNTS[idx][:, ranks]                                    # (cells, ranks)
-        for term, values, sd in (("n", c, PRIOR_SD), ("ge2", c >= 2, PRIOR_SD_EXTRA),
-                                 ("ge3", c >= 3, PRIOR_SD_EXTRA)):
-            blocks.append(sparse.csr_matrix(values.astype(float) * sd))
+def _names(players, ranks):
+    """Every term of the full design, in :func:`sim.studies.swapstudy.glm.design`'s column
+    order: ``(place, rank or triple or position, term)``."""
+    names = []
+    for place in ("up", "hand"):
+        for term in ("n", "ge2", "ge3"):
             names += [(place, int(r), term) for r in ranks]
-        blocks.append(sparse.csr_matrix((np.full(len(cells), sd_triple), (rows, idx)),
-                                        shape=(len(cells), NTRIPLE)))
         names += [(place, int(t), "triple") for t in range(NTRIPLE)]
-    for p in range(1, players):
-        blocks.append(sparse.csr_matrix((pos == p).astype(float)[:, None] * PRIOR_SD))
-        names.append(("position", p, ""))
-    X = sparse.hstack(blocks).tocsr()
-    keep = np.flatnonzero(np.asarray(abs(X).sum(axis=0)).ravel() > 0)   # never-seen terms
-    scale = {"n": PRIOR_SD, "ge2": PRIOR_SD_EXTRA, "ge3": PRIOR_SD_EXTRA,
-             "triple": sd_triple, "": PRIOR_SD}
-    names = [names[i] for i in keep]
-    return X[:, keep], names, np.array([scale[t[2]] for t in names])
+    return names + [("position", p, "") for p in range(1, players)]
 
 
-def _fit(cell_n, cell_w, players, ranks, sd_triple, memo=None):
-    """One ridge logistic fit on aggregated cells (each cell twice: its wins with weight the
-    summed result, its losses with weight games - result); scikit-learn, Newton-Cholesky."""
-    from scipy import sparse
-    from sklearn.linear_model import LogisticRegression
+def _design(players, cells, ranks, sd_triple, memo=None, threads=None):
+    """The design of ``cells`` (CSR arrays: indptr, indices, data; every term's column scaled
+    by its prior sd: a ridge penalty of 1/2 |coef|^2 is then the Gaussian prior), its terms'
+    names and their sds, the terms no cell has left out. ``memo`` (a dict) keeps each set of
+    cells' design once: another ``sd_triple`` only sets its triple terms' values."""
+    from sim.studies.swapstudy import glm
+
+    key = (players, cells.tobytes(), tuple(ranks))
+    built = None if memo is None else memo.get(key)
+    if built is None:
+        indptr, indices, data, columns = glm.design(players, cells, ranks, 1.0, COUNTS,
+                                                    NTRIPLE, PRIOR_SD, PRIOR_SD_EXTRA,
+                                                    threads)
+        full = _names(players, ranks)
+        names = [full[i] for i in columns]
+        built = indptr, indices, data, names, np.array([t[2] == "triple" for t in names])
+        if memo is not None:
+            memo[key] = built
+    indptr, indices, data, names, triple = built
+    if memo is not None:                        # the triple terms' entries, found once
+        entries = memo.setdefault((key, "triple"), np.flatnonzero(triple[indices]))
+    else:
+        entries = np.flatnonzero(triple[indices])
+    data = data.copy()
+    data[entries] = sd_triple                   # sd_triple x 1.0, exactly
+    sd = {"n": PRIOR_SD, "ge2": PRIOR_SD_EXTRA, "ge3": PRIOR_SD_EXTRA, "triple": sd_triple,
+          "": PRIOR_SD}
+    return (indptr, indices, data), names, np.array([sd[t[2]] for t in names])
+
+
+def _fit(cell_n, cell_w, players, ranks, sd_triple, threads=None, memo=None):
+    """One ridge logistic fit on aggregated cells (:func:`sim.studies.swapstudy.glm.fit`:
+    scikit-learn's ``LogisticRegression(C=1)`` of each cell's wins and losses, on every
+    core): ``(fit, design, names, scale, cells, n, w)``."""
+    from sim.studies.swapstudy import glm
 
     cells = np.flatnonzero(cell_n)
     n, w = cell_n[cells].astype(float), cell_w[cells]
-    X, names, scale = _design(players, cells, ranks, sd_triple, memo)
-    XX = sparse.vstack([X, X]).tocsr()
-    y = np.r_[np.ones(len(cells)), np.zeros(len(cells))]
-    sw = np.r_[w, n - w]
-    ok = sw > 0
-    model = LogisticRegression(C=1.0, solver="newton-cholesky", max_iter=100, tol=1e-7)
-    model.fit(XX[ok], y[ok], sample_weight=sw[ok])
-    return model, X, names, scale, cells, n, w
+    X, names, scale = _design(players, cells, ranks, sd_triple, memo, threads)
+    return glm.fit(*X, n, w, len(names), threads), X, names, scale, cells, n, w
 
 
-def _deviance(model, names, scale, players, ranks, sd_triple, cell_n, cell_w, memo=None):
+def _deviance(model, names, players, ranks, sd_triple, cell_n, cell_w, memo=None,
+              threads=None):
     """Mean log-likelihood per seat-game of ``model`` on other cells (held out)."""
+    from sim.studies.swapstudy import glm
+
     cells = np.flatnonzero(cell_n)
-    X, names2, _ = _design(players, cells, ranks, sd_triple, memo)
+    X, names2, _ = _design(players, cells, ranks, sd_triple, memo, threads)
     col = {t: i for i, t in enumerate(names2)}
     beta = np.zeros(len(names2))
     for i, t in enumerate(names):
         if t in col:
-            beta[col[t]] = model.coef_.ravel()[i]
-    eta = X @ beta + model.intercept_[0]
+            beta[col[t]] = model.coef[i]
+    eta = glm.linear(*X, beta, model.intercept)
     n, w = cell_n[cells].astype(float), cell_w[cells]
     ll = w * -np.logaddexp(0, -eta) + (n - w) * -np.logaddexp(0, eta)
     return float(ll.sum() / n.sum())
 
 
-def fit_split_model(stage, players, sd_triple=None):
+def fit_split_model(stage, players, sd_triple=None, threads=None):
     """Fit the split model on the values stage's cells (module docstring). The triple terms'
     prior sd is chosen among :data:`PRIOR_SD_TRIPLES` by the log-likelihood of the odd games
     under a fit on the even ones (unless given), then the model is fitted on all games.
 
     Returns a dict: ``up``/``hand``, the value (log-odds) of each triple in that place (what
     the ``split`` policy adds), the rank terms' face-up gains with standard errors, the
-    coefficients, and the fit's facts."""
-    from scipy import sparse
+    coefficients, and the fit's facts. The fits run on ``threads`` of the process's threads
+    (default: all cores), the same whatever their number."""
 
     cell_n, cell_w = np.atleast_2d(stage["cell_n"]), np.atleast_2d(stage["cell_w"])
     all_n, all_w = cell_n.sum(axis=0), cell_w.sum(axis=0)
@@ -111,31 +108,21 @@ def fit_split_model(stage, players, sd_triple=None):
     held_out = {}
     if sd_triple is None and len(cell_n) == 2 and 0 < cell_w[0].sum() < cell_n[0].sum() \
             and cell_n[1].sum():
-        from concurrent.futures import ThreadPoolExecutor
-
         memo = {}                          # the even and the odd cells' designs, once each
-        for half in (0, 1):
-            _design(players, np.flatnonzero(cell_n[half]), ranks, 1.0, memo)
-
-        def held(sd):
-            m, _, names, scale, *_ = _fit(cell_n[0], cell_w[0], players, ranks, sd, memo)
-            return _deviance(m, names, scale, players, ranks, sd, cell_n[1], cell_w[1], memo)
-        # the candidates side by side (each fit the same alone: scikit-learn is
-        # deterministic); the parts of a fit in compiled code overlap
-        with ThreadPoolExecutor(len(PRIOR_SD_TRIPLES)) as pool:
-            held_out = dict(zip(PRIOR_SD_TRIPLES, pool.map(held, PRIOR_SD_TRIPLES)))
+        for sd in PRIOR_SD_TRIPLES:
+            m, _, names, *_ = _fit(cell_n[0], cell_w[0], players, ranks, sd, threads, memo)
+            held_out[sd] = _deviance(m, names, players, ranks, sd, cell_n[1], cell_w[1],
+                                     memo, threads)
         sd_triple = max(held_out, key=held_out.get)
     sd_triple = sd_triple or 0.1
-    model, X, names, scale, cells, n, w = _fit(all_n, all_w, players, ranks, sd_triple)
-    beta = model.coef_.ravel()
+    model, X, names, scale, cells, n, w = _fit(all_n, all_w, players, ranks, sd_triple,
+                                               threads)
+    beta = model.coef
     # Approximate posterior covariance of the rank terms, the intercept included (flat
-    # prior): the inverse of X1' W X1 + prior precision, X1 = [1 X], in scaled coordinates.
-    # Seats of one game are treated as independent: read the errors as indicative.
-    p = model.predict_proba(X)[:, 1]
-    X1 = sparse.hstack([sparse.csr_matrix(np.ones((X.shape[0], 1))), X]).tocsr()
-    info = (X1.T @ sparse.diags(n * p * (1 - p)) @ X1).toarray()
-    info[1:, 1:] += np.eye(X.shape[1])
-    cov = np.linalg.pinv(info, hermitian=True)[1:, 1:] * np.outer(scale, scale)
+    # prior): the inverse of X1' W X1 + prior precision, X1 = [1 X], in scaled coordinates
+    # (the fit's Hessian at the optimum). Seats of one game are treated as independent:
+    # read the errors as indicative.
+    cov = np.linalg.pinv(model.hessian, hermitian=True)[1:, 1:] * np.outer(scale, scale)
     coef = beta * scale                                  # back to log-odds per unit
     col = {t: i for i, t in enumerate(names)}
     # the value of each triple in each place: its rank terms plus its own triple term
@@ -171,7 +158,7 @@ def fit_split_model(stage, players, sd_triple=None):
             "held_out": {str(k): v for k, v in held_out.items()},
             "coef": [{"place": t[0], "what": label(t), "term": t[2], "coef": float(coef[i]),
                       "se": float(ses[i])} for i, t in enumerate(names)],
-            "intercept": float(model.intercept_[0]), "cells": int(len(cells)),
+            "intercept": float(model.intercept), "cells": int(len(cells)),
             "seat_games": int(n.sum()), "mean": mean, "slope": mean * (1 - mean),
             "names": names, "cov": cov}
 

@@ -79,12 +79,6 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     if not isinstance(games, int) or games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
     h2h_games = h2h_deals(games, h2h_games)
-    # the model's library is imported on a thread of its own while the games are played:
-    # otherwise its import (about a second) waits after them, every core idle
-    import importlib
-    import threading
-    threading.Thread(target=importlib.import_module, args=("sklearn.linear_model",),
-                     daemon=True).start()
     options = {"players": players, "games": games, "seed": seed, "rules": rules,
                "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
                "cycle_stop": cycle_stop}
@@ -167,14 +161,19 @@ def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_
 
     phase("fitting the split model", None)
     rows, shrink = triple_table(stage)
-    model = fit_split_model(stage, players)
+    model = fit_split_model(stage, players, threads=threads)
     split_file = write_split_file(out / "split.csv", model)
-    write_cov_file(out / "split_cov.npz", model)          # sim swap --model's intervals
     split_spec = f"split(file={split_file})"
     row = read_split(split_file)
-    policy_file = write_policy_file(out / "policy.csv", row, stage["deck"])
     table_file = write_table(out / "swap_values.csv",
                              {tuple(r["triple"]): r["win_rate"] for r in rows})
+    # the files no game needs are written on a thread of their own meanwhile: the
+    # covariance (sim swap --model's intervals) and the policy of every six-card set
+    from concurrent.futures import ThreadPoolExecutor
+    writer = ThreadPoolExecutor(1, thread_name_prefix="shithead-write")
+    written = [writer.submit(write_cov_file, out / "split_cov.npz", model),
+               writer.submit(write_policy_file, out / "policy.csv", row, stage["deck"])]
+    writer.shutdown(wait=False)
     table_spec = f"table(file={table_file})"
     rivals = [("table (old: raw triple win rates)", table_spec)] + [(p, p) for p in
                                                                     BUILTIN_SWAPS]
@@ -182,9 +181,12 @@ def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_
     played = Played(progress)
     state["stage"] = "head-to-head"
     h2h = state["head_to_head"]
-    head_to_heads(split_spec, rivals, players, h2h_games, seed + 1, rules, strategy, threads,
-                  kept, batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
-                  tick=played.tick, done=h2h)
+    try:
+        head_to_heads(split_spec, rivals, players, h2h_games, seed + 1, rules, strategy,
+                      threads, kept, batch=batch, max_turns=max_turns, cycle_stop=cycle_stop,
+                      tick=played.tick, done=h2h)
+    finally:
+        policy_file = [f.result() for f in written][1]
     for r, p in zip(h2h, bh([r["p_value"] for r in h2h])):
         r["p_adjusted"] = p
         r["share"] = float(r["share"])
@@ -203,7 +205,9 @@ def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_
                  "'shrunk' pulls rare triples towards the mean (empirical Bayes)."),
              "shrinkage": shrink,
              "model": {"note": model.get("note", ""),
-                       "kind": "logistic regression (scikit-learn, L2 penalty) of a seat's win "
+                       "kind": "logistic regression (L2 penalty; Newton's method on every "
+                               "core, scikit-learn's LogisticRegression(C=1) objective) of a "
+                               "seat's win "
                                "on rank x place terms (cards of each rank face up and in "
                                "hand, pairs, triples), a term for each face-up triple and "
                                + ("each hand triple, and the position after the starting "

@@ -18,8 +18,9 @@ class _Read:
 
     jobs = ()
 
-    def __init__(self, batch, tick, index):
-        self.batch, self.tick, self.index, self.save = batch, tick, index, None
+    def __init__(self, batch, tick, index, also):
+        self.batch, self.tick, self.index = batch, tick, index
+        self.extra = None if also is None else also(batch)
 
     def result(self):
         if self.tick is not None:
@@ -27,36 +28,39 @@ class _Read:
         return self.batch
 
 
-def start_kept(group, games, name, cfg, first, n, tick=None, index=None, **columns):
+def start_kept(group, games, name, cfg, first, n, tick=None, index=None, also=None,
+               **columns):
     """Games ``first .. first + n - 1`` of ``cfg``, started in ``group`` (sim.runs.workers):
     read back from ``games`` (the study's :class:`~sim.studies.saved.Games`) when saved
-    whole, else submitted, to be saved as ``name`` with ``columns`` added to their records
-    by :func:`finish_kept`. ``index``: the caller's name for it."""
+    whole, else submitted, and saved as ``name`` with ``columns`` added to their records
+    once played (on the pool's threads). ``also(batch)``, if given, is computed there too,
+    as the handle's ``extra`` (what the caller adds up of the batch). ``index``: the
+    caller's name for it."""
     from sim.runs.batch import Batch, start
     from sim.runs.store import read_records
 
     df = games.read(name)
     if df is not None and len(df) == n:
-        return _Read(Batch(first, read_records(df)), tick, index)
-    playing = start(group, cfg, first, n, tick=tick, index=index)
-    playing.save = (games, name, columns)
+        return _Read(Batch(first, read_records(df)), tick, index, also)
+
+    def then(b):                       # on the pool's thread that finishes the batch
+        if games.dir is not None:
+            from sim.runs.store import records
+            df = records(cfg, b)
+            for key, value in columns.items():
+                df[key] = value
+            games.write(name, df)
+        if also is not None:
+            playing.extra = also(b)
+    playing = start(group, cfg, first, n, tick=tick, index=index,
+                    then=then if games.dir is not None or also is not None else None)
     return playing
 
 
 def finish_kept(started):
-    """The Batch of :func:`start_kept`, saved if it was played (Interrupted, with its first
+    """The Batch of :func:`start_kept`, saved as it was played (Interrupted, with its first
     games, if it was cut short)."""
-    from sim.runs.store import records
-
-    b = started.result()
-    if started.save is not None:
-        games, name, columns = started.save
-        if games.dir is not None:
-            df = records(started.cfg, b)
-            for key, value in columns.items():
-                df[key] = value
-            games.write(name, df)
-    return b
+    return started.result()
 
 
 # -- 1. the values stage -------------------------------------------------------------------
@@ -103,17 +107,17 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     def begin(item):
         index, first, n = item
         return start_kept(group, kept, f"part-{index:05d}", cfg, first, n, tick=played.tick,
-                          index=item, stage="values", seed=seed, opponent="")
+                          index=item, stage="values", seed=seed, opponent="",
+                          also=lambda b: _cells(b, players, v2, position, first, n, ncell))
 
     try:
         # the batches are one stream on the pool (sim.runs.workers): the next ones are
-        # played while one is added up and saved
+        # played while one is added up and saved, each one's cells counted on the thread
+        # that played its last games; here they are added up in the batches' order
         with group:
             for h, b in stream(group, batches(cfg), begin, lambda h: (h, finish_kept(h))):
-                _, first, n = h.index
                 tally.add(b)
-                unfinished += _add(b, players, v2, position, first, n, ncell, cell_n, cell_w,
-                                   count, score, unf)
+                unfinished += _add(h.extra, cell_n, cell_w, count, score, unf)
     except KeyboardInterrupt as e:
         if isinstance(e, Interrupted) and e.partial.result.status.size:
             tally.add(e.partial.result)          # the batch's first games (not saved)
@@ -124,24 +128,38 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
             "position": position, "deck": cfg.ruleset.deck_counts(players)}
 
 
-def _add(b, players, v2, position, first, n, ncell, cell_n, cell_w, count, score, unf):
-    """Add batch ``b`` (games ``first .. first + n - 1``) to the values stage's cells and
-    counts (in place); its unfinished games."""
+def _cells(b, players, v2, position, first, n, ncell):
+    """Batch ``b``'s (games ``first .. first + n - 1``) share of the values stage's cells and
+    counts (:func:`_add` adds it): each cell it touches once, with its seat-games and
+    summed result in the games' order (as one bincount of the batch), so that adding the
+    batches in order gives the same sums whichever thread counted which."""
     w, done = batch_results(b, players, v2)
     codes = b.triples[:, :players].astype(np.int64)
     hand = b.hand_triples[:, :players].astype(np.int64)
     if (codes < 0).any() or (hand < 0).any():
         raise RunError("swap study: a seat without 3 face-up and 3 hand cards after the "
                        "swap; the study needs the rules' 3 + 3 (R5)")
-    count += np.bincount(codes.ravel(), minlength=SIZE)
-    score += np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE)
-    unf += np.bincount(codes[~done].ravel(), minlength=SIZE)
     # the position after the starting player, where the deal fixes the start
     pos = ((np.arange(players)[None, :] - b.starter[:, None].astype(np.int64)) % players
            if position else np.zeros((n, players), np.int64))
     cell = (INDEX[codes] * NTRIPLE + INDEX[hand]) * players + pos
     half = (np.arange(first, first + n) % 2)[:, None] + np.zeros(players, np.int64)
     flat = (half * ncell + cell).ravel()
-    cell_n += np.bincount(flat, minlength=2 * ncell).reshape(2, ncell)
-    cell_w += np.bincount(flat, weights=w.ravel(), minlength=2 * ncell).reshape(2, ncell)
-    return int((~done).sum())
+    touched, which = np.unique(flat, return_inverse=True)
+    return {"count": np.bincount(codes.ravel(), minlength=SIZE),
+            "score": np.bincount(codes.ravel(), weights=w.ravel(), minlength=SIZE),
+            "unf": np.bincount(codes[~done].ravel(), minlength=SIZE),
+            "touched": touched, "n": np.bincount(which, minlength=touched.size),
+            "w": np.bincount(which, weights=w.ravel(), minlength=touched.size),
+            "unfinished": int((~done).sum())}
+
+
+def _add(part, cell_n, cell_w, count, score, unf):
+    """Add a batch's share (:func:`_cells`) to the values stage's cells and counts (in
+    place); its unfinished games."""
+    count += part["count"]
+    score += part["score"]
+    unf += part["unf"]
+    cell_n.ravel()[part["touched"]] += part["n"]
+    cell_w.ravel()[part["touched"]] += part["w"]
+    return part["unfinished"]
