@@ -75,7 +75,7 @@ def work_compare(scale, threads):
 
 def work_study_swap(scale, threads):
     from sim.studies.swapstudy.study import swap_study
-    games = max(20_000, int(1_000_000 * scale))
+    games = max(20_000, int(3_000_000 * scale))
     with tempfile.TemporaryDirectory() as d:
         s = swap_study(Path(d) / "s", players=4, games=games, seed=1, threads=threads)
     return s["games"] + sum(r["games"] for r in s["head_to_head"]), "games"
