@@ -3,7 +3,8 @@
 The kernel is compiled with ``boundscheck=False`` (``sim.kernel.compiler``): a read or write
 past an array's end is not caught, it reads or corrupts other memory (the H12 swap of
 ``sim replay --rule hand_size=4`` wrote past its buffer). This script plays every command's
-game paths (run, replay, compare, study swap, analyze, play, tune), every built-in strategy
+game paths (run, replay, compare, study swap, analyze, play, review, swap, tune), every
+built-in strategy
 and swap policy, under every preset (RULES.md §11.4) and seeded random option sets (§11.2),
 with ``NUMBA_BOUNDSCHECK=1``, so that any out-of-bounds index raises ``IndexError``; it
 exits 1 naming each path that failed.
@@ -205,6 +206,15 @@ def play_paths(p: Paths, rules, players, seed, tag):
           input="keep\nhint\n")
     if save.exists():
         p.cli("replay", "--file", save)
+    # review a game of a run (its swap, then its turns: the swap's and the turns' playouts)
+    run_game = work / "run-game.json"
+    p.cli("replay", "--game", 1, "--games", 2, *base, "--save", run_game)
+    if run_game.exists():
+        p.cli("review", run_game, "--seat", 0, "--rollouts", 6, "--quiet", "--json")
+    # sim swap: six cards valued by playouts on deals holding them (hand size 3 only)
+    if rules.hand_size == 3:
+        p.cli("swap", "4", "5", "6", "9", "10", "K", *base, "--deals", 24, "--json",
+              ok=(0, 2))
     p.call(f"{tag}: play Table", table_game, rules, players, seed,
            [mixed[(i + 1) % len(mixed)] for i in range(players - 1)])
     # tune (tiny)

@@ -79,3 +79,27 @@ def test_the_command_line_loads_no_numba_until_a_command_runs():
     code = "import sys, sim.cli.app; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize("words,cword,expected", [
+    ("sim run --rules c", 3, ["classic"]),
+    ("sim run -s co", 3, ["counting"]),
+    ("sim run --swap hi", 3, ["highest-up"]),
+    ("sim compare lowest co", 3, ["counting"]),
+    ("sim tune counting --against lowest,co", 4, ["lowest,counting"]),
+    ("sim study rules --base boo", 4, ["boothj5"]),
+])
+def test_shell_completion_completes_values(words, cword, expected):
+    """Issue 41 (8): presets, strategies and swap policies complete, from their one owner."""
+    r = _invoke(env={"_SIM_COMPLETE": "complete_bash", "COMP_WORDS": words,
+                     "COMP_CWORD": str(cword)})
+    assert r.output.split() == expected
+
+
+def test_python_dash_m_sim_is_the_command():
+    """Issue 41 (8): ``python -m sim`` works where the ``sim`` script is not on PATH."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "sim", "--version"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and out.stdout.startswith("sim (shithead-sim) "), out.stderr

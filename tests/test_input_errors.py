@@ -48,30 +48,6 @@ def test_play_guesses_no_card():
     assert parse("7 x") == ("garbage", "I did not understand that: 'x' is not a card")
 
 
-@pytest.mark.parametrize("command", [["run", "--games", "40", "--players", "2"],
-                                     ["compare", "lowest", "random", "--games", "40",
-                                      "--players", "2"]])
-def test_the_time_reported_is_the_play_not_the_estimate(cli, monkeypatch, command):
-    """The estimate compiles and measures first: the header's time (and games/s) is the
-    games' alone. The estimate here takes 1000 s of a fake clock."""
-    import time as real
-    from types import SimpleNamespace
-
-    from sim.cli import work
-
-    clock = {"offset": 0.0}
-    fake = SimpleNamespace(perf_counter=lambda: real.perf_counter() + clock["offset"])
-
-    def estimate(*args, **kw):
-        clock["offset"] += 1000.0
-
-    monkeypatch.setattr(work, "time", fake)
-    monkeypatch.setattr(work, "say_estimate", estimate)
-    r = cli(*command, "--json")
-    assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["seconds"] < 1000
-
-
 @pytest.mark.parametrize("command,message", [
     (["run", "--resume", "--games", "1e7"], "--resume needs --out, the folder of the run"),
     (["compare", "lowest", "--games", "100"], "compare: give at least two strategies"),

@@ -25,6 +25,8 @@ def modules():
 
 
 def layer(name: str) -> int | None:
+    if name == "sim.__main__":                 # `python -m sim`: the command line
+        return LAYERS.index("sim.cli")
     if name in FACADES:
         return len(LAYERS)
     for i, prefix in enumerate(LAYERS):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import numpy as np
 import pytest
 
 from sim.runs.batch import play_batch
-from sim.runs.partial import Interrupted, Partial
+from sim.runs.partial import Interrupted
 from sim.runs.config import RunConfig
 from sim.runs.runner import games_to_play, run
 from sim.studies.compare import compare
@@ -96,10 +95,13 @@ def test_a_partial_has_one_shape_wherever_the_interrupt_lands():
         assert isinstance(p.result, Tally) and p.done == p.result.games and p.of == 60_000
         assert stop_at <= p.done < 60_000 and "after" in p.describe()
     for todo in ([(0, 0, 1000)], [(0, 0, 1000), (1, 1000, 1000)]):     # alone; played ahead
+        passed_on = []
         with pytest.raises(Interrupted) as e:
-            for _ in LocalBackend(2).play(_cfg(), todo, tick=_stop_at(1)):
-                pass
-        assert isinstance(e.value.partial.result, Batch) and e.value.partial.done > 0
+            for _, b in LocalBackend(2).play(_cfg(), todo, tick=_stop_at(1)):
+                passed_on.append(b.status.size)     # a batch finished whole when it came
+        p = e.value.partial
+        assert isinstance(p.result, Batch) and p.done == p.result.status.size
+        assert p.done + sum(passed_on) > 0           # what was played is kept, somewhere
     with pytest.raises(AttributeError):
         e.value.partial = None
     with pytest.raises(TypeError):
@@ -288,74 +290,92 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
         assert progress.bar.tasks[0].description == "games"
 
 
-def test_the_playout_commands_say_compiling_in_the_one_wording(cli, monkeypatch, tmp_path):
-    """sim review, and sim analyze at a terminal, say that the playout kernel compiles when
-    it is not cached, in the words every command uses (options.say_compiling); cached, or
-    analyze's answer read by a script (--json, or not a terminal), nothing."""
-    import sim.kernel.compiler as compiler
-    from sim.cli import options, tool_commands
+def test_a_command_says_it_compiles_the_moment_numba_compiles(monkeypatch):
+    """sim replay, analyze, review, play and its hint say, on stderr, the moment Numba starts
+    compiling (a cold cache; options.compile_notice listens to Numba's compile events), in
+    the words every command uses (options.say_compiling), once; code loaded from the cache,
+    or --json / --quiet, say nothing."""
+    import numba
+
+    from sim.cli import options
 
     said = []
-    monkeypatch.setattr(options, "say_compiling", lambda *a: said.append(a))
-    monkeypatch.setattr(compiler, "cached", lambda d: False)
-    options.say_compiling_playouts()
-    options.say_compiling_playouts(quiet=True)
-    assert said == [("the playout kernel", "about half a minute")]
-    monkeypatch.setattr(tool_commands, "at_terminal", lambda: True)
-    pos = "docs/examples/midgame-seed-4p.json"
-    assert cli("analyze", pos, "--rollouts", "5").exit_code == 0 and len(said) == 2
-    assert cli("analyze", pos, "--rollouts", "5", "--json").exit_code == 0 and len(said) == 2
-    monkeypatch.setattr(compiler, "cached", lambda d: True)
-    assert cli("analyze", pos, "--rollouts", "5").exit_code == 0 and len(said) == 2
-    monkeypatch.undo()
-    line = []
-    monkeypatch.setattr(options.typer, "echo", lambda text, err=False: line.append(text))
-    options.say_compiling("the playout kernel", "about half a minute")
-    assert line == [f"{options.COMPILING}: the playout kernel compiled and cached, about half "
-                    f"a minute"]
+    monkeypatch.setattr(options, "_SAID", [False])
+    monkeypatch.setattr(options.typer, "echo", lambda text, err=False: said.append((text, err)))
+
+    def fresh():                          # a function never compiled: Numba compiles it
+        return numba.njit(lambda x: x + 1)
+    with options.compile_notice(False):
+        fresh()(1)
+    assert said == []                     # --json, --quiet
+    done = fresh()
+    done(1)
+    with options.compile_notice(True, "the playout kernel"):
+        done(2)                           # compiled already: nothing to wait for
+    assert said == []
+    with options.compile_notice(True, "the playout kernel"):
+        fresh()(1)
+        fresh()(2)
+    assert said == [(f"{options.COMPILING}: the playout kernel compiled and cached, seconds "
+                     f"to a minute, once", True)]
 
 
-# -- a time estimate before the games (sim.runs.estimate) ------------------------------------
-@pytest.fixture
-def speeds(tmp_path, monkeypatch):
-    """The speed table in a folder of the test's own; _measure counted, with set speeds."""
-    from sim.runs import estimate
+# -- the time left: this run's own speed (sim.runs.estimate) -----------------------------------
+def _truth_and_estimates(speeds, total, compile_s=15.0, step=1.0):
+    """A run on a fake clock: ``compile_s`` seconds of nothing (a cold cache), then
+    ``speeds[k]`` units a second in second ``k`` of play; (seconds truly left, estimate)
+    at each progress update once the estimate is given."""
+    from sim.runs.estimate import Eta
 
-    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
-    measured = []
-
-    def measure(cfg, threads):
-        measured.append(tuple(cfg.strategies))
-        return 0.1 if "montecarlo" in cfg.strategies else 1e-5
-    monkeypatch.setattr(estimate, "_measure", measure)
-    return measured
-
-
-def test_the_estimate_is_the_tables_own_cost_measured_once(speeds):
-    """The command's table is measured as it is seated (a table of four montecarlo seats
-    plays longer games than one where it holds one seat), once per table and thread count."""
-    from sim.runs.estimate import estimate
-
-    cfg = RunConfig(games=1000, players=4, strategies=["lowest", "montecarlo", "lowest",
-                                                       "lowest"])
-    assert estimate([(cfg, 1000)], threads=2) == pytest.approx(1000 * 0.1)
-    assert speeds == [("lowest", "montecarlo", "lowest", "lowest")]
-    assert estimate([(cfg, 500)], threads=2) == pytest.approx(500 * 0.1)
-    assert len(speeds) == 1                                    # then read from the table
-    estimate([(cfg, 500)], threads=1)                          # other threads: measured again
-    lowest = RunConfig(games=10, players=4, strategies=["lowest"])
-    assert estimate([(lowest, 10)], threads=2) == pytest.approx(10 * 1e-5)
-    assert len(speeds) == 3
+    t, done, k = compile_s, 0.0, 0
+    eta = Eta(total, clock=lambda: t)
+    eta.update(0, now=0.0)
+    updates = []
+    while done < total:
+        rate = speeds[min(k, len(speeds) - 1)]
+        done = min(total, done + rate * step)
+        t += step
+        k += 1
+        updates.append((t, done, eta.update(done)))
+    end = t
+    return [(end - at, left) for at, done, left in updates if left is not None]
 
 
-def test_a_measured_speed_is_plausible_and_changes_no_result(tmp_path, monkeypatch):
-    from sim.runs import estimate
+def test_the_time_left_follows_this_runs_own_speed():
+    """With a fake clock: the estimate comes after 2 s of play, then stays within a factor
+    of two of the time truly left, through a cold start and a noisy speed, a speed that
+    drifts to half, and a stage that is slower from the start; never from another run."""
+    rng = np.random.default_rng(0)
+    noisy = list(10_000 * (1 + 0.2 * rng.standard_normal(3000)).clip(0.5, 1.5))
+    drifting = [10_000 / (1 + k / 300) for k in range(3000)]         # slows to half by 300 s
+    for speeds, total in ((noisy, 6_000_000), (drifting, 3_000_000), ([2_000] * 3000, 600_000)):
+        pairs = _truth_and_estimates(speeds, total)
+        assert pairs, "an estimate is given once the run has played 2 s"
+        for truth, left in pairs:
+            if truth >= 10:                 # the last seconds: any estimate is near 0
+                assert 0.5 <= left / truth <= 2.0, (truth, left)
+    # an estimate needs this run's play: nothing after the compile alone
+    from sim.runs.estimate import Eta
+    eta = Eta(1000, clock=lambda: 100.0)
+    assert eta.update(0, now=0.0) is None and eta.update(0, now=100.0) is None
 
-    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
-    before = run(_cfg()).to_dict()
-    spg = estimate.seconds_per_game(_cfg(), threads=2)
-    assert 1e-7 < spg < 1e-2 and json.loads((tmp_path / "speeds.json").read_text())
-    assert run(_cfg()).to_dict() == before
+
+def test_the_bar_shows_the_time_left_of_this_run(monkeypatch):
+    """The bar's last column is Eta's answer for the stage under way, reset at each phase."""
+    from sim.cli import options
+    from sim.runs import batch, estimate
+
+    monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(batch, "compiled", lambda configs=None: True)
+    clock = [0.0]
+    monkeypatch.setattr(estimate.time, "monotonic", lambda: clock[0])
+    with options.maybe_progress(True, 1000) as progress:
+        for k in range(1, 6):
+            clock[0] = float(k)
+            progress(100 * k)
+        assert progress.bar.tasks[-1].fields["left"] == "about 5 s left"
+        progress.phase("head-to-head games", 500)
+        assert progress.bar.tasks[-1].fields["left"] == ""
 
 
 def test_duration_text():
@@ -375,44 +395,16 @@ def test_duration_text():
     ["study", "rules", "--only", "hand_size", "--games", "300", "--skill-deals", "20",
      "--mc-deals", "0"],
 ])
-def test_every_long_command_states_its_time_first_and_keeps_json_clean(cli, speeds,
-                                                                       tmp_path, monkeypatch,
-                                                                       args):
-    """The estimate is on stderr before the games (with the bar, or a line without one);
-    with --json or --quiet only for work of a minute or more; stdout stays the JSON."""
-    from sim.runs import estimate
-
+def test_every_long_command_keeps_stdout_for_its_answer(cli, tmp_path, args):
+    """No estimate from elsewhere before the games (the time left is the bar's, from this
+    run); with --json stdout is the JSON alone."""
     def out(name):                        # the swap study needs a folder
         return ["--out", tmp_path / name] if args[0] == "study" else []
     shown = cli(*args, *out("a"))
     assert shown.exit_code == 0, shown.output
-    assert "(estimate)" in shown.stderr and "games at about" in shown.stderr
+    assert "(estimate)" not in shown.stderr
     quiet = cli(*args, "--json", *out("b"))
-    assert json.loads(quiet.stdout)["kind"] and "(estimate)" not in quiet.stderr
-    monkeypatch.setattr(estimate, "_measure", lambda cfg, threads: 0.5)     # slow strategies
-    (tmp_path / "speeds.json").unlink()
-    slow = cli(*args, "--json", *out("c"))
-    assert slow.exit_code == 0 and json.loads(slow.stdout)["kind"]
-    assert "min (estimate)" in slow.stderr or "h (estimate)" in slow.stderr
-
-
-def test_ctrl_c_while_measuring_the_speed_is_not_swallowed(tmp_path, monkeypatch):
-    """Ctrl-C during the measurement stops the command (the measurement's own stop does
-    not)."""
-    from sim.runs import batch, estimate
-
-    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
-    real = batch.play_batch
-
-    def interrupted(cfg, first, n, threads, stop=None, tick=None, **kw):
-        if stop is not None:                   # the timed play: Ctrl-C in its first chunk
-            stop.set()
-            raise Interrupted(Partial(None, 0))
-        return real(cfg, first, n, threads, **kw)
-    monkeypatch.setattr(batch, "play_batch", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        estimate.seconds_per_game(_cfg(), threads=2)
-    assert not (tmp_path / "speeds.json").exists()
+    assert json.loads(quiet.stdout)["kind"]
 
 
 # -- an interrupted folder: sim report renders it labelled PARTIAL, or names --resume --------
@@ -529,18 +521,3 @@ def test_batch_join_keeps_the_games_and_their_numbers():
         np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
     gap = Batch.join([parts[0], play_batch(cfg, 200, 100, 1)])
     assert gap.games.tolist() == list(range(100)) + list(range(200, 300))
-
-
-def test_a_slow_strategy_is_measured_by_one_game(tmp_path, monkeypatch):
-    """A game that takes a quarter of the measuring time is the measure: chunks of a slow
-    strategy (16 games a thread) would take seconds."""
-    from sim.runs import batch, estimate
-
-    monkeypatch.setattr(estimate, "_path", lambda: tmp_path / "speeds.json")
-
-    def slow(cfg, first, n, threads, stop=None, tick=None, **kw):
-        assert stop is None, "the timed chunks were played"
-        if n == 1:
-            time.sleep(0.2)
-    monkeypatch.setattr(batch, "play_batch", slow)
-    assert estimate.seconds_per_game(_cfg(), threads=2) == pytest.approx(0.1, rel=0.5)

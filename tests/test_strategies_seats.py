@@ -161,7 +161,7 @@ def test_R26_a_strategy_cannot_write_to_what_it_sees(tmp_path):
                     "def writer(obs, hand, legal, rng, params):\n"
                     "    obs[0] = 1\n"
                     "    return 0\n")
-    with pytest.raises(ValueError, match="could not import.*(readonly|read-only|TypingError)"):
+    with pytest.raises(ValueError, match="does not compile.*(readonly|read-only|TypingError)"):
         get_move(f"{bots}:writer")
 
 

@@ -58,6 +58,23 @@ def test_bad_strategy_files_are_clear_errors(cli, tmp_path, content, spec_tail, 
     assert "Traceback" not in r.output
 
 
+def test_a_strategy_numba_cannot_type_is_a_few_lines_naming_it_and_its_line(cli, tmp_path):
+    """Issue 41 (8): not 31 lines of compiler output, but the strategy, what failed and the
+    line of the user's file; the compiler's whole text in a log file named there."""
+    (tmp_path / "bad.py").write_text(
+        "from sim.moves import lowest_bit\nfrom sim.strategy import move_strategy\n\n\n"
+        "@move_strategy()\ndef broken(obs, hand, legal, rng, params):\n"
+        "    x = 'a' + obs[0]\n    return lowest_bit(legal)\n")
+    r = cli("run", "--games", "10", "-s", f"{tmp_path}/bad.py:broken")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    line = " ".join(r.output.split())
+    assert "bad.py:broken' does not compile (TypingError)" in line
+    assert "line 7 of bad.py: x = 'a' + obs[0]" in line
+    log = line.split("the compiler's whole text: ")[1].rstrip(")")
+    assert "nopython" in open(log).read()
+    assert len(r.output.strip().splitlines()) <= 4
+
+
 def test_importable_module_strategy(cli):
     r = cli("run", "--games", "200", "-s", "strategies.basic:random_move", "--json")
     assert r.exit_code == 0, r.output

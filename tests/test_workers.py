@@ -185,3 +185,23 @@ def test_a_job_submitted_after_a_stop_plays_nothing():
         job = g.submit(1000, lambda lo, hi: calls.append(lo))
         g.wait(job)
     assert job.over and job.done == 0 and calls == []
+
+
+def test_then_runs_on_a_whole_job_even_when_a_stop_lands_during_its_last_chunk():
+    """A job whose every unit was played is whole: its ``then`` (a batch's saving, a study's
+    counting) runs and its ``value`` is what it returned, though the stop came while the
+    last chunk ran; a job cut short runs none."""
+    g = Group(1)
+    entered = threading.Event()
+
+    def block(lo, hi):
+        entered.set()
+        time.sleep(0.05)
+    whole = g.submit(1, block, then=lambda: "saved")
+    cut = g.submit(5, block, then=lambda: "never")
+    assert entered.wait(5)
+    g.cancel()                   # Ctrl-C's stop, during the first job's only chunk
+    assert whole.cancelled and not whole.running
+    assert whole.done == 1 and whole.value == "saved"
+    assert cut.done < cut.n and cut.value is None
+    g.close()

@@ -15,8 +15,34 @@ import typer
 _SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
 
 
-def parse_count(text: str, option: str = "--games") -> int:
-    """``1e6``, ``1_000_000``, ``250k``, ``2M`` -> a positive int; ``ValueError`` otherwise."""
+# The most each count, size or budget option takes, and why (the one line of its error): a
+# value past it would fill the memory or outlast any user; every option is read by
+# parse_count with its own.
+LIMITS = {
+    "--games": (10**15, "the game numbers and totals stay exact; years of play"),
+    "--batch": (10**7, "a batch's records are held in memory: about 110 bytes a game"),
+    "--max-games": (10**8, "a tournament keeps every deal's results in memory"),
+    "compare --games": (10**8, "a tournament keeps every deal's results in memory"),
+    "study swap --games": (10**9, "every game is saved in the study's folder"),
+    "--h2h-games": (10**8, "each head-to-head keeps its deals' results in memory"),
+    "study rules --games": (10**7, "every ruleset's games are kept in memory"),
+    "--skill-deals": (10**6, "every ruleset's games are kept in memory"),
+    "--mc-deals": (10**5, "montecarlo's games take seconds each"),
+    "--mc-block": (10**5, "at most --mc-deals"),
+    "--trials": (10**4, "the optimiser slows with every trial"),
+    "--games-per-trial": (10**8, "a trial keeps its deals' results in memory"),
+    "--fresh-games": (10**8, "the check keeps its deals' results in memory"),
+    "--rollouts": (10**7, "every world's result of every move is kept in memory"),
+    "--max-rollouts": (10**7, "every world's result of every move is kept in memory"),
+    "review --rollouts": (10**6, "two blocks of worlds for every decision of the game"),
+    "--hint-rollouts": (10**6, "a hint should answer in seconds"),
+    "--deals": (10**7, "every deal's result of every split is kept in memory"),
+}
+
+
+def parse_count(text: str, option: str = "--games", limit: str | None = None) -> int:
+    """``1e6``, ``1_000_000``, ``250k``, ``2M`` -> a positive int, at most :data:`LIMITS`'s
+    for ``limit`` (default: the option; None there: no limit); ``ValueError`` otherwise."""
     raw = str(text).strip().lower().replace("_", "").replace(",", "")
     mult = 1
     if raw and raw[-1] in _SUFFIX:
@@ -32,6 +58,9 @@ def parse_count(text: str, option: str = "--games") -> int:
         raise ValueError(f"{option}: expected a whole number, got {text!r}")
     if value < 1:
         raise ValueError(f"{option}: expected at least 1, got {text!r}")
+    most, why = LIMITS.get(limit or option, (None, ""))
+    if most is not None and value > most:
+        raise ValueError(f"{option}: at most {most:,} ({why}), got {text!r}")
     return int(value)
 
 
@@ -90,17 +119,47 @@ def run_config(games, players, seed, strategy, swap, rules, choose_face_ups, las
                      cycle_stop=cycle_stop)
 
 
+# Shell completion of values (``sim run --rules <TAB>``): the names a command accepts,
+# read from their one owner (the presets' table, the strategies' registry) when the shell asks.
+def _names(kind: str) -> list[str]:
+    if kind == "rules":
+        from sim.kernel.ruleset import PRESETS
+        return list(PRESETS)
+    import strategies
+    from sim.kernel.strategy import MOVES, SWAPS
+
+    strategies.load()             # registers them; nothing compiles until a command runs
+    return sorted(MOVES if kind == "strategy" else SWAPS)
+
+
+def _completer(kind: str):
+    """A typer ``autocompletion`` for a name of ``kind`` (``rules``, ``strategy``, ``swap``);
+    in a comma list (``--against lowest,co<TAB>``) it completes the last name."""
+    def complete(incomplete: str):
+        head, _, last = incomplete.rpartition(",")
+        head = head + "," if head else ""
+        return [head + n for n in _names(kind) if n.startswith(last)]
+    return complete
+
+
+complete_rules, complete_strategy, complete_swap = (_completer(k) for k in
+                                                     ("rules", "strategy", "swap"))
+
+
 # Options shared by the commands.
 GAMES = typer.Option("10k", "--games", "-n", help="Number of games: 1e6, 1_000_000, 250k.")
 PLAYERS = typer.Option(4, "--players", "-p", help="Players, 2 to 6; 2 to 8 with two decks "
                        "(R1, H18).")
 SEED = typer.Option(0, "--seed", help="Seed of the run: same seed and options, same results.")
-STRATEGY = typer.Option(None, "--strategy", "-s", help="Strategy: once for all seats, or once "
-                        "per seat in seat order (see `sim strategies`). Default: lowest.")
-SWAP = typer.Option(None, "--swap", help="Swap policy (R5/V1): once for all seats or once per "
-                    "seat. Default: each strategy's own.")
-RULES = typer.Option("seed", "--rules", help="Rules preset: seed (docs/rules.md §1-9), classic, "
-                     "masters-of-shithead, boothj5 (see `sim rules`).")
+STRATEGY = typer.Option(None, "--strategy", "-s", autocompletion=complete_strategy,
+                        help="Strategy: once for all seats, or once per seat in seat order "
+                             "(see `sim strategies`). Default: lowest.")
+SWAP = typer.Option(None, "--swap", autocompletion=complete_swap,
+                    help="Swap policy (R5/V1): once for all seats or once per seat. "
+                         "Default: each strategy's own.")
+RULES = typer.Option("seed", "--rules", autocompletion=complete_rules,
+                     help="Rules preset: seed (docs/rules.md §1-9), classic, "
+                          "masters-of-shithead, boothj5 (see `sim rules`).")
 RULE = typer.Option(None, "--rule", "-r", help="A house-rule option over the preset, "
                     "key=value (repeatable), e.g. --rule ten_anywhere=true (see `sim rules`).")
 V1 = typer.Option(False, "--choose-face-ups", "--v1", help="Variant V1: choose 3 face-ups of 6.")
@@ -136,8 +195,11 @@ def make_backend(name, scheduler, workers, threads):
     if scheduler and workers:
         raise RunError("--backend dask: give --scheduler (an existing cluster) or --workers "
                        "(a local one), not both")
-    if workers is not None and workers < 1:
-        raise RunError(f"--workers: expected at least 1, got {workers}")
+    import os
+    most = 2 * (os.cpu_count() or 1)
+    if workers is not None and not 1 <= workers <= most:
+        raise RunError(f"--workers: expected 1 to {most} (a local cluster's workers are "
+                       f"processes of this machine: twice its cores), got {workers}")
     from sim.runs.backends import DaskBackend
     return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
@@ -160,26 +222,35 @@ def resume_option(what: str, note: str = ""):
 COMPILING = "compiling (first run only)"
 
 
+_SAID = [False]             # this process said it compiles: once is enough
+
+
 def say_compiling(what: str = "the game core and the seated strategies",
                   how_long: str = "under a minute") -> None:
     """One line on stderr while ``what`` compiles (not in the compile cache yet): every
-    command says it in these words."""
-    typer.echo(f"{COMPILING}: {what} compiled and cached, {how_long}", err=True)
+    command says it in these words, once."""
+    if not _SAID[0]:
+        _SAID[0] = True
+        typer.echo(f"{COMPILING}: {what} compiled and cached, {how_long}", err=True)
+
+
+@contextmanager
+def compile_notice(wanted: bool = True, what: str = "the code this command needs"):
+    """Say :func:`say_compiling` the moment Numba starts compiling within the block (a cold
+    cache: ``sim replay``, ``analyze``, ``review``, ``play`` and its ``hint`` wait seconds
+    for it), unless ``wanted`` is false (``--quiet``, ``--json``)."""
+    if not wanted:
+        yield
+        return
+    from sim.kernel.compiler import on_compile
+    with on_compile(lambda: say_compiling(what, "seconds to a minute, once")):
+        yield
 
 
 def at_terminal() -> bool:
     """Is a person watching stderr (a terminal, or the notebook of a Python API call), not a
     script reading the output?"""
     return sys.stderr.isatty() or "ipykernel" in sys.modules
-
-
-def say_compiling_playouts(quiet: bool = False) -> None:
-    """:func:`say_compiling` for the playout kernel of ``sim analyze``, ``sim review`` and
-    ``sim play``'s hint (:func:`sim.kernel.sampling.playouts`), when it is not cached."""
-    from sim.kernel.compiler import cached
-    from sim.kernel.sampling import playouts
-    if not quiet and not cached(playouts):
-        say_compiling("the playout kernel", "about half a minute")
 
 
 class maybe_progress:
@@ -202,9 +273,13 @@ class maybe_progress:
         if self.bar is None:
             return None
         self.bar.__enter__()
-        self.task = self.bar.add_task(COMPILING if self.compiling else self.label,
-                                      total=self.total)
+        self._task(COMPILING if self.compiling else self.label, self.total)
         return self
+
+    def _task(self, description, total):
+        from sim.runs.estimate import Eta
+        self.eta = Eta(total)              # this stage's own speed: its time left
+        self.task = self.bar.add_task(description, total=total, left="")
 
     def __exit__(self, *exc):
         if self.bar is not None:
@@ -212,36 +287,18 @@ class maybe_progress:
         return False
 
     def __call__(self, done):
+        from sim.runs.estimate import duration_text
         if self.compiling:                 # the first games: compiled
             self.compiling = False
             self.bar.update(self.task, description=self.label)
-        self.bar.update(self.task, completed=done)
+        left = self.eta.update(done)
+        self.bar.update(self.task, completed=done,
+                        left="" if left is None else f"{duration_text(left)} left")
 
     def phase(self, label, total=None):
         self.bar.remove_task(self.task)
         self.label = label
-        self.task = self.bar.add_task(COMPILING if self.compiling else label, total=total)
-
-
-def say_estimate(plan, threads=None, quiet=False) -> None:
-    """Print how long the games of ``plan`` (a list of ``(RunConfig, games)``) will take,
-    ``about 12 min (estimate)``, on stderr before they start and before the bar (compiling
-    first if need be, which it says; sim.runs.estimate: the
-    strategies' speeds measured once on this machine, on other games than the command's, so
-    results are unchanged). With ``quiet`` (--quiet, --json) only work of a minute or more
-    is announced: stdout stays the command's output alone."""
-    from sim.runs.batch import compiled
-    from sim.runs.estimate import duration_text, estimate
-
-    if not quiet and not compiled([c for c, _ in plan]):   # measuring compiles it first
-        say_compiling()
-    seconds = estimate(plan, threads)
-    games = sum(g for _, g in plan)
-    if seconds is None or (quiet and seconds < 60):
-        return
-    rate = games / max(seconds, 1e-9)
-    typer.echo(f"{duration_text(seconds)} (estimate): {games:,} games at about "
-               f"{rate:,.{1 if rate < 10 else 0}f} games/s on this machine", err=True)
+        self._task(COMPILING if self.compiling else label, total)
 
 
 def phase_of(progress):
@@ -251,16 +308,20 @@ def phase_of(progress):
 
 def progress_bar():
     """The progress bar of a long command (rich): done of total, games a second, time left."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TimeRemainingColumn)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
     from rich.text import Text
 
     class Rate(ProgressColumn):
         def render(self, task):
             return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
 
+    from rich.console import Console
+
+    # on stderr, whatever stdout is (a file, a pipe): stdout holds the answer alone
     return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), Rate(), TimeRemainingColumn(), transient=True)
+                    MofNCompleteColumn(), Rate(), TextColumn("{task.fields[left]}"),
+                    transient=True,
+                    console=Console(stderr=True))
 
 
 def read_json(path: str, what: str = "position"):

@@ -11,8 +11,8 @@ import typer
 from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
-    SWAP, THREADS, V1, V2, WORKERS, fail, forward, json_option, one_line, out_option, resume_option,
-    run_config,
+    SWAP, THREADS, V1, V2, WORKERS, compile_notice, fail, forward, json_option, one_line,
+    out_option, resume_option, run_config,
 )
 
 
@@ -28,6 +28,12 @@ def _debug_mode():
             fail("--debug: Numba is already loaded in this process; set NUMBA_DISABLE_JIT=1 "
                  "before starting Python instead")
     os.environ["NUMBA_DISABLE_JIT"] = "1"
+    # The random streams and bit counts work modulo 2**64 (sim/kernel/rng.py, moves.py), as
+    # compiled; uncompiled, NumPy warns at each wrap. Those warnings are the tool's, not the
+    # user's: silenced for the kernel's modules only (a strategy's own overflow still shows).
+    import warnings
+    warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning,
+                            module=r"sim\.kernel\.")
 
 
 def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
@@ -107,18 +113,21 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
             cfg = run_config(games, players, seed, strategy, swap, rules, choose_face_ups,
                              last_player_loses, max_turns, None, rule=rule,
                              cycle_stop=cycle_stop)
-            if game < 0:
-                raise RunError(f"--game: expected a game index of 0 or more, got {game}")
+            if not 0 <= game < 10**15:
+                raise RunError(f"--game: expected a game index from 0 to 10**15 - 1, got "
+                               f"{game}")
             cfg = replace(cfg, games=max(cfg.games, game + 1))     # the run reaches the game
-            rec = record_game(cfg, game)
-            saved = run_record(cfg, game, rec)
-        if at is not None:
-            lines = _position_at(saved, at, as_mover, as_json)
-        elif file is not None:
-            from reports.game import describe_saved
-            lines = describe_saved(saved)
-        else:
-            lines = replay_lines(cfg, game, rec)
+            with compile_notice(not as_json, "the rules, step by step"):
+                rec = record_game(cfg, game)
+                saved = run_record(cfg, game, rec)
+        with compile_notice(not as_json, "the rules, step by step"):
+            if at is not None:
+                lines = _position_at(saved, at, as_mover, as_json)
+            elif file is not None:
+                from reports.game import describe_saved
+                lines = describe_saved(saved)
+            else:
+                lines = replay_lines(cfg, game, rec)
         if save is not None:
             path = save_game(saved, save)
             typer.echo(f"Saved to {path} (review it with: sim review {path} --seat S).",

@@ -12,11 +12,13 @@ import typer
 from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, THREADS, V1, V2,
-    WORKERS, forward, json_option, one_line, out_option, resume_option,
+    WORKERS, complete_rules, complete_strategy, forward, json_option, one_line, out_option,
+    resume_option,
 )
 
 
-def compare(strategies: List[str] = typer.Argument(..., help="Two or more strategies."),
+def compare(strategies: List[str] = typer.Argument(..., help="Two or more strategies.",
+                                                  autocompletion=complete_strategy),
             players: int = PLAYERS, games: str = typer.Option("100k", "--games", "-n",
                                                              help="Games in all (deals x "
                                                              "rotations)."),
@@ -71,6 +73,7 @@ def study_swap(players: int = PLAYERS,
                choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
                threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
                strategy: str = typer.Option("lowest", "--strategy", "-s",
+                                            autocompletion=complete_strategy,
                                             help="Move strategy of every seat."),
                out: Path = out_option("study.json, split.csv, policy.csv, swap_values.csv, "
                                       "games/ and the summary", required=True),
@@ -113,9 +116,10 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
 
 
 def study_rules(players: int = PLAYERS,
-                base: str = typer.Option("seed", "--base", help="The preset every change is "
-                                         "measured from: seed, classic, masters-of-shithead, "
-                                         "boothj5 (with --rule: that preset so changed)."),
+                base: str = typer.Option("seed", "--base", autocompletion=complete_rules,
+                                         help="The preset every change is measured from: "
+                                         "seed, classic, masters-of-shithead, boothj5 (with "
+                                         "--rule: that preset so changed)."),
                 rule: Optional[List[str]] = RULE,
                 only: Optional[List[str]] = typer.Option(None, "--only", help="Measure only "
                                                          "the changes of this option, or this "
@@ -134,8 +138,10 @@ def study_rules(players: int = PLAYERS,
                 precision: float = typer.Option(0.1, "--precision", help="Stop a ruleset's "
                                                 "montecarlo games once its difference from "
                                                 "the base is known to within this (a share)."),
-                strategy: str = typer.Option("lowest", "--strategy", "-s", help="Strategy of "
-                                             "every seat of the reference table."),
+                strategy: str = typer.Option("lowest", "--strategy", "-s",
+                                             autocompletion=complete_strategy,
+                                             help="Strategy of every seat of the reference "
+                                                  "table."),
                 seed: int = SEED, max_turns: int = CAP, threads: Optional[int] = THREADS,
                 cycle_stop: bool = CYCLE_STOP, backend: str = BACKEND,
                 scheduler: Optional[str] = SCHEDULER, workers: Optional[int] = WORKERS,
@@ -161,11 +167,13 @@ def study_rules(players: int = PLAYERS,
         raise typer.Exit(130)
 
 
-def tune(strategy: str = typer.Argument(..., help="The strategy to tune: a built-in name, "
+def tune(strategy: str = typer.Argument(..., autocompletion=complete_strategy,
+                                        help="The strategy to tune: a built-in name, "
                                         "FILE.py:FUNCTION or package.module:FUNCTION (with "
                                         "values to start from: 'counting(pickup_limit=2)')."),
-         against: str = typer.Option(..., "--against", "-a", help="The field: strategies "
-                                     "separated by commas, filling the other seats in turn."),
+         against: str = typer.Option(..., "--against", "-a", autocompletion=complete_strategy,
+                                     help="The field: strategies separated by commas, "
+                                          "filling the other seats in turn."),
          players: int = PLAYERS,
          trials: int = typer.Option(100, "--trials", help="Trials (parameter sets) in all."),
          games_per_trial: str = typer.Option("2000", "--games-per-trial", help="Games per "

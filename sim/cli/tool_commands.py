@@ -11,8 +11,8 @@ import typer
 
 from sim.cli import work
 from sim.cli.options import (
-    CAP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, at_terminal, fail, json_option,
-    one_line, options_given, parse_count, read_json, ruleset, say_compiling_playouts,
+    CAP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
+    compile_notice, one_line, options_given, parse_count, read_json, ruleset,
 )
 
 
@@ -59,12 +59,11 @@ def analyze_command(
         given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
         n = parse_count(rollouts, "--rollouts")
         cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
-        # at a terminal only: a script reads the answer, or an error line, alone
-        say_compiling_playouts(quiet=as_json or not at_terminal())
-        a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
-                         opponents=opponents, me=me, until_clear=until_clear,
-                         max_rollouts=cap, max_turns=max_turns, tolerance=tolerance,
-                         threads=threads)
+        with compile_notice(not as_json, "the playout kernel and the seated strategies"):
+            a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
+                             opponents=opponents, me=me, until_clear=until_clear,
+                             max_rollouts=cap, max_turns=max_turns, tolerance=tolerance,
+                             threads=threads)
         line = position_line(state_of(data)[0])
     except ValueError as e:
         fail(str(e))
@@ -173,7 +172,8 @@ def play_command(
                 seed = secrets.randbelow(2**31)                 # a new deal, said on screen
             table = Table(players, ruleset(rules, rule, choose_face_ups, last_player_loses),
                           seed, seat, list(opponents or ["counting"]), max_turns, n)
-        record = play(table, Terminal(), save)
+        with compile_notice(what="the game and the hint's playouts"):
+            record = play(table, Terminal(), save)
     except ValueError as e:
         fail(str(e))
     except KeyboardInterrupt:                    # before play() could save (--load's set-up)

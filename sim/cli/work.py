@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from sim.cli.options import (
     at_terminal, make_backend, maybe_progress, parse_count, phase_of, progress_bar, ruleset,
-    run_config, say_compiling, say_estimate,
+    run_config, say_compiling,
 )
 
 
@@ -43,21 +43,18 @@ def _seq(value) -> list | None:
     return [value] if isinstance(value, str) else list(value)
 
 
-def _count(value, option: str = "--games") -> int:
-    return parse_count(str(value), option)
+def _count(value, option: str = "--games", limit: str | None = None) -> int:
+    return parse_count(str(value), option, limit)
 
 
-def _play(work, plan, quiet, ruleset, asked, threads=None, total=None, label="games",
-          configs=None, engine=None) -> Done:
-    """Say how long the games of ``plan`` will take (None: nothing to say), then
-    ``work(progress)`` under the progress bar; the Dask ``engine``, if any, closed after."""
+def _play(work, quiet, ruleset, asked, total=None, label="games", configs=None,
+          engine=None) -> Done:
+    """``work(progress)`` under the progress bar (its time left: this run's own speed,
+    :mod:`sim.runs.estimate`); the Dask ``engine``, if any, closed after."""
     from sim.runs.partial import Interrupted
 
     t0 = time.perf_counter()
     try:
-        if plan is not None:
-            say_estimate(plan, threads, quiet)
-            t0 = time.perf_counter()            # reset after the estimate (it compiles)
         with maybe_progress(not quiet, total, label, configs=configs) as progress:
             result = work(progress)
         return Done(result, time.perf_counter() - t0, ruleset, asked)
@@ -77,12 +74,13 @@ def run(*, games=10_000, players=4, seed=0, strategy=None, swap=None, rules="see
     end prints with, imported on a thread of its own while this one plays the games (the
     core releases the GIL, so the import runs on another core; importing it again later
     waits for this one to finish)."""
-    from sim.runs.runner import games_to_play, run as play
+    from sim.runs import folder
+    from sim.runs.runner import run as play
 
     cfg = run_config(games, players, seed, _seq(strategy), _seq(swap), rules, choose_face_ups,
                      last_player_loses, max_turns, threads, _count(batch, "--batch"),
                      _seq(rule), cycle_stop)
-    todo = games_to_play(cfg, out, resume)
+    folder.check_resume(resume, out, "run")      # --out checked before anything is played
     engine = make_backend(backend, scheduler, workers, threads)
     asked = {k: v for k, v in cfg.describe().items() if k != "options"}
     asked.update(threads=threads, batch=cfg.batch, out=str(out) if out else None,
@@ -91,9 +89,7 @@ def run(*, games=10_000, players=4, seed=0, strategy=None, swap=None, rules="see
         threading.Thread(target=importlib.import_module, args=(meanwhile,), daemon=True).start()
     return _play(lambda progress: play(cfg, progress=progress, out=out, resume=resume,
                                        backend=engine),
-                 [(cfg, todo)] if engine is None else None,   # a cluster's speed is unknown
-                 quiet, cfg.ruleset, asked, cfg.threads, cfg.games, configs=[cfg],
-                 engine=engine)
+                 quiet, cfg.ruleset, asked, cfg.games, configs=[cfg], engine=engine)
 
 
 def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=None,
@@ -104,12 +100,12 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
     its ``info``), saved in ``out`` (compare.json) by :func:`sim.studies.compare.compare`,
     also when Ctrl-C stopped it after a deal was played under every rotation."""
     from sim.runs import folder
-    from sim.studies.compare import check_field, compare as play, estimate_plan
+    from sim.studies.compare import check_field, compare as play
 
     strategies = _seq(strategies)
     cfg = run_config("1", players, seed, strategies[:1], None, rules, choose_face_ups,
                      last_player_loses, max_turns, threads, rule=_seq(rule))
-    total = _count(games)
+    total = _count(games, limit="compare --games")
     cap = _count(max_games, "--max-games") if max_games else total
     check_field(strategies)                     # before the estimate: nothing played yet
     folder.check_resume(resume, out, "comparison")
@@ -123,7 +119,7 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
         max_turns=max_turns, threads=threads, independent=independent,
         until_clear=until_clear, max_games=cap, progress=progress, out=out,
         cycle_stop=cycle_stop, seating=seating, resume=resume),
-        estimate_plan(cfg, strategies, planned), quiet, cfg.ruleset, asked, threads, planned)
+        quiet, cfg.ruleset, asked, planned)
     t, info = done.result
     if not t.games:
         raise KeyboardInterrupt("interrupted before a deal was played under every rotation")
@@ -137,11 +133,11 @@ def study_swap(*, players=4, games="100k", h2h_games=None, seed=0, rules="seed",
                quiet=False) -> Done:
     """``sim study swap`` into ``out``: ``result`` is the study; on Ctrl-C, ``{"tally": the
     values stage's Tally, "head_to_head": [those finished]}``."""
-    from sim.studies.swapstudy import planned_games, swap_study
+    from sim.studies.swapstudy import swap_study
 
     cfg = run_config("1", players, seed, [strategy], None, rules, choose_face_ups,
                      last_player_loses, max_turns, threads, rule=_seq(rule))
-    n = _count(games)
+    n = _count(games, limit="study swap --games")
     h2h = _count(h2h_games, "--h2h-games") if h2h_games else None
     asked = {"players": players, "games": n, "h2h_games": h2h, "seed": seed,
              "rules": cfg.rules, "strategy": strategy, "max_turns": max_turns,
@@ -150,7 +146,7 @@ def study_swap(*, players=4, games="100k", h2h_games=None, seed=0, rules="seed",
         out, players=players, games=n, seed=seed, rules=cfg.rules, strategy=strategy,
         threads=threads, progress=progress, h2h_games=h2h, max_turns=max_turns,
         cycle_stop=cycle_stop, resume=resume, phase=phase_of(progress)),
-        [(cfg, planned_games(n, h2h))], quiet, cfg.ruleset, asked, threads, n, "value games")
+        quiet, cfg.ruleset, asked, n, "value games")
 
 
 def study_rules(*, players=4, base="seed", rule=None, only=None, games="40k", skill_deals="10k",
@@ -161,19 +157,18 @@ def study_rules(*, players=4, base="seed", rule=None, only=None, games="40k", sk
     far, marked ``partial``)."""
     from sim.kernel.ruleset import Ruleset
     from sim.runs import folder
-    from sim.studies.ruleslab.study import estimate_plan, rules_lab
+    from sim.studies.ruleslab.study import rules_lab
     from sim.studies.ruleslab.variants import variants
 
     # the budgets as typed (``40k``; ``--mc-deals 0`` leaves montecarlo out)
-    counts = {"games": _count(games), "skill_deals": _count(skill_deals, "--skill-deals"),
+    counts = {"games": _count(games, limit="study rules --games"),
+              "skill_deals": _count(skill_deals, "--skill-deals"),
               "mc_deals": 0 if str(mc_deals).strip() == "0" else _count(mc_deals, "--mc-deals")}
     folder.check_resume(resume, out, "study")
-    variants(base, players, _seq(rule) or [], _seq(only) or [])   # before the estimate
+    variants(base, players, _seq(rule) or [], _seq(only) or [])   # before anything is played
     shared = dict(players=players, base=base, rule=_seq(rule) or [], only=_seq(only) or [],
                   strategy=strategy, seed=seed, max_turns=max_turns, threads=threads,
                   cycle_stop=cycle_stop, **counts)
-    # resumed: most games may be read back, not played
-    plan = None if resume else estimate_plan(**shared)
     engine = make_backend(backend, scheduler, workers, threads)
     asked = {"players": players, "base": base, "rule": shared["rule"], "only": shared["only"],
              **counts, "mc_block": mc_block, "precision": precision, "strategy": strategy,
@@ -183,7 +178,7 @@ def study_rules(*, players=4, base="seed", rule=None, only=None, games="40k", sk
     done = _play(lambda progress: rules_lab(
         **shared, mc_block=mc_block, precision=precision, out=out, resume=resume,
         backend=engine, progress=progress, phase=phase_of(progress)),
-        plan, quiet, None, asked, threads, None, "rules lab", engine=engine)
+        quiet, None, asked, None, "rules lab", engine=engine)
     done.ruleset = Ruleset.build(base, shared["rule"])
     return done
 
@@ -196,9 +191,10 @@ def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fr
     ``against``: names separated by commas, or a list."""
     from sim.runs import folder
     from sim.runs.extras import require
-    from sim.studies.tune import lineup, tune as play
+    from sim.studies.tune import check_trials, lineup, tune as play
 
     require("optuna", "sim tune")
+    check_trials(trials)
     folder.check_resume(resume, out, "tuning")
     rs = ruleset(rules, _seq(rule))
     words = against.split(",") if isinstance(against, str) else list(against)
@@ -209,14 +205,14 @@ def tune(strategy, against, *, players=4, trials=100, games_per_trial="2000", fr
     # and of the defaults
     planned = (trials * (per_trial // players) * players
                + 2 * max(1, fresh // players) * players)
-    table = run_config("1", players, seed, lineup(strategy, field, players), None, rules,
-                       False, False, max_turns, threads, rule=_seq(rule))
+    run_config("1", players, seed, lineup(strategy, field, players), None, rules,  # checked
+               False, False, max_turns, threads, rule=_seq(rule))
     asked = {"threads": threads, "out": str(out) if out else None, "resume": resume}
     return _play(lambda progress: play(
         strategy, field, players=players, trials=trials, games_per_trial=per_trial,
         fresh_games=fresh, seed=seed, rules=rs, threads=threads, max_turns=max_turns,
         params=_seq(param), out=out, resume=resume, progress=progress, cycle_stop=cycle_stop),
-        [(table, planned)], quiet, rs, asked, threads, planned)
+        quiet, rs, asked, planned)
 
 
 def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="counting", out=None,
@@ -228,17 +224,16 @@ def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="count
     import typer
 
     from reports.review import turn_text
-    from sim.cli.options import say_compiling_playouts
+    from sim.cli.options import compile_notice
     from sim.kernel.ruleset import Ruleset
     from sim.studies import review as rv
 
-    n = _count(rollouts, "--rollouts")
+    n = _count(rollouts, "--rollouts", "review --rollouts")
     asked = {"seat": seat, "rollouts": n, "seed": seed, "opponents": opponents,
              "out": str(out) if out else None}
 
     def start(r):
         if not quiet:
-            say_compiling_playouts()
             typer.echo(f"reviewing {r.total} decisions of seat {r.seat} (the swap included) "
                        f"with {n:,} worlds each", err=True)
 
@@ -247,10 +242,11 @@ def review(game: dict, *, seat=None, rollouts="300", seed=None, opponents="count
             typer.echo(f"  {len(r.decisions)}/{r.total}: {turn_text(d.turn)} {d.made} "
                        f"({d.seconds:.1f} s){'  mistake' if d.mistake else ''}", err=True)
 
-    done = _play(lambda _: rv.review(game, seat, rollouts=n, seed=seed, opponents=opponents,
-                                     out=out, on_start=start, on_decision=progress,
-                                     threads=threads),
-                 None, True, Ruleset.parse(game["rules"]), asked)
+    with compile_notice(not quiet, "the game and its playouts"):
+        done = _play(lambda _: rv.review(game, seat, rollouts=n, seed=seed, opponents=opponents,
+                                         out=out, on_start=start, on_decision=progress,
+                                         threads=threads),
+                     True, Ruleset.parse(game["rules"]), asked)
     done.asked.update(seat=done.result.seat, seed=done.result.seed)     # as resolved
     return done
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import inspect
 import os
 import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -209,6 +210,27 @@ def cached(d) -> bool:
     index = getattr(getattr(getattr(d, "_cache", None), "_cache_file", None), "_index_path",
                     None)
     return index is None or os.path.exists(index)
+
+
+@contextmanager
+def on_compile(callback):
+    """Call ``callback()`` whenever Numba starts compiling a function (not loading it from the
+    cache) within the block: the first wait of a cold command, to be said. Numba's event API
+    (``numba.core.event``, public since 0.53); without it, nothing is said."""
+    try:
+        from numba.core import event
+    except ImportError:                       # pragma: no cover (numba >= 0.61 has it)
+        yield
+        return
+
+    class Said(event.Listener):
+        def on_start(self, ev):
+            callback()
+
+        def on_end(self, ev):
+            pass
+    with event.install_listener("numba:compile", Said()):
+        yield
 
 
 def jit(fn=None, **extra):

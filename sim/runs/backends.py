@@ -239,15 +239,16 @@ class _Tasks:
     batch is whole."""
 
     def __init__(self, todo, first_size, seconds, keep=True):
-        self.todo, self.size, self.seconds, self.keep = list(todo), first_size, seconds, keep
+        self.todo, self.size, self.seconds, self.keep = iter(todo), first_size, seconds, keep
         self.cursor = None                 # [index, first game, games, next game]
         self.parts, self.left = {}, {}     # per batch: {first game: Batch}, games still out
 
     def next(self):
         if self.cursor is None:
-            if not self.todo:
+            nxt = next(self.todo, None)
+            if nxt is None:
                 return None
-            index, first, n = self.todo.pop(0)
+            index, first, n = nxt
             self.cursor = [index, first, first + n, first]
             self.parts[index], self.left[index] = {}, n
         index, _, end, at = self.cursor

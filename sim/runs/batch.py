@@ -151,6 +151,11 @@ class Playing:
                                 then=None if then is None else lambda: then(b))
         self.jobs = [self.job]
 
+    @property
+    def extra(self):
+        """What ``then(batch)`` returned, once :meth:`result` has."""
+        return self.job.value
+
     def played(self) -> Batch:
         """The games played from the first without a gap (copies: a chunk cut off by the
         cancel's time limit may still run), what its progress counted."""
@@ -225,7 +230,8 @@ def compiled(configs=None) -> bool:
     return all(cached(f) for f in fns)
 
 
-def batches(cfg: RunConfig) -> list[tuple[int, int, int]]:
-    """(index, first game, number of games) of each batch of the run."""
-    return [(i, first, min(cfg.batch, cfg.games - first))
-            for i, first in enumerate(range(0, cfg.games, cfg.batch))]
+def batches(cfg: RunConfig):
+    """(index, first game, number of games) of each batch of the run, one after the other:
+    no list (a run of 1e15 games has 1e10 batches)."""
+    for i, first in enumerate(range(0, cfg.games, cfg.batch)):
+        yield i, first, min(cfg.batch, cfg.games - first)

@@ -21,6 +21,7 @@ from sim.runs.registry import get_move, get_swap
 from sim.runs.workers import check_threads
 
 DEFAULT_CAP = 10_000  # R25
+MAX_TURNS = 10_000_000  # the most --max-turns takes (a game of lowest lasts about 100 turns)
 
 
 class RunError(ValueError):
@@ -97,8 +98,9 @@ class RunConfig:
         if not isinstance(games, int) or games < 1:
             raise RunError(f"--games: expected a positive number of games, got {games}")
         check_seed(self.seed)
-        if self.max_turns < 1:
-            raise RunError(f"--max-turns: expected a positive number, got {self.max_turns}")
+        if not 1 <= self.max_turns <= MAX_TURNS:
+            raise RunError(f"--max-turns: expected 1 to {MAX_TURNS:,} (R25's turn limit), got "
+                           f"{self.max_turns}")
         if threads is not None:
             try:
                 check_threads(threads)

@@ -56,10 +56,23 @@ def versions() -> dict:
 
 
 def check_resume(resume: bool, out, what: str = "run") -> None:
-    """``--resume`` continues a saved folder, so it needs ``--out``: checked before anything is
-    estimated or played, in one wording for every command (``what``: the run, the study)."""
+    """``--resume`` continues a saved folder, so it needs ``--out``; ``--out`` is a folder (or
+    none yet), holding a saved one when resumed and none otherwise: checked before anything
+    is estimated, written or played, in one wording for every command (``what``: the run,
+    the study). What must match to resume is checked when the folder is opened."""
     if resume and out is None:
         raise StoreError(f"--resume needs --out, the folder of the {what} to continue")
+    if out is None:
+        return
+    path = Path(out).expanduser()                  # nothing written yet: only looked at
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"--out: {path} is a file, not a folder")
+    old = read_manifest(path) if path.is_dir() else None
+    if old is not None and not resume:
+        raise StoreError(_held(path, old, resumable=True))
+    if resume and old is None:
+        raise StoreError(f"cannot resume {path}: it holds no saved folder (no {MANIFEST}); "
+                         f"start without --resume")
 
 
 def make_dir(path, sub: str = "") -> Path:

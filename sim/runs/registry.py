@@ -30,6 +30,34 @@ def spec_file(spec: str) -> Path | None:
     return Path(where).expanduser().resolve() if where.endswith(".py") else None
 
 
+def compile_error(what: str, error: Exception) -> str:
+    """A user's strategy that Numba cannot compile, in a few lines: what failed, the line of
+    their file, and where the compiler's whole text was written (a log file in the cache's
+    folder: some 30 lines a user rarely needs, and never on the terminal)."""
+    import re
+
+    from sim.kernel.compiler import cache_dir
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))        # Numba's colours
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    why = next((x for x in lines if not x.startswith(("Failed in", "During:"))), lines[0])
+    sig = next((x.lstrip("> ") for x in lines if x.startswith(">>>")), "")
+    places = re.findall(r'File "([^"]+)", line (\d+):\n[^\n]*\n\s*(.+)\n', text)
+    where = ""
+    if places:
+        file, line, code = places[-1]
+        where = f"; line {line} of {Path(file).name}: {code.strip()}"
+    log = cache_dir().parent / "logs" / "compile-error.txt"
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(f"{what}\n\n{text}\n")
+        full = f" (the compiler's whole text: {log})"
+    except OSError:
+        full = ""
+    return (f"{what} does not compile ({type(error).__name__}): "
+            f"{why.rstrip(':')}{' ' + sig if sig else ''}{where}{full}")
+
+
 def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
     """``file.py:function`` or ``package.module:function`` -> the registered strategy."""
     import importlib
@@ -62,6 +90,8 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
     except ValueError:
         raise
     except Exception as e:  # the user's code: any error is theirs, say it plainly
+        if type(e).__module__.startswith("numba"):
+            raise ValueError(compile_error(f"{kind} {spec!r}", e)) from None
         raise ValueError(f"{kind} {spec!r}: could not import {where}: "
                          f"{type(e).__name__}: {e}") from None
     fn = getattr(module, attr, None)

@@ -18,18 +18,24 @@ from sim.runs.workers import Played
 from sim.runs.config import DEFAULT_CAP, RunConfig, RunError  # noqa: F401  (re-exported)
 from sim.runs.onegame import GameRecord, record_game, strategy_error  # noqa: F401  (re-exported)
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.store import Store, part_path
+from sim.runs.store import Store, saved_batches
 from sim.runs.tally import Tally
 
 
 def games_to_play(cfg: RunConfig, out=None, resume=False) -> int:
     """The games :func:`run` will play: all of them, or with ``resume`` those of the batches
-    not saved in ``out`` yet (``RunError`` if ``resume`` has no ``out``)."""
-    folder.check_resume(resume, out, "run")
+    not saved in ``out`` yet (``RunError`` if ``resume`` has no ``out`` or no saved run)."""
+    if resume:
+        folder.check_resume(resume, out, "run")
     if not (resume and out is not None):
         return cfg.games
-    games_dir = Path(out).expanduser() / "games"
-    return sum(n for index, _, n in batches(cfg) if not part_path(games_dir, index).exists())
+    saved = saved_batches(Path(out).expanduser() / "games")
+    return cfg.games - sum(_size(cfg, index) for index in saved)
+
+
+def _size(cfg: RunConfig, index: int) -> int:
+    """The games of batch ``index`` (0 past the run's end)."""
+    return max(0, min(cfg.batch, cfg.games - index * cfg.batch))
 
 
 def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
@@ -47,15 +53,15 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     folder.check_resume(resume, out, "run")
     store = Store(out, cfg, resume=resume) if out is not None else None
     tally = Tally(cfg)
-    todo = []
+    saved = set(store.saved()) if store is not None else set()
     done = 0
-    for index, first, n in batches(cfg):
-        if store is not None and store.done(index):
-            tally.add(store.read(index))
-            tally.loaded += n
-            done += n
-        else:
-            todo.append((index, first, n))
+    for index in sorted(saved):               # the batches saved: re-counted, not played
+        n = _size(cfg, index)
+        tally.add(store.read(index))
+        tally.loaded += n
+        done += n
+    # the batches to play, one after the other as the threads need them (no list of them)
+    todo = ((index, first, n) for index, first, n in batches(cfg) if index not in saved)
     played = Played(progress, done)
     backend = backend or LocalBackend(cfg.threads)
     try:

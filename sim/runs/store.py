@@ -54,6 +54,10 @@ class Store:
     def done(self, index: int) -> bool:
         return self.part(index).exists()
 
+    def saved(self) -> list[int]:
+        """The indices of the batches saved whole (their files), ascending."""
+        return saved_batches(self.games_dir)
+
     def read(self, index: int):
         """The batch stored under ``index`` (to re-count it on --resume): every saved record
         field from its columns (:func:`records`); a field not saved (``errors``) is zeros."""
@@ -90,6 +94,16 @@ def identities(cfg) -> list[dict]:
 def part_path(games_dir: Path, index: int) -> Path:
     """The Parquet file of batch ``index`` in a folder's ``games/``."""
     return games_dir / f"part-{index:05d}.parquet"
+
+
+def saved_batches(games_dir: Path) -> list[int]:
+    """The indices of the batch files in a folder's ``games/``, ascending (none: [])."""
+    import re
+
+    if not Path(games_dir).is_dir():
+        return []
+    found = (re.fullmatch(r"part-(\d+)\.parquet", p.name) for p in Path(games_dir).iterdir())
+    return sorted(int(m.group(1)) for m in found if m)
 
 
 def records(cfg, b):

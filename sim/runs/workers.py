@@ -114,6 +114,7 @@ class Job:
         self.running = 0           # chunks under way
         self.cancelled = False
         self.error = None
+        self.value = None          # what ``then`` returned
         self.busy = 0.0            # seconds the pool's threads spent in its chunks
 
     @property
@@ -219,8 +220,10 @@ def _work() -> None:
             else:
                 job._finish(lo, hi)
                 job.speed.update(hi - lo, seconds)
-                if job.done >= job.n and job.then is not None and not job.cancelled:
-                    then, job.then = job.then, None     # the last chunk's thread runs it
+                if job.done >= job.n and job.then is not None and job.error is None:
+                    # the last chunk's thread runs it, a stop notwithstanding: the job is
+                    # whole, and what a stop keeps is every job finished whole
+                    then, job.then = job.then, None
             if then is None:
                 job.group.active -= 1
                 job.running -= 1
@@ -230,7 +233,7 @@ def _work() -> None:
         if then is not None:                  # still counted under way: the job is not over
             t0 = time.perf_counter()
             try:
-                then()
+                job.value = then()
             except BaseException as e:        # noqa: BLE001 (given to the waiting thread)
                 with _cond:
                     job.error = job.error or e
@@ -293,11 +296,11 @@ class Group:
         after every job submitted before it (``tick`` and ``grain``: :class:`Job`).
         ``then()``, if given, runs once every unit is played, on the thread that played the
         last chunk (saving a batch's records: not on the waiting thread, which would hold
-        up the stream)."""
+        up the stream), a stop notwithstanding; what it returns is the job's ``value``."""
         job = Job(self, int(n), block, self.speed(kind), tick, grain, then)
         if job.n == 0 and then is not None:
             job.then = None
-            then()
+            job.value = then()
         with _cond:
             self.jobs.append(job)
             if job.n > 0 and not self.stop.is_set():

@@ -25,7 +25,7 @@ from sim.kernel.layout import (
 from sim.kernel.moves import move_cards, move_rank
 from sim.kernel.position import legal_ids
 from sim.kernel.sampling import BAD_MOVE, UNFINISHED, playouts
-from sim.runs.config import RunConfig, check_seed
+from sim.runs.config import MAX_TURNS, RunConfig, check_seed
 from sim.runs.workers import Group, stream
 from sim.studies.stats import Z95
 from sim.studies.view import check_rules, hidden_counts, state_of
@@ -387,8 +387,9 @@ def _analysis(st, *, rollouts, seed, opponents, me, omniscient, until_clear, max
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
         raise ValueError(f"--rollouts: expected a positive number of worlds, got {rollouts!r}")
     check_seed(seed)
-    if max_turns < 1:
-        raise ValueError(f"--max-turns: expected a positive number, got {max_turns}")
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise ValueError(f"--max-turns: expected 1 to {MAX_TURNS:,} (R25's turn limit), got "
+                         f"{max_turns}")
     if not 0 <= tolerance <= 100:
         raise ValueError(f"--tolerance: expected points from 0 to 100, got {tolerance!r}")
     cap = max_rollouts if max_rollouts is not None else 20 * rollouts

@@ -108,18 +108,6 @@ def check_field(strategies) -> None:
         raise RunError("compare: each strategy once (seats are rotated for you)")
 
 
-def estimate_plan(cfg, strategies, games: int) -> list:
-    """What a tournament of ``games`` plays, for the time estimate (sim.runs.estimate): the
-    strategies in cyclic order from each one in turn, ``cfg``'s other options (each strategy
-    then holds ``players / k`` seats on average, as in the games), a ``k``-th of the games
-    each."""
-    from dataclasses import replace
-
-    k = len(strategies)
-    return [(replace(cfg, strategies=[strategies[(r + i) % k] for i in range(cfg.players)],
-                     swaps=[None], preset_rows=None), games // k) for r in range(k)]
-
-
 def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turns=10_000,
             threads=None, block=None, independent=False, until_clear=False,
             max_games=None, swaps=None, progress=None, out=None, cycle_stop=True,

@@ -40,6 +40,13 @@ from sim.studies.saved import opened, result_of
 FRESH_OFFSET = 1 << 40
 
 
+def check_trials(trials) -> None:
+    """``--trials``: 1 to 10,000 (:class:`RunError` otherwise), before anything is played."""
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= 10_000:
+        raise RunError(f"--trials: expected 1 to 10,000 (the optimiser slows with every trial), "
+                       f"got {trials}")
+
+
 def lineup(target: str, field: list[str], players: int) -> list[str]:
     """Seat 0 holds ``target``; the others hold the field's names in order, repeated."""
     if not field:
@@ -249,8 +256,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     if deals < 1:
         raise RunError(f"--games-per-trial: at least one deal of {players} games, got "
                        f"{games_per_trial}")
-    if trials < 1:
-        raise RunError(f"--trials: expected at least 1, got {trials}")
+    check_trials(trials)
     fresh_deals = max(1, (fresh_games or games_per_trial) // players)
     cfg = RunConfig(games=1, players=players, seed=seed, rules=rules, max_turns=max_turns,
                     threads=threads, strategies=lineup(strategy, list(against), players),

@@ -46,10 +46,15 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
     ``resume`` too: a resumed study reports the totals of an uninterrupted one."""
     import numba
 
-    for name, value, low in (("--games", games, 1), ("--skill-deals", skill_deals, 1),
-                             ("--mc-deals", mc_deals, 0), ("--mc-block", mc_block, 1)):
+    for name, value, low, most, why in (
+            ("--games", games, 1, 10**7, "every ruleset's games are kept in memory"),
+            ("--skill-deals", skill_deals, 1, 10**6, "every ruleset's games are kept in memory"),
+            ("--mc-deals", mc_deals, 0, 10**5, "montecarlo's games take seconds each"),
+            ("--mc-block", mc_block, 1, 10**5, "montecarlo's games take seconds each")):
         if not isinstance(value, int) or value < low:
             raise RunError(f"{name}: expected a whole number of at least {low}, got {value}")
+        if value > most:
+            raise RunError(f"{name}: at most {most:,} ({why}), got {value}")
     if not 0 < precision < 1:
         raise RunError(f"--precision: expected a share between 0 and 1, got {precision}")
     try:
@@ -352,26 +357,3 @@ def _json(x):
     if isinstance(x, np.generic):
         return x.item()
     raise TypeError(type(x).__name__)
-
-
-def estimate_plan(*, players, base, rule, only, strategy, games, skill_deals, mc_deals, seed,
-                  max_turns, threads, cycle_stop) -> list:
-    """The study's games as ``(RunConfig, games)`` per table, for :mod:`sim.runs.estimate`
-    (which times each table once, on other games than the study's): every ruleset's timed
-    as the base's, the montecarlo table at its most deals (it may stop earlier). Empty when
-    the options are wrong (:func:`rules_lab` then says why)."""
-    from sim.runs.config import RunConfig
-
-    try:
-        vs = variants(base, players, rule, only)[0]
-    except ValueError:
-        return []
-
-    def table(t):
-        return RunConfig(games=1, players=players, seed=seed, strategies=t.seatings(players)[0],
-                         rules=vs[0].ruleset, max_turns=max_turns, threads=threads,
-                         cycle_stop=cycle_stop)
-    n = len(vs)
-    return ([(table(Table("reference", weak=strategy)), n * games),
-             (table(COUNTING), n * players * skill_deals)]
-            + ([(table(MONTECARLO), n * players * mc_deals)] if mc_deals else []))

@@ -107,8 +107,6 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
     splits = splits_of(codes)
     ups = np.array([table_code(u) for u, _, _ in splits], np.int64)
     want = np.bincount(codes, minlength=NRANK).astype(np.int64)
-    order = np.full((deals, len(splits), players), -1, np.int8)
-    status = np.zeros((deals, len(splits)), np.int8)
     pool, kinds = cfg.pool, cfg.seat_table
     detect = cfg.cycle_detect
     impure = cfg.impure_seats()
@@ -117,7 +115,9 @@ def by_playouts(codes, players=4, rules="seed", strategy=DEFAULT_STRATEGY,
     counts = []                                    # per chunk: games refused, unfinished
 
     def block(lo, hi):
-        o, s = order[lo:hi], status[lo:hi]
+        # the chunk's finishing orders and statuses: only seat 0's results are kept
+        o = np.full((hi - lo, len(splits), players), -1, np.int8)
+        s = np.zeros((hi - lo, len(splits)), np.int8)
         split_playouts(np.uint64(seed), lo, 0, want, ups, pool.moves, pool.swaps,
                        pool.params, kinds, cfg.rules_vector, players, max_turns, impure, detect,
                        o, s)

@@ -50,11 +50,9 @@ def start_kept(group, games, name, cfg, first, n, tick=None, index=None, also=No
             for key, value in columns.items():
                 df[key] = value
             games.write(name, df)
-        if also is not None:
-            playing.extra = also(b)
-    playing = start(group, cfg, first, n, tick=tick, index=index,
-                    then=then if games.dir is not None or also is not None else None)
-    return playing
+        return None if also is None else also(b)     # the handle's extra
+    return start(group, cfg, first, n, tick=tick, index=index,
+                 then=then if games.dir is not None or also is not None else None)
 
 
 def finish_kept(started):
