@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reports.game import counted, pile_text
-from reports.ties import tie_text
+from reports.plain import plural
+from reports.ties import move_verdict, tie_text
 from sim.kernel.layout import COUNT, CURRENT, HANDS, NR, PLAYERS
 
 if TYPE_CHECKING:
@@ -35,11 +36,12 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
     me = "" if a.me == a.opponents else f"; seat {a.seat} (after this move) plays {a.me}"
     times = ("" if info["playouts"] == a.n * len(a.moves) else
              " (fewer for the moves the race dropped)")
-    lines.append(f"{a.n:,} worlds x {len(a.moves)} moves{times} = {info['playouts']:,} playouts, "
+    lines.append(f"{plural(a.n, 'world', fmt=',')} x {plural(len(a.moves), 'move')}{times} = "
+                 f"{plural(info['playouts'], 'playout', fmt=',')}, "
                  f"every move in the same worlds (common random numbers); the other seats "
                  f"play {a.opponents}{me}"
                  + ("" if me else f", seat {a.seat} too after this move")
-                 + f"; seed {a.seed}; at most {a.max_turns} turns a playout.")
+                 + f"; seed {a.seed}; at most {plural(a.max_turns, 'turn')} a playout.")
     rate = info["playouts_per_second"]
     lines.append(f"{a.seconds:.2f} s" + (f" ({rate:,.0f} playouts/s)" if rate else "") + ".")
     lines.append("")
@@ -52,13 +54,17 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
     head = "place" if a.v2 else "win"
     extra = "  first  Shithead" if a.v2 else ""
     short = any(r["n"] < a.n for r in rows)           # the race dropped a move
+    tie = a.tie()
     lines.append(f"  {'#':>2}  {'move':<{width}}  {head:>6}  {'95% interval':<15}{extra}"
-                 f"  unfinished" + ("  playouts" if short else ""))
+                 f"  unfinished" + ("  playouts" if short else "")
+                 + ("  verdict" if tie else ""))
     for r in rows:
         more = f"  {r['first']:5.3f}  {r['shithead']:8.3f}" if a.v2 else ""
-        lines.append(f"  {r['rank']:>2}  {r['move']:<{width}}  {r['estimate']:6.3f}  "
-                     f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}"
-                     + (f"  {r['n']:>9,}" if short else ""))
+        # best / tied: the words of sim review's verdict (reports.ties, issue 41)
+        word = move_verdict(r["move"], tie["tied"]) if tie else ""
+        lines.append((f"  {r['rank']:>2}  {r['move']:<{width}}  {r['estimate']:6.3f}  "
+                      f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}"
+                      + (f"  {r['n']:>9,}" if short else "") + f"  {word}").rstrip())
     p = info["paired"]
     lines.append("")
     if p is None:

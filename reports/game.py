@@ -7,13 +7,13 @@ is shown is what was played.
 """
 from __future__ import annotations
 
-from reports.plain import rules_words
+from reports.plain import plural, rules_words
 from sim.kernel import engine
-from sim.kernel.cards import NAMES
+from sim.kernel.cards import NAMES, joker_count
 from sim.kernel.layout import (
     BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, EVENT_NAMES, FD, FDN, FDS, FIRST, FU, HANDN,
-    HANDS, KNOWN, NOUT, NR, OUTORDER, OVER, PILE, PILELEN, PLAYERS, R_COUNT, R_SEVEN,
-    STARTRANK, STOCKLEN, TOP, TOPRANK, TURN, V2,
+    HANDS, KNOWN, MAXP, NOUT, NR, OUTORDER, OVER, PILE, PILECNT, PILELEN, PLAYERS, R_COUNT,
+    R_JOKERS, R_REV, R_SEVEN, STARTRANK, STOCKLEN, TOP, TOPRANK, TURN, V2,
 )
 from sim.kernel.position import move_to_dict
 from sim.kernel.ruleset import Ruleset
@@ -31,7 +31,7 @@ def pile_text(st, show=8) -> str:
     n = int(st[PILELEN])
     cards = [NAMES[r] for r in st[PILE:PILE + n]]
     head = "... " if n > show else ""
-    return f"[{head}{' '.join(cards[-show:])}] ({n} card{'s' * (n != 1)})" if n else "[] (empty)"
+    return f"[{head}{' '.join(cards[-show:])}] ({plural(n, 'card')})" if n else "[] (empty)"
 
 
 def move_text(m, source, st=None) -> str:
@@ -58,6 +58,33 @@ def place(n) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+def reversed_by(st) -> list[str]:
+    """The rules that can have turned the direction of play, as their ids: R23 where the deck
+    holds jokers (R1, H13), H7 where a ``reverse_rank`` is set; where both are in play, those
+    whose cards may have been played (in the pile, burned, or known in a hand: picked up or
+    swapped, R26), when that tells them apart (issue 41: an H7 reversal is not cited as
+    R23). The state holds the direction, not its cause, so both are cited when both may
+    have acted."""
+    rules = []
+    if joker_count(int(st[R_JOKERS]), int(st[PLAYERS])):
+        rules.append(("R23", NAMES.index("JK")))
+    if st[R_REV] >= 0:
+        rules.append(("H7", int(st[R_REV])))
+    seen = [rule for rule, r in rules
+            if st[PILECNT + r] or st[BURNED + r] or st[KNOWN + r:KNOWN + MAXP * NR:NR].any()]
+    return seen if len(rules) > 1 and seen else [rule for rule, _ in rules]
+
+
+def direction_text(st) -> str:
+    """The direction of play with the rule that turned it: ``clockwise``, ``anticlockwise
+    (H7)`` after a ``reverse_rank`` play, ``anticlockwise (R23)`` after a joker
+    (:func:`reversed_by`)."""
+    if st[DIR] == 1:
+        return "clockwise"
+    rules = reversed_by(st)
+    return f"anticlockwise ({', '.join(rules)})" if rules else "anticlockwise"
+
+
 def table_view(st, seat: int, seats: list[str]) -> list[str]:
     """What the player at ``seat`` sees (R26)."""
     players = int(st[PLAYERS])
@@ -69,7 +96,7 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
     elif count == 0:
         rule = "you lead" if int(st[CURRENT]) == seat else "the next player leads"
     else:
-        cards = f"{count} card{'s' * (count > 1)} (R9)" if st[R_COUNT] else \
+        cards = f"{plural(count, 'card')} (R9)" if st[R_COUNT] else \
             "any number of cards (H1)"
         if top < 0:
             rule = f"play {cards} of any rank"
@@ -78,8 +105,8 @@ def table_view(st, seat: int, seats: list[str]) -> list[str]:
         else:
             rule = f"play {cards}: {NAMES[top]} or higher"
     lines = [f"  pile {pile_text(st)}; {rule}",
-             f"  stock {int(st[STOCKLEN])} cards; burned {int(st[BURNED:BURNED + NR].sum())}; "
-             f"direction {'clockwise' if st[DIR] == 1 else 'anticlockwise (R23)'}"]
+             f"  stock {plural(int(st[STOCKLEN]), 'card')}; burned "
+             f"{int(st[BURNED:BURNED + NR].sum())}; direction {direction_text(st)}"]
     out = [int(s) for s in st[OUTORDER:OUTORDER + st[NOUT]]]
     for s in range(players):
         who = f"you (seat {s})" if s == seat else f"seat {s} {seats[s]}"
@@ -186,14 +213,14 @@ def result_lines(st, seats: list[str]) -> list[str]:
     if st[V2]:
         loser = (set(range(players)) - set(order)).pop()
         lines = [f"Finishing order (V2): {', '.join(label(seats, s) for s in order)}; "
-                 f"{label(seats, loser)} is the Shithead, after {turns} turns."]
+                 f"{label(seats, loser)} is the Shithead, after {plural(turns, 'turn')}."]
         if human is not None:
             at = order.index(human) + 1 if human in order else players
             lines.append(f"Your place: {place(at)} of {players}"
                          + (": you are the Shithead." if human == loser else "."))
         return lines
     w = order[0]
-    lines = [f"{label(seats, w).capitalize()} wins after {turns} turns (R18, R25)."]
+    lines = [f"{label(seats, w).capitalize()} wins after {plural(turns, 'turn')} (R18, R25)."]
     if human is not None:
         lines.append("You win!" if w == human else "You lose.")
     return lines
@@ -214,8 +241,8 @@ def describe_saved(game: dict) -> list[str]:
                  f"{game.get('seat')}."]
     dealt = game["dealt"]
     if dealt is not None:
-        lines.append(f"Dealer: seat {dealt.get('dealer')}; stock {len(dealt['stock'])} cards "
-                     f"(R3, R4)")
+        lines.append(f"Dealer: seat {dealt.get('dealer')}; stock "
+                     f"{plural(len(dealt['stock']), 'card')} (R3, R4)")
         for s in range(players):
             lines.append(f"  seat {s} ({seats[s]}): face-down [{' '.join(dealt['face_down'][s])}]"
                          f" (top last), face-up [{' '.join(dealt['face_up'][s])}], hand "
@@ -251,7 +278,8 @@ def describe_saved(game: dict) -> list[str]:
             raise ValueError(f"--file: the moves give {result_of(st)}, but the file records "
                              f"{game.get('result')}")
     else:
-        lines.append(f"Unfinished after {int(st[TURN])} turns ({game.get('reason', '?')}).")
+        lines.append(f"Unfinished after {plural(int(st[TURN]), 'turn')} "
+                     f"({game.get('reason', '?')}).")
         if game.get("status") != "unfinished":
             raise ValueError("--file: the moves do not end the game, but the file says it "
                              "finished")
@@ -276,7 +304,8 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
     st = rec.dealt
     lines = [f"Game {game} of seed {cfg.seed}: {cfg.players} players, "
              f"{rules_words(cfg.ruleset)}",
-             f"Dealer: seat {int(st[DEALER])}; stock {int(st[STOCKLEN])} cards (R3, R4)"]
+             f"Dealer: seat {int(st[DEALER])}; stock {plural(int(st[STOCKLEN]), 'card')} "
+             f"(R3, R4)"]
     for s in range(cfg.players):
         fd = " ".join(NAMES[r] for r in st[FD + s * FDS:FD + s * FDS + st[FDN + s]])
         lines.append(f"  seat {s} ({cfg.strategies[s]}, swap {cfg.swaps[s]}): face-down [{fd}] "
@@ -325,15 +354,18 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
             loser = (set(range(cfg.players)) - set(order)).pop()
             lines.append(f"Finishing order (V2): {order}; seat {loser} is the Shithead.")
         else:
-            lines.append(f"Seat {order[0]} wins after {len(rec.moves)} turns (R18, R25).")
+            lines.append(f"Seat {order[0]} wins after {plural(len(rec.moves), 'turn')} "
+                         f"(R18, R25).")
     elif rec.status == 1 and rec.cycle_turns:
         n = len(rec.moves)
-        lines.append(f"Unfinished: proven endless after {n} turns, the position after turn "
-                     f"{n} (a pick-up) is the one after turn {n - rec.cycle_turns}: a cycle "
-                     f"of {rec.cycle_turns} turns that would repeat forever (R25; "
-                     f"--no-cycle-stop plays it to the limit of {cfg.max_turns} turns).")
+        lines.append(f"Unfinished: proven endless after {plural(n, 'turn')}, the position "
+                     f"after turn {n} (a pick-up) is the one after turn "
+                     f"{n - rec.cycle_turns}: a cycle of {plural(rec.cycle_turns, 'turn')} "
+                     f"that would repeat forever (R25; --no-cycle-stop plays it to the limit "
+                     f"of {plural(cfg.max_turns, 'turn')}).")
     elif rec.status == 1:
-        lines.append(f"Unfinished: stopped at the limit of {cfg.max_turns} turns (R25).")
+        lines.append(f"Unfinished: stopped at the limit of {plural(cfg.max_turns, 'turn')} "
+                     f"(R25).")
     else:
         lines.append(f"Stopped by a strategy error (R24): {rec.error.tolist()}")
     return lines

@@ -6,6 +6,13 @@ these short commands do not need."""
 from __future__ import annotations
 
 
+def plural(n, noun: str, many: str | None = None, fmt: str = "") -> str:
+    """``n`` with its noun, in agreement: ``1 card``, ``0 cards``, ``2 cards`` (issue 41:
+    never "1 cards"); ``many``: an irregular plural; ``fmt``: how ``n`` is written (``","``
+    for thousands separators). The one helper for counts in words."""
+    return f"{n:{fmt}} {noun if n == 1 else many or noun + 's'}"
+
+
 def rules_words(rules) -> str:
     """A ruleset in words, for a header: ``classic rules, changed: H5 skip_rank 8``.
     ``rules``: a :class:`~sim.kernel.ruleset.Ruleset`, a preset name or a docs/position.md
@@ -76,12 +83,13 @@ def tune_lines(result: dict, field: list[str], players: int, v2: bool) -> list[s
         return (f"  {label:<9} {100 * r['estimate']:6.2f}%  (95% CI {100 * r['ci_low']:.2f}% - "
                 f"{100 * r['ci_high']:.2f}%)  {r['spec']}")
     best = result["best"]
-    lines = [f"{len(result['trials'])} trials of {result['options']['games_per_trial']:,} "
-             f"games each against {', '.join(field)} ({players} players); best trial "
-             f"#{best['number']}: {100 * best['value']:.2f}% on the trials' deals."]
+    lines = [f"{plural(len(result['trials']), 'trial')} of "
+             f"{plural(result['options']['games_per_trial'], 'game', fmt=',')} each against "
+             f"{', '.join(field)} ({players} players); best trial #{best['number']}: "
+             f"{100 * best['value']:.2f}% on the trials' deals."]
     what = "place share" if v2 else "win rate"
-    lines.append(f"Fresh deals that no trial saw ({f['games']:,} games each), {what} of the "
-                 f"tuned seat:")
+    lines.append(f"Fresh deals that no trial saw ({plural(f['games'], 'game', fmt=',')} each), "
+                 f"{what} of the tuned seat:")
     lines.append(line("best", f["best"]))
     lines.append(line("defaults", f["default"]))
     d = f["difference"]

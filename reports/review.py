@@ -1,12 +1,14 @@
 """What ``sim review`` prints: the budget, one line per decision of the seat (the move made,
 the best move, the loss with its interval, a mark on mistakes, the tied moves where the best
-is not clear: :mod:`reports.ties`) and the summary line, whose words follow its numbers
+is not clear: :mod:`reports.ties`, whose :func:`~reports.ties.move_verdict` says which is a
+mistake) and the summary line, whose words follow its numbers
 (:class:`sim.studies.review.Review`)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reports.ties import short_tie
+from reports.plain import plural
+from reports.ties import MISTAKE, move_verdict, short_tie
 
 if TYPE_CHECKING:
     from sim.studies.review import Decision, Review
@@ -27,8 +29,34 @@ def turn_text(turn: int) -> str:
     return "swap" if turn == 0 else f"turn {turn}"
 
 
+def judged(d: Decision) -> str:
+    """The verdict on the move made (:func:`reports.ties.move_verdict`): a mistake only
+    outside the moves tied with the best, never one listed as tied (issue 41). A review
+    saved before the tied moves were kept has the best alone."""
+    return move_verdict(d.made, d.tied or [d.best], d.mistake)
+
+
+def summary(r: Review) -> dict:
+    """:meth:`Review.summary` with its mistakes counted as the lines mark them
+    (:func:`judged`)."""
+    return {**r.summary(), "mistakes": sum(judged(d) == MISTAKE for d in r.decisions)}
+
+
+def judged_dict(r: Review) -> dict:
+    """The review as ``--json`` gives it: :meth:`Review.to_dict` with each decision's
+    ``verdict`` (``best``, ``tied``, ``mistake`` or ``""``) and ``mistake`` following it, and
+    the summary's ``mistakes`` counted so: the JSON never calls a tied move a mistake
+    either (issue 41)."""
+    out = r.to_dict()
+    for d, x in zip(r.decisions, out["decisions"]):
+        x["verdict"] = judged(d)
+        x["mistake"] = x["verdict"] == MISTAKE
+    out["summary"] = summary(r)
+    return out
+
+
 def decision_line(d: Decision, v2: bool) -> str:
-    mark = "MISTAKE" if d.mistake else ""
+    mark = "MISTAKE" if judged(d) == MISTAKE else ""
     best = "=" if d.best == d.made else d.best
     when = "swap" if d.turn == 0 else str(d.turn)
     tie = ("  " + short_tie({"tied": d.tied, "more": d.more}, "worlds")
@@ -42,27 +70,30 @@ def header(r: Review, game_line: str = "") -> list[str]:
     unit = "expected place (V2, 1 = first out; lower is better), loss in places" if r.v2 \
         else "win chance, loss in percentage points"
     lines = [game_line] if game_line else []
-    lines += [f"Review of seat {r.seat}: {r.total} decisions with a choice, its swap included "
-              f"({r.forced} turns with one legal move left out), {r.turns} moves in the game.",
+    lines += [f"Review of seat {r.seat}: {plural(r.total, 'decision')} with a choice, its swap "
+              f"included ({plural(r.forced, 'turn')} with one legal move left out), "
+              f"{plural(r.turns, 'move')} in the game.",
               f"Budget: {r.budget()}.",
               f"Values: {unit}; the values and the loss measured on the fresh worlds, "
               f"where the best was not chosen: a loss below 0 is a move made that did better "
               f"there than the move named best (kept as measured, not clipped to 0). Best: "
               f"the best on the ranking worlds; where other moves are not clearly different "
-              f"from it there, the line ends with them (tied: ...).",
+              f"from it there, the line ends with them (tied: ...). MISTAKE: the loss's "
+              f"interval excludes 0 and the move made is not one of the tied moves (a move "
+              f"tied with the best is never called a mistake).",
               f"{'turn':>5}  {'made':<12} {'best':<12} {'made':>7} {'best':>7} {'loss':>7}  "
               f"95% interval"]
     return lines
 
 
 def summary_line(r: Review) -> str:
-    s = r.summary()
+    s = summary(r)
     unit = "places" if r.v2 else "points of win chance"
     scale = 1 if r.v2 else 100
     done = "" if s["complete"] else f" (PARTIAL: {s['decisions']} of {s['of']} reviewed)"
     per = f"{s['seconds_per_decision']:.1f} s a decision" if s["decisions"] else "no decision"
-    return (f"Summary: {s['decisions']} decisions, {s['mistakes']} mistake"
-            f"{'s' * (s['mistakes'] != 1)}, total loss {scale * s['total_loss']:.2f} {unit} "
+    return (f"Summary: {plural(s['decisions'], 'decision')}, {plural(s['mistakes'], 'mistake')}"
+            f", total loss {scale * s['total_loss']:.2f} {unit} "
             f"({total_interval_text(s, scale)}){verdict(s)}; {s['seconds']:.0f} s, "
             f"{per}{done}.")
 
@@ -77,7 +108,7 @@ def verdict(s: dict) -> str:
             else "")
     if s["total_low"] > 0 and not s["mistakes"]:
         return (f": no single decision is clearly a mistake, but together they lost: small "
-                f"losses that add up over {s['decisions']} decisions{tied}")
+                f"losses that add up over {plural(s['decisions'], 'decision')}{tied}")
     if s["total_low"] > 0:
         return f": the moves made lost, in total{tied}"
     if s["total_high"] < 0:

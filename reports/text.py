@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from reports.plain import (
-    cycle_stop_text, neighbours_text, rules_words, seats_text, shared_text,
+    cycle_stop_text, neighbours_text, plural, rules_words, seats_text, shared_text,
 )
 from sim.runs.tally import neighbours
 from sim.studies.design import seat_design_of
@@ -48,9 +48,9 @@ def _table(title: str, columns, rows, left=()) -> Table:
 
 def unfinished_text(d: dict, cap=None) -> str:
     """Why games were unfinished (R25): "12 at the limit of 10000 turns, 30 proven endless"."""
-    limit = f"the limit of {cap} turns" if cap else "the turn limit"
+    limit = f"the limit of {plural(cap, 'turn')}" if cap else "the turn limit"
     if "unfinished_cycle" not in d:
-        return f"limit {cap} turns, R25" if cap else "R25"
+        return f"limit {plural(cap, 'turn')}, R25" if cap else "R25"
     return (f"{d['unfinished_cap']:,} at {limit}, R25; {d['unfinished_cycle']:,} stopped as "
             f"endless: a position repeated")
 
@@ -63,14 +63,15 @@ def print_summary(tally, seconds: float, console: Console | None = None,
     cfg = tally.cfg
     ov = tally.overall()
     if partial:
-        console.print(f"[bold red]PARTIAL[/] ({partial}): {ov['games']:,} of {cfg.games:,} "
-                      f"games")
-    console.print(f"[bold]{ov['games']:,} games[/], {cfg.players} players, "
+        console.print(f"[bold red]PARTIAL[/] ({partial}): {ov['games']:,} of "
+                      f"{plural(cfg.games, 'game', fmt=',')}")
+    console.print(f"[bold]{plural(ov['games'], 'game', fmt=',')}[/], {cfg.players} players, "
                   f"{rules_words(cfg.ruleset)}, seed {cfg.seed}: {ov['unfinished']:,} unfinished "
                   f"({unfinished_text(ov, cfg.max_turns)}), {ov['mean_turns']:.1f} turns per "
                   f"finished game, {seconds:.2f} s "
                   f"({(ov['games'] - tally.loaded) / max(seconds, 1e-9):,.0f} games/s"
-                  + (f" played, {tally.loaded:,} games loaded" if tally.loaded else "") + ")")
+                  + (f" played, {plural(tally.loaded, 'game', fmt=',')} loaded" if tally.loaded
+                     else "") + ")")
     console.print(f"Stopping endless games: {cycle_stop_text(ov['cycle_stop'])}.")
     v2 = cfg.options["last_player_loses"]
     same = len(set(zip(cfg.strategies[:cfg.players], cfg.swaps[:cfg.players]))) == 1
@@ -118,10 +119,11 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     info = d["info"]
     v2 = info["options"]["last_player_loses"]
     key = "place_share" if v2 else "win_rate"
-    design = "independent deals" if info["independent"] else "duplicate deals"
+    design = "independent deal" if info["independent"] else "duplicate deal"
     anytime = info["until_clear"]
     level = "95% CS" if anytime else "95% CI"
-    console.print(f"[bold]{d['games']:,} games[/] ({d['deals']:,} {design} x "
+    console.print(f"[bold]{plural(d['games'], 'game', fmt=',')}[/] "
+                  f"({plural(d['deals'], design, fmt=',')} x "
                   f"{len(d['strategies'])} seat rotations), {d['players']} players, seed "
                   f"{info['seed']}: {d['unfinished']:,} unfinished "
                   f"({unfinished_text(d)}), {seconds:.1f} s")
@@ -130,7 +132,7 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     if info.get("cycle_stop"):
         console.print(f"Stopping endless games: {cycle_stop_text(info['cycle_stop'])}.")
     if anytime:
-        looks = f"{info['looks']} look" + ("s" if info["looks"] != 1 else "")
+        looks = plural(info["looks"], "look")
         console.print("Stopped: " + (f"{info['leader']} is ahead of every other strategy"
                                       if info["stopped"] == "clear" else
                                       "--max-games reached without a clear leader")
@@ -148,7 +150,8 @@ def print_compare(d: dict, seconds: float, console: Console | None = None) -> No
     console.print(f"Ratings: {rt['model']}, prior {rt['prior']}; {rt['scale']}; intervals "
                   f"{rt['intervals']}. Where some strategies always finished ahead of others "
                   "the data bound a rating on one side only, and that bound is shown."
-                  + (f" The {rt['unfinished']:,} unfinished games give no choice event."
+                  + (f" The {plural(rt['unfinished'], 'unfinished game', fmt=',')} "
+                     f"give{'s' * (rt['unfinished'] == 1)} no choice event."
                      if rt.get("unfinished") is not None else ""))
     lead = d["leader"]
     console.print(_table(
@@ -203,7 +206,8 @@ def print_study(study: dict, console: Console | None = None) -> None:
     policy = study.get("unfinished_policy", "")
     console.print(f"[bold]Swap study[/]: {study['players']} players, "
                   f"{rules_words(study['rules'])}, "
-                  f"move strategy {study['strategy']}, {study['games']:,} games with random "
+                  f"move strategy {study['strategy']}, "
+                  f"{plural(study['games'], 'game', fmt=',')} with random "
                   f"swaps ({unf:,} unfinished, counted as not won), "
                   f"{study.get('seconds', 0):.0f} s")
     answer = study.get("answer") or plain_answer(study)
@@ -221,13 +225,14 @@ def print_study(study: dict, console: Console | None = None) -> None:
         if study["model"].get("se"):
             console.print(study["model"]["se"] + ".")
         console.print(f"Model: {study['model']['kind']}; "
-                      f"{study['model']['seat_games']:,} seat-games ({unf:,} unfinished games "
-                      f"counted as not won) in {study['model']['cells']:,} cells.")
+                      f"{plural(study['model']['seat_games'], 'seat-game', fmt=',')} "
+                      f"({plural(unf, 'unfinished game', fmt=',')} counted as not won) in "
+                      f"{plural(study['model']['cells'], 'cell', fmt=',')}.")
     for e in study.get("examples") or []:
         console.print(f"  {' '.join(e['cards'])}: {e['why']}")
     console.print(_table(
         f"Split policy vs each policy (seats alternated, duplicate deals; "
-        f"{study['h2h_games_per_policy']:,} games each)",
+        f"{plural(study['h2h_games_per_policy'], 'game', fmt=',')} each)",
         ("against", "games", "unfinished", "split's share of wins", "margin per seat",
          "95% CI", "p", "p (BH-adjusted)"),
         [(r["policy"], f"{r['games']:,}", f"{r.get('unfinished', 0):,}",
@@ -245,8 +250,9 @@ def print_study(study: dict, console: Console | None = None) -> None:
               _pct(r["win_rate"]), _ci(r), _pct(r.get("shrunk"))) for r in part],
             left=("face-up",)))
     if policy:
-        console.print(policy + f" Values stage: {unf:,} of {study['games']:,} games "
-                      "unfinished; head-to-heads: see the unfinished column.")
+        console.print(policy + f" Values stage: {unf:,} of "
+                      f"{plural(study['games'], 'game', fmt=',')} unfinished; head-to-heads: "
+                      "see the unfinished column.")
     if study.get("split_file"):
         console.print(f"The split policy: {study['split_file']} (use it with "
                       f"--swap '{study['split_policy']}'); its choice for every six-card set: "

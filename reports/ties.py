@@ -3,8 +3,27 @@
 every other choice excludes 0; otherwise the tied group is named ("4 10 K, 5 10 K or 6 10 K
 face up: not clearly different at 5,000 deals") with how many more samples would likely
 separate them. The numbers are :func:`sim.studies.stats.tie_group`'s (a dict with ``tied``,
-the group best first, ``clear``, ``n`` and ``more``)."""
+the group best first, ``clear``, ``n`` and ``more``). The verdict on one move against the best
+(best, tied, mistake) is :func:`move_verdict`'s, the one owner of those words."""
 from __future__ import annotations
+
+BEST, TIED, MISTAKE = "best", "tied", "mistake"      # the verdicts on a move
+
+
+def move_verdict(move, tied, mistake: bool = False) -> str:
+    """The verdict on ``move`` against the best, in every command alike (``sim review``'s
+    mark, ``sim analyze``'s and ``hint``'s table): :data:`BEST` for the best (``tied[0]``:
+    the group best first), :data:`TIED` for a move not clearly different from it (in
+    ``tied``), :data:`MISTAKE` for a move outside the tied group whose loss's interval
+    excludes 0 (``mistake``: ``sim review``'s measure on fresh worlds), else ``""``: worse as
+    ranked, but not clearly a loss. A move tied with the best is never a mistake (issue 41:
+    a review once marked a move MISTAKE on the line that listed it as tied)."""
+    tied = list(tied)
+    if tied and move == tied[0]:
+        return BEST
+    if move in tied:
+        return TIED
+    return MISTAKE if mistake else ""
 
 
 def group_words(names, most: int | None = None) -> str:

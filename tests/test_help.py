@@ -88,6 +88,9 @@ def test_the_command_line_loads_no_numba_until_a_command_runs():
     ("sim compare lowest co", 3, ["counting"]),
     ("sim tune counting --against lowest,co", 4, ["lowest,counting"]),
     ("sim study rules --base boo", 4, ["boothj5"]),
+    ("sim play --opponents mo", 3, ["montecarlo"]),
+    ("sim analyze x.json --me co", 4, ["counting"]),
+    ("sim review g.json --opponents lo", 4, ["lowest"]),
 ])
 def test_shell_completion_completes_values(words, cword, expected):
     """Issue 41 (8): presets, strategies and swap policies complete, from their one owner."""

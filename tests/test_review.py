@@ -561,3 +561,12 @@ def test_hint_and_review_rank_a_decision_alike(monkeypatch):
     assert d.best in answer
     r = rv.review(game, rollouts=60)
     assert r.seed == 5 and next(x for x in r.decisions if x.turn == hinted).ranking == d.ranking
+
+
+def test_a_move_tied_with_the_best_is_never_a_mistake_even_in_the_saved_review():
+    """Issue 41 (7): the loss's interval may exclude 0 on the fresh worlds while the ranking
+    worlds call the move made tied with the best: the decision (and review.json, which
+    keeps it) says no mistake, as every report does (reports.ties.move_verdict)."""
+    fresh = np.column_stack([np.ones(400), np.r_[np.zeros(200), np.ones(200)]])
+    assert rv.measured_loss(fresh, False, 1.0)["mistake"]
+    assert not rv.measured_loss(fresh, False, 1.0, tied=True)["mistake"]

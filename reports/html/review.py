@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import Page, _legend_below, axes, fig_title, percent_axis
-from reports.review import loss_text, summary_line, value_text
+from reports.review import judged, loss_text, summary_line, value_text
+from reports.ties import MISTAKE
 from sim.runs.saved import Loaded
 
 FILE = "review.json"
@@ -38,7 +39,8 @@ def answer(page: Page, run: Loaded) -> None:
     if r.decisions:
         blocks.figure("review_values", _plot(r), "Each decision's value with the best move and "
                       "after the move made, from the same worlds (turn 0: the swap); a red "
-                      "mark is a mistake (the loss's interval excludes 0).")
+                      "mark is a mistake (the loss's interval excludes 0, and the move made "
+                      "is not tied with the best).")
     chains = any(x.chain for x in r.decisions)     # H19: a turn of several moves
     rows = [{"turn": "swap" if x.turn == 0 else x.turn,
              "in turn": f"{x.chain[0]}-{x.chain[1]}" if x.chain else "", "made": x.made,
@@ -46,7 +48,7 @@ def answer(page: Page, run: Loaded) -> None:
              "made value": value_text(x.value_made, r.v2),
              "best value": value_text(x.value_best, r.v2), "loss": loss_text(x.loss, r.v2),
              "95% interval": f"{loss_text(x.low, r.v2)} .. {loss_text(x.high, r.v2)}",
-             "mistake": "MISTAKE" if x.mistake else ""} for x in r.decisions]
+             "mistake": "MISTAKE" if judged(x) == MISTAKE else ""} for x in r.decisions]
     unit = "places" if r.v2 else "percentage points of win chance"
     blocks.table("review_decisions", pd.DataFrame(rows, columns=[
         "turn"] + ["in turn"] * chains + ["made", "best", "made value", "best value", "loss",
@@ -61,7 +63,7 @@ def _plot(r):
     x = np.array([t.turn for t in d])
     best = np.array([t.value_best for t in d])
     made = np.array([t.value_made for t in d])
-    bad = np.array([t.mistake for t in d])
+    bad = np.array([judged(t) == MISTAKE for t in d])     # never a tied move (issue 41)
     fig, ax = axes()
     ax.plot(x, best, "-o", ms=3, color="#4c78a8", label="with the best move")
     ax.plot(x, made, "o", ms=4, mfc="white", color="#1d2433", label="after the move made")

@@ -10,18 +10,22 @@ writes it mid-game, every ending writes it (elsewhere, or on screen, if that fai
 ``sim play --load`` continues it.
 
 When stdin is not a terminal, one line is read per question and echoed, so that a game can be
-scripted; the end of input ends the game, saved as unfinished.
+scripted; the end of input ends the game, saved as unfinished. At a terminal the line can be
+edited and earlier lines recalled with the arrow keys where the platform has readline
+(:func:`line_editing`).
 """
 from __future__ import annotations
 
+import atexit
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 from reports.game import counted, result_lines, table_view
+from reports.plain import plural
 from sim.cli.savedgame import check_writable, default_save_path, dumps, record, save
 from sim.cli.table import Table
-from sim.cli.words import HELP, parse
+from sim.cli.words import HELP, in_typed_words, parse
 from sim.kernel.cards import NAMES
 from sim.kernel.layout import (
     CHAIN, CURRENT, DEALER, FU, KNOWN, NR, OVER, R_HAND, STARTRANK, STOCKLEN, TOPRANK, TURN,
@@ -30,14 +34,56 @@ from sim.kernel.layout import (
 from sim.studies.review import move_phrase
 
 
+# the lines typed at ``sim play``'s prompts, kept between games (beside the saved games)
+HISTORY = Path.home() / ".cache" / "shithead-sim" / "play_history"
+_editing: bool | None = None          # line_editing's answer, once per process
+
+
+def line_editing(history: Path | None = None) -> bool:
+    """Line editing and history for ``input()`` where the platform has readline: importing
+    it is enough, so that the arrow keys move in the line and recall earlier lines instead of
+    being read as a move (issue 41: "'\\x1b[a' is not a card"). The lines of earlier games
+    are read from ``history`` (the terminal's: :data:`HISTORY`; None: this session's only)
+    and this session's written back at exit, never failing: an unreadable or unwritable
+    file is left alone. False (plain ``input()``) without readline.
+    Once per process."""
+    global _editing
+    if _editing is not None:
+        return _editing
+    try:
+        import readline
+    except ImportError:
+        _editing = False
+        return False
+    _editing = True
+    if history is not None:
+        try:
+            readline.read_history_file(str(history))
+        except OSError:                  # none yet, or unreadable: this session's lines only
+            pass
+        readline.set_history_length(1000)
+        atexit.register(_keep_history, readline, history)
+    return True
+
+
+def _keep_history(readline, history: Path) -> None:
+    try:
+        history.parent.mkdir(parents=True, exist_ok=True)
+        readline.write_history_file(str(history))
+    except OSError:                      # unwritable: the history is this session's only
+        pass
+
+
 class Terminal:
-    """Questions and answers: ``input()`` on a terminal; otherwise one line of stdin per
-    question, echoed after the prompt so that a scripted game reads like a played one."""
+    """Questions and answers: ``input()`` on a terminal, with line editing where there is
+    readline (:func:`line_editing`); otherwise one line of stdin per question, echoed after
+    the prompt so that a scripted game reads like a played one."""
 
     def __init__(self, stdin=None, echo=None):
         self.stdin = stdin if stdin is not None else sys.stdin
         self.tty = bool(getattr(self.stdin, "isatty", lambda: False)())
         self.echo = echo or _echo
+        self.editing = line_editing(HISTORY) if self.tty else False
 
     def say(self, text: str = "") -> None:
         self.echo(text)
@@ -107,10 +153,11 @@ def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
                 say(f"Forced opening (H16): every hand card of the rank that made the starter "
                     f"start.\n{line}")
         else:
-            say(f"Continuing the saved game: {len(table.log)} moves played again, as saved.")
+            say(f"Continuing the saved game: {plural(len(table.log), 'move')} played again, "
+                f"as saved.")
         while not table.st[OVER]:
             if int(table.st[TURN]) >= table.max_turns:
-                say(f"Stopped at the limit of {table.max_turns} turns (R25).")
+                say(f"Stopped at the limit of {plural(table.max_turns, 'turn')} (R25).")
                 return _finish(table, term, save_to, "turn limit")
             if int(table.st[CURRENT]) == human:
                 m = _ask_move(table, term, save_to)
@@ -134,18 +181,19 @@ def _swap_phase(table: Table, term: Terminal, save_to: Path) -> str | None:
     st = table.st
     say = term.say
     hs = int(st[R_HAND])
-    say(f"Dealer: seat {int(st[DEALER])}. Stock: {int(st[STOCKLEN])} cards.")
+    say(f"Dealer: seat {int(st[DEALER])}. Stock: {plural(int(st[STOCKLEN]), 'card')}.")
     for s in range(table.players):
         if s != table.seat and not st[V1]:
             say(f"  seat {s} {table.seats[s]}: face-up as dealt [{counted(st, FU + s * NR)}]")
     cards = table.swap_choices()
     if st[V1]:
-        say(f"Your cards (V1): [{' '.join(cards)}]; {hs} face-down cards you cannot see.")
-        prompt = f"Choose {hs} cards to put face up (V1): "
+        say(f"Your cards (V1): [{' '.join(cards)}]; {plural(hs, 'face-down card')} you "
+            f"cannot see.")
+        prompt = f"Choose {plural(hs, 'card')} to put face up (V1): "
     else:
         say(f"Your face-up cards as dealt: [{' '.join(cards[:hs])}]; your hand: "
-            f"[{' '.join(cards[hs:])}]; {hs} face-down cards you cannot see.")
-        prompt = f"Swap (R5): name the {hs} cards to have face up, or `keep`: "
+            f"[{' '.join(cards[hs:])}]; {plural(hs, 'face-down card')} you cannot see.")
+        prompt = f"Swap (R5): name the {plural(hs, 'card')} to have face up, or `keep`: "
     while True:
         text = term.ask(prompt)
         if text is None:
@@ -220,7 +268,7 @@ def _ask_move(table: Table, term: Terminal, save_to: Path):
         elif what == "moves":
             say(may)
         elif what == "hint":
-            with term.working(f"sim analyze: {table.hint_rollouts} worlds a move"):
+            with term.working(f"sim analyze: {plural(table.hint_rollouts, 'world')} a move"):
                 answer, *details = table.hint()
             say(answer)
             for line in details:
@@ -236,7 +284,7 @@ def _ask_move(table: Table, term: Terminal, save_to: Path):
             why = table.why_illegal(arg)
             if why is None:
                 return table.typed_id(arg)
-            say(f"Not legal: {why}.")
+            say(f"Not legal: {in_typed_words(why)}.")      # `end`, not {"end": true}
 
 
 def _explain(word: str, term: Terminal) -> None:

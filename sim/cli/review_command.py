@@ -9,7 +9,9 @@ from typing import Optional
 
 import typer
 
-from sim.cli.options import QUIET, THREADS, fail, json_option, one_line, out_option
+from sim.cli.options import (
+    QUIET, THREADS, complete_strategy, fail, json_option, one_line, out_option,
+)
 
 
 def review_command(
@@ -27,7 +29,8 @@ def review_command(
                                            "hint used; a turn is analysed with seed + the "
                                            "turns played, as hint does); the same seed gives "
                                            "the same review."),
-        opponents: str = typer.Option("counting", "--opponents", help="Strategy of every seat "
+        opponents: str = typer.Option("counting", "--opponents", autocompletion=complete_strategy,
+                                      help="Strategy of every seat "
                                       "in the playouts, after the move reviewed."),
         out: Optional[Path] = out_option("the review (review.json, game.json): sim report DIR "
                                          "draws its page"),
@@ -46,10 +49,11 @@ def review_command(
                            out=out, threads=threads, quiet=quiet)
     r = done.result
     if as_json:
+        from reports.review import judged_dict
         from sim.cli import jsonout
         extra = {"partial": "interrupted"} if done.partial else {}
         jsonout.echo("review", done.ruleset, {"game": str(game), **done.asked},
-                     {**r.to_dict(), **extra})
+                     {**judged_dict(r), **extra})      # a tied move is no mistake (issue 41)
     else:
         from reports.review import describe
         typer.echo("\n".join(describe(r, _game_line(saved))))

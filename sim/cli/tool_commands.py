@@ -12,7 +12,7 @@ import typer
 from sim.cli import work
 from sim.cli.options import (
     CAP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
-    compile_notice, one_line, options_given, parse_count, read_json, ruleset,
+    compile_notice, complete_strategy, one_line, options_given, parse_count, read_json, ruleset,
 )
 
 
@@ -24,10 +24,12 @@ def analyze_command(
                                      "move is played out once in each (with --until-clear: "
                                      "worlds per block)."),
         seed: int = SEED,
-        opponents: str = typer.Option("counting", "--opponents", help="Strategy of the other "
+        opponents: str = typer.Option("counting", "--opponents", autocompletion=complete_strategy,
+                                      help="Strategy of the other "
                                       "seats in the playouts (default counting: the strongest "
                                       "fast built-in; montecarlo is too slow to play out with)."),
-        me: Optional[str] = typer.Option(None, "--me", help="Strategy of the seat to move after "
+        me: Optional[str] = typer.Option(None, "--me", autocompletion=complete_strategy,
+                                         help="Strategy of the seat to move after "
                                          "its move, in the playouts (default: --opponents)."),
         rules: str = RULES, rule: Optional[List[str]] = RULE,
         omniscient: bool = typer.Option(False, "--omniscient", help="Use the hidden cards "
@@ -96,7 +98,8 @@ def swap_command(
                                   "these cards, each played once for every split (common "
                                   "random numbers); 5000 answers in about a second, the "
                                   "interval shrinks as 1/sqrt(deals)."),
-        strategy: str = typer.Option("lowest", "--strategy", "-s", help="Playouts: the move "
+        strategy: str = typer.Option("lowest", "--strategy", "-s", autocompletion=complete_strategy,
+                                     help="Playouts: the move "
                                      "strategy of every seat (the others swap by its own swap "
                                      "policy); default lowest, as `sim study swap`."),
         max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
@@ -127,7 +130,9 @@ def swap_command(
 def play_command(
         ctx: typer.Context,
         players: int = PLAYERS,
-        opponents: Optional[List[str]] = typer.Option(None, "--opponents", help="The bots' "
+        opponents: Optional[List[str]] = typer.Option(None, "--opponents",
+                                                      autocompletion=complete_strategy,
+                                                      help="The bots' "
                                                       "strategy: once for every bot or once per "
                                                       "bot seat in seat order (default "
                                                       "counting)."),
@@ -200,7 +205,9 @@ def report(run_dir: Path = typer.Argument(..., help="Folder saved by sim run, si
              + (f": {e.filename}" if getattr(e, "filename", None) else ""))
     pngs = sum(f.suffix == ".png" for f in files)
     csvs = sum(f.suffix == ".csv" for f in files)
-    typer.echo(f"wrote {files[0]} ({pngs} plots and {csvs} tables also in "
+    from reports.plain import plural
+    typer.echo(f"wrote {files[0]} ({plural(pngs, 'plot')} and {plural(csvs, 'table')} "
+               f"also in "
                f"{files[0].parent / (files[0].stem + '_files')})")
 
 

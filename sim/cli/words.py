@@ -1,10 +1,16 @@
 """What the player types in ``sim play``, read: moves in plain words (``7 7``, ``pickup``,
 ``add K``, ``add K K``, ``blind``, ``end``), the commands, and the face-up choice of the swap
-(R5, V1). A move is written back as typed by :func:`sim.studies.review.move_phrase`."""
+(R5, V1). A move is written back as typed by :func:`sim.studies.review.move_phrase`; a
+reason the kernel gives in the JSON API's words (``{"end": true}``) is said in the typed
+words by :func:`in_typed_words`."""
 from __future__ import annotations
 
+import ast
 import difflib
+import json
+import re
 
+from reports.plain import plural
 from sim.kernel.cards import NAMES
 
 CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
@@ -39,6 +45,10 @@ def parse(text: str):
     words = text.replace(",", " ").lower().split()
     if not words:
         return "empty", None
+    if "\x1b" in text:                    # an arrow key read as text: no line editing here
+        return "garbage", ("I did not understand that: an arrow or other control key is not "
+                           "part of a move (this terminal has no line editing: type the move "
+                           "again)")
     if len(words) == 1 and words[0] in _COMMANDS:
         return _COMMANDS[words[0]], None
     if words[0] in ("rule", "rules", "explain"):
@@ -93,11 +103,12 @@ def swap_mask(text: str, cards: list[str], v1: bool):
             return None, "under V1 no face-ups were dealt: name the cards to put face up"
         return (1 << hs) - 1, None
     if not words or any(w not in CARD for w in words):
-        return None, (f"name {hs} cards to put face up, such as "
+        return None, (f"name {plural(hs, 'card')} to put face up, such as "
                       f"`{' '.join(cards[:hs])}`" + ("" if v1 else ", or `keep`"))
     chosen = [CARD[w] for w in words]
     if len(chosen) != hs:
-        return None, f"choose exactly {hs} cards to put face up, not {len(chosen)} (R5)"
+        return None, (f"choose exactly {plural(hs, 'card')} to put face up, not {len(chosen)} "
+                      f"(R5)")
     mask = 0
     for c in chosen:                       # a dealt face-up slot first: it stays unknown
         free = [i for i, x in enumerate(cards) if x == c and not (mask >> i) & 1]
@@ -105,3 +116,42 @@ def swap_mask(text: str, cards: list[str], v1: bool):
             return None, f"you have no {'more ' if c in cards else ''}{c} to put face up"
         mask |= 1 << free[0]
     return mask, None
+
+
+def typed(move: dict) -> str:
+    """A docs/position.md move as the player types it, which :func:`parse` reads back:
+    ``7 7``, ``pickup``, ``add K K`` (H11: as many cards as go along), ``blind``, ``end``."""
+    if "play" in move:
+        return " ".join(move["play"])
+    if "blind" in move:
+        return "blind"
+    if "end" in move:                                  # H19
+        return "end"
+    if "add" in move:                                  # R12, H11
+        return "add " + " ".join([str(move["add"])] * int(move.get("n", 1)))
+    return "pickup"
+
+
+_OBJECT = re.compile(r"\{[^{}]*\}")
+_MOVE_KEYS = {"play", "pickup", "add", "n", "blind", "end"}
+
+
+def in_typed_words(text: str) -> str:
+    """``text``, a reason the kernel gives (:func:`sim.kernel.position.why_illegal`, written
+    for the JSON API), with each move written there as a JSON or Python object said as the
+    player types it, in backquotes: ``only more 7s or {"end": true} may follow`` becomes
+    ``only more 7s or `end` may follow`` (issue 41; H19). Anything else is left as it is."""
+    def one(found):
+        raw = found.group(0)
+        for read in (json.loads, ast.literal_eval):
+            try:
+                move = read(raw)
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            if isinstance(move, dict) and move and set(move) <= _MOVE_KEYS:
+                try:
+                    return f"`{typed(move)}`"
+                except (TypeError, ValueError):
+                    return raw
+        return raw
+    return _OBJECT.sub(one, text)

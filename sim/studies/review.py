@@ -199,12 +199,14 @@ class Review:
                 "summary": self.summary(), "decisions": [asdict(x) for x in self.decisions]}
 
 
-def measured_loss(fresh, v2: bool, span: float) -> dict:
+def measured_loss(fresh, v2: bool, span: float, tied: bool = False) -> dict:
     """The values and the loss of a decision from its fresh worlds: ``fresh`` is worlds x
     (the best, the move made), or worlds x 1 when the best is the move made (loss 0
     exactly). ``value_best``, ``value_made`` (the means), ``loss`` (best minus made; V2:
     made minus best), ``low``, ``high`` (its 95% interval, :func:`sim.studies.stats.
-    mean_interval`), ``se`` and ``mistake`` (``low`` > 0), ``fresh`` (the worlds)."""
+    mean_interval`), ``se`` and ``mistake`` (``low`` > 0, unless the move made is ``tied``
+    with the best on the ranking worlds: never a mistake then, in every report alike,
+    :func:`reports.ties.move_verdict`), ``fresh`` (the worlds)."""
     fresh = np.asarray(fresh, float)
     means = fresh.mean(axis=0)
     out = {"value_best": float(means[0]), "value_made": float(means[-1]),
@@ -214,7 +216,7 @@ def measured_loss(fresh, v2: bool, span: float) -> dict:
     ci = paired_difference(fresh, 0, 1, span, LEVEL, -1.0 if v2 else 1.0)  # V2: lower is better
     return {**out, "loss": float(ci["estimate"]), "low": float(ci["ci_low"]),
             "high": float(ci["ci_high"]), "se": float(ci["se"]),
-            "mistake": bool(ci["ci_low"] > 0)}
+            "mistake": bool(ci["ci_low"] > 0) and not tied}
 
 
 def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_OPPONENTS,
@@ -278,7 +280,9 @@ def _start_decide(group, st, made, rollouts, seed, opponents, max_turns, turn) -
                         made_json=move_to_dict(made, st),
                         best_json=move_to_dict(a.moves[b], st),
                         ranking=[move_phrase(st, a.moves[j]) for j in order],
-                        tied=tie["tied"], more=tie["more"], **measured_loss(scores, a.v2, span))
+                        tied=tie["tied"], more=tie["more"],
+                        **measured_loss(scores, a.v2, span,
+                                        move_phrase(st, made) in tie["tied"]))
     return _Started(group, ranking.jobs, second, finish)
 
 
@@ -438,7 +442,7 @@ def _start_swap(group, game, seat, rollouts, seed, opponents, max_turns) -> _Sta
                         made_json={"face_up": [NAMES[r] for r in options[made][0]]},
                         best_json={"face_up": [NAMES[r] for r in options[b][0]]},
                         ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
-                        **measured_loss(fresh.scores, v2, span))
+                        **measured_loss(fresh.scores, v2, span, names[made] in tie["tied"]))
     return _Started(group, [ranked], second, finish)
 
 
