@@ -21,10 +21,10 @@ from reports.html import write_report
 from sim.runs.runner import RunConfig, run
 
 STRATEGIES = ["lowest", "random", "lowest"]
-CORE_PLOTS = ("win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_start_position",
-              "turns_histogram", "pickups_histogram")
-CORE_TABLES = ("run", "by_strategy", "by_seat", "start_position", "turns_counts",
-               "pickups_counts")
+# the mixed seating of `saved`: no chart by position after the starter
+CORE_PLOTS = ("win_rate_by_strategy", "win_rate_by_seat", "turns_histogram",
+              "pickups_histogram")
+CORE_TABLES = ("run", "by_strategy", "by_seat", "turns_counts", "pickups_counts")
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +112,7 @@ def test_report_writes_one_page_with_plots_and_tables(saved, tmp_path):
         assert png in files and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for name in CORE_TABLES:
         assert folder / f"{name}.csv" in files
+    assert folder / "start_position.csv" not in files
     html = out.read_text()
     embedded = _embedded_pngs(html)
     assert sorted(embedded) == sorted((folder / f"{n}.png").read_bytes() for n in CORE_PLOTS)
@@ -274,17 +275,17 @@ def _wide_compare(k=7, sparse=False):
 
 @pytest.mark.slow
 def test_the_tournament_page_leads_with_the_leaders_differences(tmp_path):
-    """Issue 21: the leader against each other strategy (forest plot and table: the
+    """The leader against each other strategy (forest plot and table: the
     difference, its interval at level 1 - 0.05/(k-1), Bonferroni, and p raw and adjusted)
     comes before every other section, as sim compare prints it."""
     path = _compare_folder(tmp_path)
     files = write_report(path, tmp_path / "t.html")
     html = (tmp_path / "t.html").read_text()
     order = re.findall(r'<section id="([^"]+)"', html)
-    assert order[0] == "leader" and order[1:] == ["run", "tournament"]
+    assert order == ["leader", "tournament", "run"]
     names = {f.name for f in files}
     assert {"leader_differences.png", "leader_differences.csv"} <= names
-    leader = html[html.index('<section id="leader"'):html.index('<section id="run"')]
+    leader = html[html.index('<section id="leader"'):html.index('<section id="tournament"')]
     assert leader.index("<img") < leader.index("<table")            # the plot, then the table
     for text in ("careful against each other strategy", "97.5% confidence interval",
                  "1 − 0.05/(k − 1) with k = 3", "Bonferroni", "p (raw)",
@@ -297,7 +298,7 @@ def test_the_tournament_page_leads_with_the_leaders_differences(tmp_path):
     # after --until-clear the interval is named what it is: an anytime-valid sequence
     path = _compare_folder(tmp_path, _wide_compare(4), "sequential")
     write_report(path, tmp_path / "s.html")
-    leader = (tmp_path / "s.html").read_text().split('<section id="run"')[0]
+    leader = (tmp_path / "s.html").read_text().split('<section id="tournament"')[0]
     assert "98.33% confidence sequence" in leader and "anytime-valid" in leader
     assert "ahead of every other strategy" in leader and "k = 4" in leader
     assert "Play stopped after 3 looks, when the leader was clear." in leader
@@ -476,20 +477,59 @@ def _review_folder(tmp_path):
 
 @pytest.mark.slow
 def test_every_page_leads_with_its_answer_and_every_plot_passes_the_layout_check(tmp_path):
-    """Issue 21: the answer first (the tournament's leader, the swap study's best split, the
-    tuning's check on fresh deals), then the options; every plot's layout check (data-layout,
-    layout_problems) passed. Without a browser, so it runs everywhere."""
+    """The answer first (the tournament's leader, the swap study's best split, the
+    tuning's check on fresh deals), the options last; every plot's layout check
+    (data-layout, layout_problems) passed. Without a browser, so it runs everywhere."""
     for kind, path, first in (("compare", _compare_folder(tmp_path), "leader"),
                               ("swap-study", _study_folder(tmp_path), "study"),
                               ("tune", _tune_folder(tmp_path), "tune"),
                               ("review", _review_folder(tmp_path), "review")):
         write_report(path, tmp_path / f"{kind}.html")
         html = (tmp_path / f"{kind}.html").read_text()
-        assert re.findall(r'<section id="([^"]+)"', html)[:2] == [first, "run"], kind
+        order = re.findall(r'<section id="([^"]+)"', html)
+        assert order[0] == first and order[-1] == "run", kind
         layout = re.findall(r'data-layout="([^"]*)"', html)
         assert layout and set(layout) == {"ok"}, (kind, layout)
     tune = (tmp_path / "tune.html").read_text()
     assert tune.index("no clear improvement over the defaults") < tune.index("<img")
+
+
+def _leads_with(html: str, answer: str, first: str) -> None:
+    """The page's first section is its answer (``first``), holding ``answer``,
+    before every chart and table of the results; the options, versions and date close the
+    page, in "How this was run", after every chart and every other table."""
+    order = re.findall(r'<section id="([^"]+)"', html)
+    assert order[0] == first and order[-1] == "run", order
+    at = html.index(answer)
+    head = html.index(f'<section id="{first}"')
+    how = html.index('<section id="run"')
+    assert head < at < how, answer
+    assert html[how:].count("<table") == 1 and "<img" not in html[how:]   # the options alone
+    assert "<h2>How this was run</h2>" in html[how:] and "versions" in html[how:]
+    charts = [m.start() for m in re.finditer("<img", html)]
+    assert not charts or at < charts[0]                  # the answer before any chart
+
+
+def test_every_kind_of_page_leads_with_its_answer_and_ends_with_how_it_was_run(saved, tmp_path):
+    """Every page kind opens with its answer (a
+    run: each strategy's win rate in its seating, or the first player's edge; the
+    tournament's leader; the swap study's answer; the tuning's check on fresh deals; the
+    review's summary) and closes with the options table, after the charts and tables."""
+    html = write_report(saved[0], tmp_path / "run.html")[0].read_text()
+    best = max(saved[1]["by_strategy"], key=lambda r: r["win_rate"])["strategy"]
+    _leads_with(html, f"{best} won ", "answer")
+    assert html.index(f"{best} won ") < html.index('<section id="strategies"')
+    same = tmp_path / "same"
+    run(RunConfig(games=2000, players=3, seed=5, strategies=["lowest"], threads=1), out=same)
+    html = write_report(same, tmp_path / "same.html")[0].read_text()
+    _leads_with(html, "The player who made the first move won", "answer")
+    for kind, path, first, answer in (
+            ("compare", _compare_folder(tmp_path), "leader", "careful has the highest"),
+            ("swap-study", _study_folder(tmp_path), "study", "Answer (3 players, seed rules)"),
+            ("tune", _tune_folder(tmp_path), "tune", "no clear improvement over the defaults"),
+            ("review", _review_folder(tmp_path), "review", "Summary: 12 decisions")):
+        html = write_report(path, tmp_path / f"{kind}.html")[0].read_text()
+        _leads_with(html, answer, first)
 
 
 @pytest.fixture(scope="session")
@@ -507,7 +547,7 @@ def page_shots(tmp_path_factory):
 @pytest.mark.parametrize("kind", ["run", "run-8", "compare", "compare-wide", "swap-study",
                                   "tune", "review"])
 def test_report_renders_in_a_headless_browser(saved, tmp_path, kind, page_shots):
-    """Issue 21: every kind of page in Chromium at 1280 px: every plot decodes, nothing sticks
+    """Every kind of page in Chromium at 1280 px: every plot decodes, nothing sticks
     out sideways (the page's own check, data-overflow: the page no wider than the window,
     no table or plot wider than the column or scrolling inside it), every plot passed the
     layout check (data-layout: no cut title, no legend over data); the screenshot is kept
@@ -571,15 +611,21 @@ def _eight_seats(tmp_path):
 
 
 def test_the_page_of_eight_seats_passes_the_layout_check(tmp_path):
-    """Eight seats (H18): every plot passes the layout check (the start-position plot's
-    axis label wrapped, its bars given room), the seat table leaves out the run's own
-    columns, the options name each seat."""
+    """Eight seats (H18): every plot passes the layout check, the seat table leaves out the
+    run's own columns, the options name each seat; with one strategy at every seat the
+    start-position plot too (its axis label wrapped, its bars given room)."""
     html = write_report(_eight_seats(tmp_path), tmp_path / "eight.html")[0].read_text()
     layout = re.findall(r'data-layout="([^"]*)"', html)
     assert layout and set(layout) == {"ok"}, layout
-    assert "starter +7" in html and "seat 7" in html
+    assert "seat 7" in html and "starter +7" not in html           # mixed seats: no chart
     assert "Win rate by seat (unfinished and mean turns: the same on every row" in html
     assert "7: highest (swap highest-up)" in html
+    out = tmp_path / "eight-same"
+    run(RunConfig(games=500, players=8, seed=2, rules="boothj5", threads=1,
+                  strategies=["lowest"]), out=out)
+    html = write_report(out, tmp_path / "same.html")[0].read_text()
+    layout = re.findall(r'data-layout="([^"]*)"', html)
+    assert "starter +7" in html and layout and set(layout) == {"ok"}, layout
 
 
 # -- fixtures of the files later commands add --------------------------------------------------
@@ -653,3 +699,30 @@ def test_a_run_with_mixed_seats_does_not_call_its_seat_table_a_seat_effect(saved
     r = cli("run", "--games", "300", "--players", "3")
     assert "By seat (seat effect: lowest, swap highest-up, at every seat)" in " ".join(
         r.output.split())
+
+
+def test_a_mixed_seating_run_draws_no_position_chart(saved, tmp_path, figures):
+    """Under mixed seating (-s lowest -s random -s lowest) the win rate by position
+    after the starter mostly shows which strategy started or sat where: the page leaves the
+    chart and its table out and says why in one line; the same seats holding one strategy
+    but different swap policies are mixed too. One strategy at every seat: the chart."""
+    note = "Win rate by position after the starting player: not drawn"
+    html = write_report(saved[0], tmp_path / "mixed.html")[0].read_text()
+    assert "win_rate_by_start_position" not in figures and "starter +1" not in html
+    assert not (tmp_path / "mixed_files" / "start_position.csv").exists()
+    assert html.count(note) == 1 and "The player who made the first move won" not in html
+    seats = html[html.index('<section id="seats"'):html.index('<section id="length"')]
+    assert note in seats and "seats hold different strategies" in seats
+    figures.clear()
+    swaps = tmp_path / "swaps"
+    run(RunConfig(games=2000, players=3, seed=4, strategies=["lowest"],
+                  swaps=["highest-up", "none", "highest-up"], threads=1), out=swaps)
+    html = write_report(swaps, tmp_path / "swaps.html")[0].read_text()
+    assert "win_rate_by_start_position" not in figures and note in html
+    assert "Win rate by seat and the strategy there (not a seat effect)" in html
+    figures.clear()
+    same = tmp_path / "same"
+    run(RunConfig(games=2000, players=3, seed=4, strategies=["lowest"], threads=1), out=same)
+    html = write_report(same, tmp_path / "same.html")[0].read_text()
+    assert "win_rate_by_start_position" in figures and "starter +2" in html
+    assert note not in html and "Win rate by seat (seat effect)" in html

@@ -249,9 +249,12 @@ def test_json_page_and_bad_input(cli, tmp_path):
     from reports.html import write_report
     files = write_report(out)
     html = files[0].read_text()
-    assert re.findall(r'<section id="([^"]+)"', html)[:3] == ["answer", "run", "effects"]
+    # the answer first, its charts and tables, and the options last
+    assert re.findall(r'<section id="([^"]+)"', html) == ["answer", "effects", "run"]
     assert set(re.findall(r'data-layout="([^"]*)"', html)) == {"ok"}
     assert "game length: " in html and "hand_size=4" in html
+    assert html.index("game length: ") < html.index("<img") < html.index('<section id="run"')
+    assert "<h2>How this was run</h2>" in html
     for bad in (["--base", "nonsense"], ["--games", "0"], ["--resume"], ["--players", "7"],
                 ["--only", "colour"], ["--mc-deals", "x"], ["--precision", "2"]):
         r = cli("study", "rules", *bad)

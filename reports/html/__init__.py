@@ -13,11 +13,15 @@ draws depends on the kind of folder, read from its manifest (``kind``), one modu
 - ``rules-lab`` (``sim study rules --out``): :mod:`reports.html.ruleslab`.
 
 A page module has ``TITLE`` (or ``title(run)``), ``FILE`` (its result file, named when it
-is malformed), and ``answer`` and ``build`` where it needs them. Every page starts with its
-answer (a module's ``answer(page, run)``: the tournament's leader against each other
-strategy), then the options of what was simulated (:mod:`reports.html.common`), then the
-module's ``build(page, run)``, which returns the warnings for the top. Every plot is checked for a cut title or a legend over data
-(:func:`reports.html.common.layout_problems`, kept on the ``<img>`` as ``data-layout``).
+is malformed), and ``answer`` and ``build`` where it needs them. Every page leads with its
+answer: a module's ``answer(page, run)`` (a run's win rate by strategy or its
+first player's edge, the tournament's leader against each other strategy, the swap study's
+best split, the tuning's check on fresh deals, the rules lab's headline, the review's
+summary), then the module's ``build(page, run)``, its charts and tables, which returns the
+warnings for the top; last, "How this was run": the options, versions and date
+(:func:`reports.html.common.run_section`). Every plot is checked for a cut title or a legend
+over data (:func:`reports.html.common.layout_problems`, kept on the ``<img>`` as
+``data-layout``).
 """
 from __future__ import annotations
 
@@ -67,15 +71,16 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     warnings = []
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
-        # The answer first, where the kind has one (a tournament: the leader's differences).
+        # The answer first (a tournament: the leader's differences), then the charts and
+        # tables, and last how it was run (the options, versions, date).
         if hasattr(module, "answer"):
             with common.shape_of(result):
                 module.answer(page, run)
-        with common.shape_of(run.path / "summary.json"):
-            common.run_section(page, run)
         if hasattr(module, "build"):
             with common.shape_of(result):
                 warnings = module.build(page, run)
+        with common.shape_of(run.path / "summary.json"):
+            common.run_section(page, run)
     partial = run.summary.get("partial")
     if partial:                   # saved by an interrupted command: said first, and in the title
         warnings = [f"PARTIAL result ({partial})"] + warnings

@@ -1,7 +1,7 @@
 """What every page shares: the page being built (:class:`Page`: its sections of blocks,
 :class:`Section`, and PNG and CSV files written as they come), number formats, tables as
 display strings, matplotlib figures on the Agg canvas (no pyplot, no global backend change),
-and the options section every kind of saved folder starts with."""
+and the options section every kind of saved folder ends with ("How this was run")."""
 from __future__ import annotations
 
 import base64
@@ -25,9 +25,7 @@ SPARSE_COLOR = "#c8ccd4"
 RATE_KEYS = ("win_rate", "place_share")
 TEXT_COLUMNS = ("strategy", "swap", "seats", "triple", "position", "spec", "against",
                 "policy", "")          # left-aligned when a table is formatted from its data
-KINDS = {"run": "The run", "compare": "The tournament", "swap-study": "The swap study",
-         "review": "The game reviewed",
-         "rules-lab": "The rules lab"}
+HOW = "How this was run"    # the closing section: the options, versions and date (run_section)
 
 
 def as_float(x) -> float:
@@ -125,6 +123,7 @@ class Page:
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
         self.sections: list[dict] = []
+        self.memo: dict = {}        # what a page's answer works out for its build too
 
     def section(self, ident: str, title: str) -> "Section":
         blocks = Section(self)
@@ -379,9 +378,11 @@ def _value(v) -> str:
 
 
 def run_section(page: Page, run: Loaded) -> None:
-    """What was simulated: every option of the run, whatever command saved it."""
+    """What was simulated: every option of the run, whatever command saved it, with the
+    versions, the date and the folder. The page's last section (:data:`HOW`): every page
+    leads with its answer, and this is how it was got."""
     cfg, ov, man = dict(run.config), run.summary.get("overall", {}), run.manifest
-    blocks = page.section("run", KINDS.get(run.manifest.get("kind", "run"), "The run"))
+    blocks = page.section("run", HOW)
     extra = run.compare or run.study or {}
     games = ov.get("games", cfg.get("games"))
     unf = ov.get("unfinished", extra.get("unfinished"))

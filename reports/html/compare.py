@@ -1,9 +1,9 @@
 """The page of a saved tournament (``sim compare --out``). First the answer: the leader
 against each other strategy (the mean paired per-deal difference, its interval at level
 ``1 - 0.05 / (k - 1)``, Bonferroni, anytime-valid after ``--until-clear``, and the p-values,
-raw and adjusted), as a forest plot and a table; then the options, win rates (or V2 place
-shares) and Plackett-Luce ratings with their intervals (all over deals), the head-to-head
-matrix with meetings, the seat effect."""
+raw and adjusted), as a forest plot and a table; then win rates (or V2 place shares) and
+Plackett-Luce ratings with their intervals (all over deals), the head-to-head matrix with
+meetings, the seat effect; last how it was run (the options, versions and date)."""
 from __future__ import annotations
 
 import math

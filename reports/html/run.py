@@ -1,5 +1,8 @@
-"""The page of a saved run (``sim run --out``): win rates by strategy and by seat, the seat
-effect (by position after the starting player), game length and pick-ups.
+"""The page of a saved run (``sim run --out``): first the answer (:func:`answer`: each
+strategy's win rate in this seating, or with one strategy at every seat the first player's
+edge), then win rates by strategy and by seat, the seat effect by position after the
+starting player (one strategy at every seat only: :func:`_start_position`), game length and
+pick-ups.
 
 The per-game records are read one batch file at a time, a few columns each, so a report of
 a run of any size needs little memory.
@@ -12,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from reports.html.common import (
-    SPARSE, TEXT_COLUMNS, Page, _fmt_table, _legend_below, axes, int_text, pct_text,
+    HOW, SPARSE, TEXT_COLUMNS, Page, _fmt_table, _legend_below, axes, int_text, pct_text,
     percent_axis, rate_bars,
 )
 from reports.plain import neighbours_text, seats_text
@@ -23,9 +26,67 @@ from sim.runs.tally import neighbours, wilson
 TITLE = "simulation"
 
 
+def answer(page: Page, run: Loaded) -> None:
+    """First on the page, what the run answers under its seating. Several strategies at the
+    table: each one's win rate in this seating, the best first, with the note that this
+    seating is not a fair ranking (:func:`_neighbours`); one strategy at every seat: how
+    often the player who made the first move won (R6), against the fair share."""
+    stats = _stats(page, run)
+    p = run.players
+    if _mixed(run, stats):
+        bs = run.by_strategy
+        if bs.empty or "seats" not in bs:
+            return
+        rows = sorted(zip((lab for lab, _ in _strategy_labels(run)), bs["win_rate"],
+                          bs["ci_low"], bs["ci_high"], bs["games"]), key=lambda r: -r[1])
+        blocks = page.section("answer", "The answer: each strategy's win rate in this seating")
+        blocks.text("; ".join(
+            f"{lab} won {pct_text(rate)} of its seat-games (95% CI {pct_text(lo)} – "
+            f"{pct_text(hi)}, n = {int_text(n)})" if i == 0 else
+            f"{lab} {pct_text(rate)} ({pct_text(lo)} – {pct_text(hi)}, n = {int_text(n)})"
+            for i, (lab, rate, lo, hi, n) in enumerate(rows))
+            + f". A fair share is {pct_text(1 / p)}.")
+        note = _neighbours(run)
+        if note:
+            blocks.text("Note: " + neighbours_text(note))
+        return
+    n = stats["games"]
+    if not n:
+        return
+    lo, hi = wilson(int(stats["starter_wins"]), int(n))
+    blocks = page.section("answer", "The answer: the first player's edge")
+    blocks.text(f"The player who made the first move won {pct_text(stats['starter_wins'] / n)} "
+                f"of the games (95% CI {pct_text(lo)} – {pct_text(hi)}, n = {n:,}); a fair "
+                f"share is {pct_text(1 / p)}."
+                + (f" {stats['unfinished']:,} games ({pct_text(stats['unfinished'] / n)}) were "
+                   "unfinished, won by no one (R25)." if stats["unfinished"] else ""))
+
+
+def _stats(page: Page, run: Loaded) -> dict:
+    """:func:`_game_stats`, read once for the answer and the sections after it."""
+    if "run_stats" not in page.memo:
+        page.memo["run_stats"] = _game_stats(run)
+    return page.memo["run_stats"]
+
+
+def _mixed(run: Loaded, stats: dict) -> bool:
+    """Do the seats hold different strategies (or swap policies)? From the games' records
+    where they name each seat's strategy in every game (a seating rotated or shuffled from
+    game to game counts too), else from the seat table, else from the options."""
+    if stats.get("mixed") is not None:
+        return stats["mixed"]
+    bs = run.by_seat
+    if not bs.empty and "strategy" in bs:
+        return bool(bs["strategy"].nunique() > 1 or ("swap" in bs and bs["swap"].nunique() > 1))
+    cfg, p = run.config, run.players
+    names = list(cfg.get("strategies") or [cfg.get("strategy")])[:p]
+    swaps = list(cfg.get("swaps") or [None])[:p]
+    return len(set(names)) > 1 or len(set(swaps)) > 1
+
+
 def build(page: Page, run: Loaded) -> list[str]:
-    """The run's sections after the options; returns warnings for the top of the page."""
-    stats = _game_stats(run)
+    """The run's sections after the answer; returns warnings for the top of the page."""
+    stats = _stats(page, run)
     warnings = []
     ov_games = run.summary.get("overall", {}).get("games")
     if run.parts and ov_games is not None and stats["games"] != ov_games:
@@ -42,13 +103,21 @@ def _game_stats(run: Loaded) -> dict:
     cols = ["turns", "unfinished", "winner", "starter"] + [f"pickups_{s}" for s in range(p)]
     if run.parts:
         import pyarrow.parquet as pq
-        if "unfinished_by" in pq.read_schema(run.parts[0]).names:   # since store format 2
+        names = pq.read_schema(run.parts[0]).names
+        if "unfinished_by" in names:                # since store format 2
             cols.append("unfinished_by")
+        seated = [f"{k}_{s}" for s in range(p) for k in ("strategy", "swap")]
+        if all(c in names for c in seated):         # each seat's strategy in every game
+            cols += seated
     turns = np.zeros(1, np.int64)
     pick = np.zeros((p, 1), np.int64)
     games = unfinished = cycles = starter_wins = 0
+    mixed = None
     offset_wins = np.zeros(p, np.int64)
     for df in run.iter_parts(cols):
+        if "strategy_0" in df and not mixed:
+            mixed = any((_names(df[f"{k}_{s}"]) != _names(df[f"{k}_0"])).any()
+                        for k in ("strategy", "swap") for s in range(1, p))
         done = ~df["unfinished"].to_numpy(bool)
         games += len(df)
         unfinished += int((~done).sum())
@@ -70,7 +139,17 @@ def _game_stats(run: Loaded) -> dict:
                 pick = np.pad(pick, ((0, 0), (0, c.size - pick.shape[1])))
             pick[s, :c.size] += c
     return {"games": games, "unfinished": unfinished, "cycles": cycles, "turns": turns,
-            "pickups": pick, "starter_wins": starter_wins, "offset_wins": offset_wins}
+            "pickups": pick, "starter_wins": starter_wins, "offset_wins": offset_wins,
+            "mixed": mixed}
+
+
+def _names(col: pd.Series) -> np.ndarray:
+    """A record column of names (a seat's strategy or swap policy, saved as a category) as
+    strings, "" where missing: from the category codes, fast for a batch of any size."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = np.append(np.asarray(col.cat.categories, dtype=str), "")
+        return cats[col.cat.codes.to_numpy()]               # code -1 (missing): ""
+    return col.fillna("").astype(str).to_numpy()
 
 
 def _hist_limit(counts: np.ndarray, q=0.999) -> int:
@@ -111,9 +190,8 @@ def _strategy_section(page: Page, run: Loaded) -> None:
                   "as indicative.", f"Win rate by strategy with 95% Wilson CI (n = "
                   f"{int_text(bs['games'].sum())} seat-games)")
     _per_row_table(blocks, "by_strategy", bs, "Win rate by strategy")
-    mixed = _neighbours(run)
-    if mixed:
-        blocks.text("Note: " + neighbours_text(mixed))
+    if _neighbours(run):
+        blocks.text("These rows speak of this seating only: see the note under The answer.")
 
 
 GAME_COLUMNS = ("unfinished", "mean_turns")     # of the games, not of a seat or a strategy
@@ -121,12 +199,12 @@ GAME_COLUMNS = ("unfinished", "mean_turns")     # of the games, not of a seat or
 
 def _per_row_table(blocks, name: str, df: pd.DataFrame, what: str) -> None:
     """A seat's or a strategy's table, shown without the columns of the whole run that
-    repeat on every row (unfinished games, mean turns: The run gives them), so that eight
-    seats' rows stay readable; the CSV keeps every column."""
+    repeat on every row (unfinished games, mean turns: How this was run gives them), so
+    that eight seats' rows stay readable; the CSV keeps every column."""
     same = [c for c in GAME_COLUMNS if c in df and len(df) > 1 and df[c].nunique() == 1]
     shown = _fmt_table(df.drop(columns=same))
     note = (f" ({' and '.join(c.replace('_', ' ') for c in same)}: the same on every row, "
-            f"in The run)" if same else "")
+            f"given once in {HOW})" if same else "")
     blocks.table(name, df, f"{what}{note}:", shown=shown,
                  text=[c for c in shown.columns if c in TEXT_COLUMNS])
 
@@ -148,9 +226,8 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
     bs, p = run.by_seat, run.players
     if (bs.empty or "strategy" not in bs) and not stats["games"]:
         return                             # a tournament's seat effect is in its section
-    same = (not bs.empty and "strategy" in bs and bs["strategy"].nunique() == 1
-            and ("swap" not in bs or bs["swap"].nunique() == 1))
-    blocks = page.section("seats", "Win rate by seat (seat effect)" if same or bs.empty else
+    same = not _mixed(run, stats)
+    blocks = page.section("seats", "Win rate by seat (seat effect)" if same else
                           "Win rate by seat and the strategy there (not a seat effect)")
     if not same and not bs.empty and "strategy" in bs:
         blocks.text("The seats hold different strategies, so each seat's row is that strategy "
@@ -179,28 +256,47 @@ def _seat_section(page: Page, run: Loaded, stats: dict) -> None:
             blocks.figure("shithead_by_seat", fig, "V2: the last player out (the Shithead) "
                           "by seat.", f"V2: how often each seat is the Shithead, 95% Wilson CI "
                           f"(n = {int_text(games[0])} games)")
-    # win rate by position after the starting player
+    if stats["games"]:
+        _start_position(blocks, stats, p, same)
+
+
+def _start_position(blocks, stats: dict, p: int, same: bool) -> None:
+    """Win rate by position after the starting player (R6): the seat effect, where one
+    strategy holds every seat.
+
+    Where the seats hold different strategies the chart is left out, with a line saying why.
+    Each position after the starter then holds whichever strategy sat there in that game, so
+    the bars would mostly show how often the strong strategy started or sat where, not what
+    the position is worth: a seat effect mixed up with the strategies. Splitting it by
+    strategy was weighed and not taken: each strategy's bars would still depend on who sat
+    at the other positions (its company, fixed by this seating), and with a strategy in two
+    seats on which of them started, so every bar would need its own caveat. Left out, the
+    page stays simple and says nothing it cannot stand behind; the measure is one command
+    away (one strategy at every seat, or a tournament's starter effect)."""
     n = stats["games"]
-    if n:
-        wins = stats["offset_wins"]
-        ci = [wilson(int(w), int(n)) for w in wins]
-        lo, hi = wilson(int(stats["starter_wins"]), int(n))
-        labels = ["starter"] + [f"starter +{k}" for k in range(1, p)]
-        fig, ax = axes()
-        rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
-                  players=p, n=[n] * p,
-                  names_label="seat, counted in seat order from the player who started (R6)",
-                  rate_label="win rate (% of games)")
-        blocks.text(f"The player who made the first move won "
-                    f"{pct_text(stats['starter_wins'] / n)} of the games (95% CI {pct_text(lo)} "
-                    f"– {pct_text(hi)}, n = {n:,}); a fair share is {pct_text(1 / p)}.")
-        blocks.figure("win_rate_by_start_position", fig, "Wins by where the winner sat "
-                      "relative to the starting player.", f"Win rate by position after the "
-                      f"starting player, 95% Wilson CI (n = {int_text(n)} games)")
-        df = pd.DataFrame({"position": labels, "games": n, "wins": wins,
-                           "win_rate": wins / n, "ci_low": [c[0] for c in ci],
-                           "ci_high": [c[1] for c in ci]})
-        blocks.table("start_position", df, "Win rate by position after the starting player:")
+    if not same:
+        blocks.text("Win rate by position after the starting player: not drawn, because the "
+                    "seats hold different strategies, so each position after the starter "
+                    "holds a different mix of them and the chart would show which strategy "
+                    "started or sat where, not the effect of the position. One strategy at "
+                    "every seat measures it (sim run -s NAME), or a tournament (sim compare: "
+                    "its starter effect, every strategy in every seat).")
+        return
+    wins = stats["offset_wins"]
+    ci = [wilson(int(w), int(n)) for w in wins]
+    labels = ["starter"] + [f"starter +{k}" for k in range(1, p)]
+    fig, ax = axes()
+    rate_bars(ax, labels, wins / n, [c[0] for c in ci], [c[1] for c in ci], "#f58518",
+              players=p, n=[n] * p,
+              names_label="seat, counted in seat order from the player who started (R6)",
+              rate_label="win rate (% of games)")
+    blocks.figure("win_rate_by_start_position", fig, "Wins by where the winner sat relative "
+                  "to the starting player (the first player's share: the answer above).",
+                  f"Win rate by position after the starting player, 95% Wilson CI (n = "
+                  f"{int_text(n)} games)")
+    df = pd.DataFrame({"position": labels, "games": n, "wins": wins, "win_rate": wins / n,
+                       "ci_low": [c[0] for c in ci], "ci_high": [c[1] for c in ci]})
+    blocks.table("start_position", df, "Win rate by position after the starting player:")
 
 
 def _length_section(page: Page, run: Loaded, stats: dict) -> None:

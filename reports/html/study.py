@@ -1,7 +1,8 @@
 """The page of a saved swap study (``sim study swap --out``): first the answer (in plain
 words), then the split policy against the other policies (margins, intervals, the verdict);
-after the options the model behind it (each card's face-up gain, examples of its choices) and
-the descriptive table of face-up triples; the policy for unfinished games under each table."""
+then the model behind it (each card's face-up gain, examples of its choices) and the
+descriptive table of face-up triples, the policy for unfinished games under each table; last
+how it was run (the options, versions and date)."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,7 @@
 """The page of a saved tuning (``sim tune --out``): first the answer, the check of the best
 parameters against the defaults on fresh deals; then the history of the trials (each
-trial's result with its interval over deals, and the best so far) and the best trials."""
+trial's result with its interval over deals, and the best so far) and the best trials; last
+how it was run (the options, versions and date)."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,17 +17,14 @@ FILE = "tune.json"
 
 
 def answer(page: Page, run: Loaded) -> None:
-    """First on the page: the best parameters against the defaults on fresh deals, then the
-    history of the trials and the best trials."""
+    """First on the page: the best parameters against the defaults on fresh deals (the
+    verdict, then its table), how the trials were played, then the history of the trials
+    and the best trials."""
     tn = run.tune
     trials = tn["trials"]
     blocks = page.section("tune", f"Tuning {tn['strategy']} against "
                                   f"{', '.join(tn['against'])}")
     opts = tn.get("options", {})
-    blocks.text(f"{len(trials)} trials (optuna, TPE), each of "
-                f"{int_text(opts.get('games_per_trial'))} games on the same duplicate deals "
-                f"(common random numbers), {tn['players']} players; the tuned strategy holds "
-                f"one seat of each table, rotated over the seats.")
     what = "place share" if tn.get("v2") else "win rate"
     if "fresh" in tn:
         _fresh(blocks, tn, what)
@@ -36,6 +34,10 @@ def answer(page: Page, run: Loaded) -> None:
                     f"{b['number']}, {b['spec']}: {pct_text(b['value'])} "
                     f"({pct_text(b['ci_low'])} - {pct_text(b['ci_high'])}) on the trials' "
                     f"deals.")
+    blocks.text(f"{len(trials)} trials (optuna, TPE), each of "
+                f"{int_text(opts.get('games_per_trial'))} games on the same duplicate deals "
+                f"(common random numbers), {tn['players']} players; the tuned strategy holds "
+                f"one seat of each table, rotated over the seats.")
     if trials:
         _history(blocks, tn, trials, opts, what)
 
