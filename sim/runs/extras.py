@@ -7,7 +7,7 @@ import importlib
 from sim.runs.config import RunError
 
 # module -> the extra that installs it
-EXTRA = {"distributed": "cluster", "optuna": "tune"}
+EXTRA = {"distributed": "cluster", "optuna": "tune", "pettingzoo": "rl", "gymnasium": "rl"}
 
 
 def require(module: str, what: str):

@@ -1,0 +1,156 @@
+"""The jitted pieces every environment shares: deal a game as ``sim run`` deals it, write a
+seat's observation (R26) and the legal-move mask, play one move and score it.
+
+They only call the kernel (:mod:`sim.kernel.engine`, :mod:`sim.kernel.referee`,
+:mod:`sim.kernel.moves`): no rule is written here. A table is one state row (``int32``,
+:data:`sim.kernel.layout.STATE_SIZE`) and one random stream (``uint64[4]``); the batched
+environment (:mod:`sim.env.vector`) steps many rows of a 2-D array in one call.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernel.compiler import jit
+from sim.kernel.engine import apply_move, legal_move, legal_word
+from sim.kernel.layout import (
+    BIG, CURRENT, EV_GAME_OVER, EV_OUT, HANDS, L_BIG, MAXP, NMOVES, NOUT, NR, OUTORDER, OVER,
+    PLAYERS, PUB, TURN, V2,
+)
+from sim.kernel.moves import big_word, has, legal_list
+from sim.kernel.referee import SWAP_CARDS, deal_game, opening_move, swap_phase
+from sim.kernel.rng import seed_game
+
+# What :func:`play` returns (ILLEGAL: nothing was played); SUBSTITUTED is or-ed in when an
+# illegal action was replaced by the lowest legal move.
+RUNNING, OVER_, TRUNCATED, ILLEGAL = 0, 1, 2, 3
+SUBSTITUTED = 4
+PLACE, WIN = 0, 1          # reward schemes (sim.env.spec.REWARDS)
+
+
+def scratch():
+    """The small arrays :func:`start_game` and :func:`legal_mask` work in (one set per
+    thread): swap choices, the swap's cards, an error, the legal ids."""
+    return (np.zeros(MAXP, np.int64), np.zeros(SWAP_CARDS, np.int32), np.zeros(3, np.int64),
+            np.zeros(NMOVES, np.int64))
+
+
+@jit
+def start_game(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, swaps,
+               cards, err):
+    """Game ``game`` of ``seed`` as ``sim run --seed`` plays it: the stream seeded from
+    (seed, game) (sim.kernel.rng), the deal (R3, R4), each seat's swap policy (R5/V1), R6,
+    and H16's forced opening, which no seat chooses. ``dealt`` (empty, or a state row) gets
+    the state right after the deal. False when a swap policy fails (``err``)."""
+    seed_game(rng, seed, game)
+    deal_game(st, rng, players, rules)
+    if dealt.shape[0] > 0:
+        for i in range(st.shape[0]):
+            dealt[i] = st[i]
+    if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
+        return False
+    m = opening_move(st)
+    if m >= 0:
+        apply_move(st, m)
+    return True
+
+
+@jit
+def observe(st, seat, out):
+    """R26: what ``seat`` may see, into ``out`` (:data:`sim.env.spec.OBS_LEN`): the public
+    block, its own hand (14 counts), its number. Nothing else of the state is read."""
+    for i in range(PUB):
+        out[i] = st[i]
+    base = HANDS + seat * NR
+    for r in range(NR):
+        out[PUB + r] = st[base + r]
+    out[PUB + NR] = seat
+
+
+@jit
+def legal_mask(st, out, ids):
+    """The legal moves of the seat to move as a 0/1 mask over the move ids (``out``,
+    ``NMOVES`` long; all 0 once the game is over); returns how many. From the kernel's
+    legal word (:func:`sim.kernel.moves.legal_list`, and :func:`big_word` for 5 to 8 cards,
+    H18); ``ids``: scratch, ``NMOVES`` long."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    if st[OVER]:
+        return 0
+    legal = legal_word(st)
+    k = legal_list(legal, st, ids)
+    for i in range(k):
+        out[ids[i]] = 1
+    if has(legal, L_BIG):
+        p = st[CURRENT]
+        big = big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR])
+        for i in range(4 * NR):
+            if (big >> i) & 1:
+                out[BIG + i] = 1
+                k += 1
+    return k
+
+
+@jit
+def lowest_legal(st, ids):
+    """The lowest legal move id of the seat to move (``illegal="lowest"``)."""
+    legal = legal_word(st)
+    if legal_list(legal, st, ids) > 0:
+        return ids[0]
+    p = st[CURRENT]                          # only plays of 5 to 8 cards (H18)
+    big = big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR])
+    for i in range(4 * NR):
+        if (big >> i) & 1:
+            return BIG + i
+    return -1
+
+
+@jit
+def place_value(place, players, v2, scheme):
+    """The reward of finishing ``place`` (1 = first out). ``WIN``: 1 for the first out, else
+    0. ``PLACE``: seed rules +1 the winner, -1 every other seat (R25: they all lose); V2 +1
+    first out down to -1 the Shithead, linear in the place."""
+    if scheme == WIN:
+        return 1.0 if place == 1 else 0.0
+    if v2 == 0 or players < 2:
+        return 1.0 if place == 1 else -1.0
+    return 1.0 - 2.0 * (place - 1) / (players - 1)
+
+
+@jit
+def _is_out(st, s):
+    for i in range(st[NOUT]):
+        if st[OUTORDER + i] == s:
+            return True
+    return False
+
+
+@jit
+def play(st, m, max_turns, scheme, substitute, rewards, ids):
+    """The seat to move plays move id ``m`` (R24: checked against the legal word first; an
+    illegal one is refused, ILLEGAL, or with ``substitute`` replaced by the lowest legal id).
+    ``rewards`` (float64, MAXP) gets each seat's reward for this move: a seat's place is
+    scored when it goes out (V2), every seat still holding cards when the game ends
+    (R18, R25, V2). Returns RUNNING, OVER_ or TRUNCATED (R25: ``max_turns`` reached), with
+    SUBSTITUTED or-ed in when ``m`` was replaced."""
+    for s in range(rewards.shape[0]):
+        rewards[s] = 0.0
+    legal = legal_word(st)
+    flag = 0
+    if st[OVER] or not legal_move(st, legal, m):
+        if not substitute or st[OVER]:
+            return ILLEGAL
+        m = lowest_legal(st, ids)
+        flag = SUBSTITUTED
+    p = st[CURRENT]
+    players = st[PLAYERS]
+    ev = apply_move(st, m)
+    if ev & EV_OUT:
+        rewards[p] = place_value(st[NOUT], players, st[V2], scheme)
+    if ev & EV_GAME_OVER:
+        for s in range(players):
+            if not _is_out(st, s):
+                rewards[s] = place_value(players, players, st[V2], scheme)
+        return OVER_ | flag
+    if st[TURN] >= max_turns:
+        return TRUNCATED | flag
+    return RUNNING | flag
