@@ -2,7 +2,7 @@
 
     python benchmarks/analyze_race.py [--reps 400] [--seed 1] [--block 200] [--looks 20]
 
-The race (:func:`sim.studies.analysis.race`) is run on simulated worlds instead of playouts:
+The race (:func:`sim.studies.race.race`) is run on simulated worlds instead of playouts:
 per world, every move wins (1) or not (0) with its own chance ``p_i``; with probability
 ``1 - r`` the world is *shared* (one uniform ``u``, move i wins when ``u < p_i``: the moves
 agree as often as their chances allow, like playouts of close moves from common random
@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim.studies.analysis import race  # noqa: E402
+from sim.studies.race import race  # noqa: E402
 
 # name: (chances of the moves, r = share of independent worlds, tolerance in win chance)
 CASES = {

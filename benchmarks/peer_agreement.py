@@ -13,7 +13,7 @@ face-up table generator drives it (that module imports the GUI, so it is copied 
 and prompts left out): ``CheapShit`` at every seat, no face-up table (so no swap: its
 constructor's default), the dealer of each game the previous game's shithead (random for the
 first game and after an aborted one), a game aborted after 100 turns per remaining player.
-``--variant`` runs it with one of RULES.md §11.5's remaining differences taken out, by a patch
+``--variant`` runs it with one of docs/rules.md §11.5's remaining differences taken out, by a patch
 applied here (the peer's files are never changed): ``deal-order-starter`` (§11.5.1: the starter
 by rank alone, ties to the earliest seat in deal order, as H14 here), ``no-kill-faceups``
 (§11.5.4: its KILL branch offers no face-up cards), ``one-card-four`` (CheapShit lays one

@@ -7,7 +7,7 @@ Three or four players (``--players``), the peer's rules, engine and bots (its ``
 package, imported from ``--engine``; it needs only numpy, not its GUI). Each deal is played
 once from each dealer, the same talon every time, so that our seat holds every seat's cards
 once (the peer's own ``play_ai_evaluation_round``). Our seat is a :class:`Bridge` player: at
-each of its decisions it writes the peer's state as a POSITION.md position of the
+each of its decisions it writes the peer's state as a docs/position.md position of the
 ``masters-of-shithead`` preset, from our seat's view where it matters (R26: our strategy reads
 only the public part and its own hand; the hidden cards are filled in truly only because a
 position must hold every card, and ``montecarlo`` re-deals them), and sets the cards known to

@@ -37,7 +37,7 @@ import numpy as np
 from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim.studies.analysis import paired_difference  # noqa: E402
+from sim.studies.race import paired_difference  # noqa: E402
 from sim.studies.review import measured_loss  # noqa: E402
 
 Z = 1.959963984540054

@@ -60,7 +60,7 @@ def describe(a: Analysis, position_line: str | None = None, from_file: bool = Tr
                  + ("  verdict" if tie else ""))
     for r in rows:
         more = f"  {r['first']:5.3f}  {r['shithead']:8.3f}" if a.v2 else ""
-        # best / tied: the words of sim review's verdict (reports.ties, issue 41)
+        # best / tied: the words of sim review's verdict (reports.ties)
         word = move_verdict(r["move"], tie["tied"]) if tie else ""
         lines.append((f"  {r['rank']:>2}  {r['move']:<{width}}  {r['estimate']:6.3f}  "
                       f"{r['low']:6.3f} - {r['high']:<6.3f}{more}  {r['unfinished']:>10}"

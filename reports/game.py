@@ -62,7 +62,7 @@ def reversed_by(st) -> list[str]:
     """The rules that can have turned the direction of play, as their ids: R23 where the deck
     holds jokers (R1, H13), H7 where a ``reverse_rank`` is set; where both are in play, those
     whose cards may have been played (in the pile, burned, or known in a hand: picked up or
-    swapped, R26), when that tells them apart (issue 41: an H7 reversal is not cited as
+    swapped, R26), when that tells them apart (an H7 reversal is not cited as
     R23). The state holds the direction, not its cause, so both are cited when both may
     have acted."""
     rules = []

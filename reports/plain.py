@@ -7,8 +7,8 @@ from __future__ import annotations
 
 
 def plural(n, noun: str, many: str | None = None, fmt: str = "") -> str:
-    """``n`` with its noun, in agreement: ``1 card``, ``0 cards``, ``2 cards`` (issue 41:
-    never "1 cards"); ``many``: an irregular plural; ``fmt``: how ``n`` is written (``","``
+    """``n`` with its noun, in agreement: ``1 card``, ``0 cards``, ``2 cards`` (never
+    "1 cards"); ``many``: an irregular plural; ``fmt``: how ``n`` is written (``","``
     for thousands separators). The one helper for counts in words."""
     return f"{n:{fmt}} {noun if n == 1 else many or noun + 's'}"
 

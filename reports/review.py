@@ -31,7 +31,7 @@ def turn_text(turn: int) -> str:
 
 def judged(d: Decision) -> str:
     """The verdict on the move made (:func:`reports.ties.move_verdict`): a mistake only
-    outside the moves tied with the best, never one listed as tied (issue 41). A review
+    outside the moves tied with the best, never one listed as tied. A review
     saved before the tied moves were kept has the best alone."""
     return move_verdict(d.made, d.tied or [d.best], d.mistake)
 
@@ -46,7 +46,7 @@ def judged_dict(r: Review) -> dict:
     """The review as ``--json`` gives it: :meth:`Review.to_dict` with each decision's
     ``verdict`` (``best``, ``tied``, ``mistake`` or ``""``) and ``mistake`` following it, and
     the summary's ``mistakes`` counted so: the JSON never calls a tied move a mistake
-    either (issue 41)."""
+    either."""
     out = r.to_dict()
     for d, x in zip(r.decisions, out["decisions"]):
         x["verdict"] = judged(d)

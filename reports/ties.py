@@ -16,8 +16,8 @@ def move_verdict(move, tied, mistake: bool = False) -> str:
     the group best first), :data:`TIED` for a move not clearly different from it (in
     ``tied``), :data:`MISTAKE` for a move outside the tied group whose loss's interval
     excludes 0 (``mistake``: ``sim review``'s measure on fresh worlds), else ``""``: worse as
-    ranked, but not clearly a loss. A move tied with the best is never a mistake (issue 41:
-    a review once marked a move MISTAKE on the line that listed it as tied)."""
+    ranked, but not clearly a loss. A move tied with the best is never a mistake (a
+    review once marked a move MISTAKE on the line that listed it as tied)."""
     tied = list(tied)
     if tied and move == tied[0]:
         return BEST

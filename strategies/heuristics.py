@@ -3,28 +3,8 @@
 All three are loops over the ranks of the legal word (:mod:`sim.kernel.moves`) that allocate nothing,
 so that they cost little more than ``lowest`` in the batch core.
 
-``counting`` was tuned against ``lowest`` (4 players, one ``counting`` seat against three
-``lowest`` seats, rotating seats); its weights are the module constants below. What the
-tuning found, for whoever changes them:
-
-- shedding more cards per play (``SHED``) and not breaking up a pair or triple to follow
-  (``BREAK``) are worth most -- under the count rule (R9). With H1 off (``count_rule``
-  false: classic, masters-of-shithead, boothj5) every copy of a rank may go in any play, so
-  a hand takes as many plays as it holds ranks and a pair is never stuck: a play then sheds
-  one rank whatever its cards, and counting plays its cheapest rank, all copies (a bonus per
-  card made it spend higher pairs over a lower single: 49.6% of places against lowest under
-  classic, 52.3% without it);
-- a 2 is worth about a Q: holding 2s over K and A lost about one point of win rate;
-- spending a high card to block the next player only pays when that player is close to
-  going out (``_DANGER``, ``_NEAR``); blocking in general made no difference or lost;
-- picking up on purpose rather than playing a 2 only breaks even while the stock lasts and
-  loses after it, and picking up rather than playing a 10 always loses: hence the narrow
-  ``pickup_limit`` rule (2s and jokers only, stock not empty);
-- when a pick-up is due from the face-up cards, adding the lowest face-up card (R12) helps;
-- in a chain (H19, masters-of-shithead) going on with every card of the run's rank as it
-  leads, the ranks it keeps like a 2 aside, ties with going on always, and both beat ending
-  the turn on every rank dearer than 3..9 (shed + break_cost) by about 1.5 points of place
-  share (:func:`chain_move`).
+``counting`` was tuned against ``lowest``; its weights are the module constants below. What
+the tuning found, for whoever changes them: benchmarks/results/counting-tuning.md.
 
 All three play every copy of a rank (5 to 8 with two decks, H18) where they play "all copies",
 and say in their description how they end a chain (H19).
@@ -288,8 +268,8 @@ def _plain_effect(obs, r):
 @jit(inline="always")
 def _weights(obs, params):
     """What :func:`_score` reads of counting's row (weights from index 1 on, else the module's
-    constants) and of the rules, read once a decision rather than once a rank (-6% of a
-    playout turn of counting, benchmarks/playout_cost.py)."""
+    constants) and of the rules, read once a decision rather than once a rank (a playout
+    turn of counting is the hot loop of montecarlo: benchmarks/playout_cost.py)."""
     return (_knob(params, 1, SHED), _knob(params, 2, BREAK), _knob(params, 3, _COST_TEN),
             _knob(params, 4, _COST_TWO), _knob(params, 5, _COST_JOKER), obs[R_COUNT],
             obs[R_TRANS], obs[R_TEN], obs[R_FOUR])

@@ -5,7 +5,7 @@ past an array's end is not caught, it reads or corrupts other memory (the H12 sw
 ``sim replay --rule hand_size=4`` wrote past its buffer). This script plays every command's
 game paths (run, replay, compare, study swap, analyze, play, review, swap, tune), every
 built-in strategy
-and swap policy, under every preset (RULES.md §11.4) and seeded random option sets (§11.2),
+and swap policy, under every preset (docs/rules.md §11.4) and seeded random option sets (§11.2),
 with ``NUMBA_BOUNDSCHECK=1``, so that any out-of-bounds index raises ``IndexError``; it
 exits 1 naming each path that failed.
 

@@ -1,4 +1,4 @@
-"""Hand-written positions for the tests (POSITION.md dicts).
+"""Hand-written positions for the tests (docs/position.md dicts).
 
 ``pos`` places the given cards and puts every card of the deck it does not use into
 ``burned``, so that hand-written positions conserve the deck (R1).

@@ -38,7 +38,7 @@ SEVEN = "7"
 TEN = "10"
 JOKER = "JK"
 
-# Event names, in the order POSITION.md fixes for one move ("skip" added by §11).
+# Event names, in the order docs/position.md fixes for one move ("skip" added by §11).
 EVENT_ORDER = ["burn", "reverse", "skip", "blind_fail", "pickup", "out", "game_over"]
 
 
@@ -133,7 +133,7 @@ def _check_value(key, value):
 
     Decided: values are JSON values of the exact type §11.2 names: a boolean is true or
     false (not 0 or 1), hand_size the integer 3 or 4 (not 3.0, "3" or true), decks the
-    integer 1 or 2 or one of its two strings (POSITION.md), starter_order a list (not a
+    integer 1 or 2 or one of its two strings (docs/position.md), starter_order a list (not a
     string or a tuple).
     """
     if key in _BOOL_KEYS:
@@ -202,14 +202,14 @@ def deck_size(opts, players):
 def ref_ruleset(ruleset, players=None):
     """The resolved options of a ruleset: a preset name or {"base": preset, key: value, ...}.
 
-    Keys override the base (POSITION.md). Refused (§11.3), with ValueError: an unknown preset,
+    Keys override the base (docs/position.md). Refused (§11.3), with ValueError: an unknown preset,
     key or value; role ranks (H5-H8) not pairwise different or "2", "10", "JK", or "7" under
     H4; H16 without H14 "hand" and a full H15 order; H19 with the count rule (H1); and, when
     ``players`` is given: a computed H18 deck count above 2, players outside 2-6 with one
     deck or 2-8 with two (R1, H18), and players x 3 x hand_size above the deck (H12, H13,
     H18).
     """
-    # Decided: an object must name one of the four presets as "base" (POSITION.md: "which it
+    # Decided: an object must name one of the four presets as "base" (docs/position.md: "which it
     # must name"); a nested ruleset object as base is refused.
     if isinstance(ruleset, str):
         if ruleset not in PRESETS:
@@ -320,7 +320,7 @@ def _top_equal_cards(pile):
 
 
 def _check_run(pos, opts):
-    """POSITION.md "H19, play on": ``run`` is a non-negative integer; above 0 only under
+    """docs/position.md "H19, play on": ``run`` is a non-negative integer; above 0 only under
     ``play_on``, for a seat in a chain: game not over, the pile's top card not of the cover
     rank, ``run`` at most the equal cards on top, and the mover's source in force holding a
     card of the top's rank."""
@@ -463,7 +463,7 @@ def _card_ok(card):
 
 
 def _canonical(move):
-    """Check a move's shape (R24 / POSITION.md) and return a hashable canonical key.
+    """Check a move's shape (R24 / docs/position.md) and return a hashable canonical key.
 
     ("play", sorted cards) | ("blind",) | ("end",) | ("pickup", add, n), where add is a
     rank or None and n (H11 "one_then_rank") an integer or None. Whether ``n`` fits the
@@ -647,7 +647,7 @@ def _pass_turn(new, p, rank, run, burned, events, opts):
         events.append("out")
 
     if _game_over(new, opts):
-        # POSITION.md: once over, the next seat in the direction now in force, no skips
+        # docs/position.md: once over, the next seat in the direction now in force, no skips
         new["current"] = _next_seat(p, new["direction"], players, new["out"])
     elif burned and not is_out and opts["burn_plays_again"]:
         new["current"] = p  # R21, R22: the burner leads again (pile empty, count 0)
@@ -685,7 +685,7 @@ def ref_apply(pos, move):
         raise ValueError(f"illegal move in this position (R24): {move!r}")
 
     # Decided: the answer keeps the input's keys (``dealer``, ``removed``) as they are and
-    # adds only "events" and "winner" (POSITION.md), and "run" under H19: an absent
+    # adds only "events" and "winner" (docs/position.md), and "run" under H19: an absent
     # ``removed`` stays absent.
     new = copy_position(pos)
     new.pop("events", None)
@@ -743,13 +743,13 @@ def ref_apply(pos, move):
             events.append("pickup")
 
     if opts["play_on"]:
-        new["run"] = run  # POSITION.md: under H19 apply always writes it; else never
+        new["run"] = run  # docs/position.md: under H19 apply always writes it; else never
     over = _game_over(new, opts)
     if over:
         events.append("game_over")
-    events.sort(key=EVENT_ORDER.index)  # already in order; keeps POSITION.md's order explicit
+    events.sort(key=EVENT_ORDER.index)  # already in order; keeps docs/position.md's order explicit
     new["events"] = events
-    # POSITION.md: winner is null while the game goes on, then the first seat out (R25, V2)
+    # docs/position.md: winner is null while the game goes on, then the first seat out (R25, V2)
     new["winner"] = new["out"][0] if over else None
     return new
 

@@ -1,5 +1,5 @@
 """Rulesets for the random-game tests: every preset, and random allowed combinations of the
-options of RULES.md §11.2, H18-H20 included (what §11.3 refuses is never drawn)."""
+options of docs/rules.md §11.2, H18-H20 included (what §11.3 refuses is never drawn)."""
 from __future__ import annotations
 
 import random

@@ -145,12 +145,12 @@ def test_until_clear_stops_when_the_best_move_separates():
 
 
 def test_the_race_drops_clearly_worse_moves_and_stops_within_tolerance():
-    """sim.studies.analysis.race on made-up worlds: a move losing where the leader wins in
+    """sim.studies.race.race on made-up worlds: a move losing where the leader wins in
     every world is dropped; two moves equal in every world are never separated, but 2,000
     identical worlds show they differ by less than 1 point (not with --tolerance 0)."""
     import numpy as np
 
-    from sim.studies.analysis import race
+    from sim.studies.race import race
 
     s = np.zeros((200, 3))
     s[:100, 0] = s[:100, 1] = 1.0                  # moves 0 and 1 win alike, move 2 never

@@ -1,4 +1,6 @@
-"""The compile cache is keyed by the project's sources (NUMBA-NOTES gotcha 1)."""
+"""The compile cache is keyed by the project's sources: Numba checks only the timestamp of a
+cached function's own file, so a function inlining a helper of another file would keep the
+old helper after that file changed."""
 from __future__ import annotations
 
 import shutil
@@ -56,7 +58,7 @@ def test_cache_folder_survives_numba_rereading_its_environment():
 
 @pytest.mark.slow
 def test_importing_the_kernel_changes_nothing_process_wide():
-    """Issue 20: importing sim and every kernel module leaves the environment, Numba's
+    """Importing sim and every kernel module leaves the environment, Numba's
     configuration, the warnings filters, sys.modules (beyond the modules imported) and
     Numba's own functions as they were; the entry points' ``install()`` patches Numba."""
     import json

@@ -1,6 +1,8 @@
-"""The code identity (sim.kernel.identity.CODE): the compile cache's folder and ``--resume``'s
-"code" key change when the kernel, the strategies or the modules that decide which games a
-run plays and what it records change, and not when the CLI, the reports or the docs do."""
+"""The code identities (sim.kernel.identity): the compile cache's folder changes when the
+kernel, the strategies or the modules that decide which games a run plays and what it records
+change; a saved folder's "code", which ``--resume`` requires unchanged, changes with those and
+with the studies' seating designs, blocks and stages; neither changes when the CLI, the
+reports, the docs or the statistics drawn from the games do."""
 from __future__ import annotations
 
 import json
@@ -17,6 +19,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # Every module of sim.runs is either covered or said not to change a game or its record.
 NOT_RESULTS = {"__init__.py", "estimate.py", "extras.py", "folder.py", "partial.py", "saved.py",
                "tally.py"}
+
+# Every module of sim.studies either decides a folder's games (identity.GAMES) or reads them.
+READS_GAMES = {"__init__.py", "analysis.py", "discordant.py", "race.py", "rankings.py",
+               "review.py", "saved.py", "stats.py", "swapreview.py", "tournament.py", "view.py",
+               "swapstudy/__init__.py", "swapstudy/advice.py", "swapstudy/glm.py",
+               "swapstudy/model.py", "swapstudy/policy.py", "swapstudy/table.py",
+               "swapstudy/triples.py", "ruleslab/__init__.py", "ruleslab/measures.py"}
 
 HELP = ('help="Games per batch (and per file)."', 'help="Games in each batch and file."')
 
@@ -42,6 +51,35 @@ def test_every_module_of_sim_runs_is_covered_or_declared_not_to_shape_results():
     assert covered | NOT_RESULTS == present, "classify the new module of sim/runs"
     assert not covered & NOT_RESULTS
     assert all((ROOT / c).exists() for c in identity.CODE)
+
+
+def test_every_module_of_sim_studies_decides_games_or_reads_them():
+    studies = ROOT / "sim" / "studies"
+    deciding = {Path(c).relative_to("sim/studies").as_posix() for c in identity.GAMES}
+    present = {p.relative_to(studies).as_posix() for p in studies.rglob("*.py")}
+    assert deciding | READS_GAMES == present, "classify the new module of sim/studies"
+    assert not deciding & READS_GAMES
+
+
+@pytest.mark.parametrize("rel, same_cache, same_code", [
+    ("sim/studies/design.py", True, False),          # a seating design: which games
+    ("sim/studies/compare.py", True, False),         # compare's blocks
+    ("sim/studies/swapstudy/h2h.py", True, False),   # a study's stage
+    ("sim/studies/stats.py", True, True),            # statistics drawn from the games
+    ("reports/ties.py", True, True),                 # wording
+    ("sim/cli/study_commands.py", True, True),       # the command line
+    ("sim/kernel/engine.py", False, False),          # the rules
+])
+def test_a_design_or_stage_edit_refuses_resume_and_recompiles_nothing(tmp_path, rel,
+                                                                      same_cache, same_code):
+    from sim.kernel.compiler import results_code
+
+    root = _copy(tmp_path, "tree")
+    cache, code = cache_dir(root), results_code(root)
+    assert code == results_code() and cache == cache_dir()
+    _edit(root, rel)
+    assert (cache_dir(root) == cache) is same_cache
+    assert (results_code(root) == code) is same_code
 
 
 @pytest.mark.parametrize("rel, old, new, same", [
@@ -88,7 +126,8 @@ def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
     _edit(helped, "sim/cli/run_commands.py", *HELP)
     _edit(engine, "sim/kernel/engine.py")
     interrupt()
-    monkeypatch.setattr(identity, "own", lambda salt: identity.digest(helped, salt))
+    monkeypatch.setattr(identity, "own",
+                        lambda salt, extra=(): identity.digest(helped, salt, extra))
     resumed = cli(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
     again = json.loads(resumed.output)
@@ -96,7 +135,8 @@ def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
     assert [again[k] for k in RESULTS] == [reference[k] for k in RESULTS]
 
     interrupt()
-    monkeypatch.setattr(identity, "own", lambda salt: identity.digest(engine, salt))
+    monkeypatch.setattr(identity, "own",
+                        lambda salt, extra=(): identity.digest(engine, salt, extra))
     refused = cli(*args, "--resume")
     assert refused.exit_code == 2
     assert "code" in refused.output and "not mixed" in refused.output

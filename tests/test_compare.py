@@ -161,7 +161,7 @@ def _null_block(t, rng, deals):
 @pytest.mark.slow
 @pytest.mark.parametrize("k", [2, 3])
 def test_until_clear_false_leader_rate_is_at_most_5_percent_on_identical_strategies(k):
-    """Issue 10, item 1: identical strategies, looked at after every block up to 24k deals
+    """Identical strategies, looked at after every block up to 24k deals
     (19 looks); the anytime-valid rule declares a leader in at most 5% of repetitions, where
     a plain 95% interval of leader minus runner-up, looked at after every block, is fooled
     far more often."""
@@ -240,7 +240,7 @@ def test_confidence_sequence_covers_at_every_look():
 
 
 def test_ratings_stay_finite_under_perfect_separation_and_report_a_bound():
-    """Issue 10, item 3: 'a' wins every game. The ratings stay finite, 'a' gets a lower
+    """'a' wins every game. The ratings stay finite, 'a' gets a lower
     bound and 'b' an upper bound, and doubling the games moves them by far less than
     hundreds of points."""
     def tournament(deals):
@@ -288,7 +288,7 @@ def test_plackett_luce_is_choix_opt_rankings_with_the_stated_prior():
 
 
 def test_seat_and_starter_intervals_are_over_deals_not_over_games():
-    """Issue 10, item 4: every rotation of a deal gives a seat the same cards; when the seat
+    """Every rotation of a deal gives a seat the same cards; when the seat
     that wins one rotation wins them all, games are not independent and the interval over
     deals is about sqrt(rotations) wider than Wilson's over games."""
     from sim.runs.tally import wilson
@@ -310,7 +310,7 @@ def test_seat_and_starter_intervals_are_over_deals_not_over_games():
 
 
 def test_a_zero_standard_error_gives_numbers_not_nan():
-    """Issue 10, item 5: one deal, or every deal alike (standard error 0), give finite
+    """One deal, or every deal alike (standard error 0), give finite
     intervals, ratings and p-values; tiny p-values print as < 1e-16, not 0."""
     from rich.console import Console
 
@@ -333,7 +333,7 @@ def test_a_zero_standard_error_gives_numbers_not_nan():
 
 
 def test_unfinished_games_count_as_won_by_nobody_and_are_reported():
-    """Issue 10, item 6: an unfinished game adds 0 to every result but counts in every
+    """An unfinished game adds 0 to every result but counts in every
     denominator, and every table reports it."""
     from rich.console import Console
 
@@ -353,7 +353,7 @@ def test_unfinished_games_count_as_won_by_nobody_and_are_reported():
     assert d["starter_effect"]["unfinished"] == 10
     d["info"] = {"options": {"last_player_loses": False}, "independent": False,
                  "until_clear": False, "seed": 0}
-    # Issue 23: one policy for the head to head and the ratings too, with counts beside them.
+    # one policy for the head to head and the ratings too, with counts beside them.
     # 4 seats, 2 of each strategy: 4 pairs (a, b) per game, 10 unfinished games.
     h = d["head_to_head"]
     assert h["unfinished"][0][1] == h["unfinished"][1][0] == 40
@@ -367,7 +367,8 @@ def test_unfinished_games_count_as_won_by_nobody_and_are_reported():
 
 
 def test_head_to_head_gives_meetings_and_an_interval_over_deals():
-    """Issue 10, item 7."""
+    """Each pair's head to head counts its meetings (a seat of each in one game, one ahead)
+    and its share's interval is over deals, the pair's two shares adding up to one."""
     t, _ = compare(["lowest", "random", "counting"], players=4, games=3000, seed=2,
                    threads=2)
     h = t.to_dict()["head_to_head"]
@@ -385,7 +386,7 @@ def test_head_to_head_gives_meetings_and_an_interval_over_deals():
 
 @pytest.mark.slow
 def test_compare_out_saves_per_game_records(cli, tmp_path):
-    """Issue 10, item 8: sim.load(DIR).games holds every game of the comparison, with its
+    """Sim.load(DIR).games holds every game of the comparison, with its
     deal and rotation; the deal's dealer and starter are the same in every rotation."""
     import sim
 
@@ -407,7 +408,7 @@ def test_compare_out_saves_per_game_records(cli, tmp_path):
 
 
 def test_compare_takes_the_options_of_run(cli):
-    """Issue 10, item 9: --quiet/-q, --threads, --seed, --json as in sim run."""
+    """--quiet/-q, --threads, --seed, --json as in sim run."""
     outs = []
     for quiet in ("--quiet", "-q"):
         r = cli("compare", "lowest", "random", "--games", "400", quiet, "--threads", "1",

@@ -1,4 +1,4 @@
-"""Issue 11, item 1: endless games end when they are proven endless (sim.kernel.cycle, R25).
+"""Endless games end when they are proven endless (sim.kernel.cycle, R25).
 
 - a game stopped as a cycle really repeats: replayed without detection, its position (counters
   aside) right after the detection turn equals the one a cycle's length earlier, and that

@@ -84,7 +84,7 @@ def test_sim_run_debug_prints_the_compiled_summary(cli):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     done = subprocess.run([sys.executable, "-m", "sim", *args, "--debug"], check=True,
                           capture_output=True, text=True, env=env)
-    # issue 41 (8): the kernel's wrapping arithmetic warns nothing uncompiled
+    # the kernel's wrapping arithmetic warns nothing uncompiled
     assert "Warning" not in done.stderr, done.stderr
     debug, want = json.loads(done.stdout), json.loads(compiled.output)
     debug.pop("seconds"), want.pop("seconds")

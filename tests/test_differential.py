@@ -1,6 +1,6 @@
 """Differential test: ``sim.kernel.position`` against the independent reference (tests/reference_rules.py).
 
-Random games are dealt (R1, R4, R5, R6, and under random rulesets of RULES.md §11: H12's
+Random games are dealt (R1, R4, R5, R6, and under random rulesets of docs/rules.md §11: H12's
 hand size, H13's jokers, H14/H15's starter, H16's forced opening, H17's removed cards, H18's
 decks, V1's chosen face-ups) and played with random legal moves (H19's continuations and
 ``end`` included); at every step the legal moves of both sides must be the same set, the
@@ -291,7 +291,7 @@ def assert_same_position(got, want, ctx):
 
 
 def candidate_bad_moves():
-    """Moves that are legal in some positions, plus malformed ones (R24, POSITION.md)."""
+    """Moves that are legal in some positions, plus malformed ones (R24, docs/position.md)."""
     moves = [{"play": [c] * k} for c in CARDS for k in range(1, 9)]  # up to 4·d (H18)
     moves += [{"blind": True}, {"pickup": True}, {"end": True}]      # "end": H19
     moves += [{"pickup": True, "add": c} for c in CARDS]
@@ -332,7 +332,7 @@ def check_illegal_refused(pos, legal_keys, rng, ctx):
 
 
 def bad_runs(pos):
-    """Positions whose ``run`` breaks POSITION.md's H19 rules (only under ``play_on``): more
+    """Positions whose ``run`` breaks docs/position.md's H19 rules (only under ``play_on``): more
     than the equal cards on top, not an integer >= 0, or a chain where the mover's source
     holds no card of the top's rank or the top is of the cover rank."""
     pile = pos["pile"]
@@ -545,7 +545,7 @@ def test_differential_new_option_combinations(ruleset):
 
 @pytest.mark.slow
 def test_differential_seed_family():
-    """R1-R26, V1, V2 only (no house rule): the rulesets of RULES.md §1-§10."""
+    """R1-R26, V1, V2 only (no house rule): the rulesets of docs/rules.md §1-§10."""
     for seed in range(100):
         run_game(seed, SEED_FAMILY[seed % len(SEED_FAMILY)])
 

@@ -1,4 +1,4 @@
-"""The pages' command lines run (issue 41, item 5): every `sim ...` line of a shell block in
+"""The pages' command lines run: every `sim ...` line of a shell block in
 README.md and docs/ is run, page by page in its order, in a scratch folder (HOME too), on a
 small budget where the page's is large; and every console block of the README shows the
 layout its command prints today. tests/test_docs.py checks that the commands and options

@@ -1,5 +1,5 @@
 """Invariants over random games, stepped through the kernel (OpenSpiel-style random
-simulation test): cards conserved (R1), every reached position valid (POSITION.md), the
+simulation test): cards conserved (R1), every reached position valid (docs/position.md), the
 incremental pile summary equal to a recomputation (R20, R22, R23), ``apply`` never mutating,
 and the same seed giving the same game whatever the threads or batches."""
 from __future__ import annotations
@@ -87,7 +87,7 @@ def rng_choice(rng, k):
 
 
 def state_checker(ruleset):
-    """Every reached state: cards conserved (R1, H13, H17), a valid position (POSITION.md,
+    """Every reached state: cards conserved (R1, H13, H17), a valid position (docs/position.md,
     H8's count 0 under a cover included), the values kept incrementally (pile summary and
     have-words) equal to a recomputation."""
     def check_state(st):

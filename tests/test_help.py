@@ -93,14 +93,14 @@ def test_the_command_line_loads_no_numba_until_a_command_runs():
     ("sim review g.json --opponents lo", 4, ["lowest"]),
 ])
 def test_shell_completion_completes_values(words, cword, expected):
-    """Issue 41 (8): presets, strategies and swap policies complete, from their one owner."""
+    """Presets, strategies and swap policies complete, from their one owner."""
     r = _invoke(env={"_SIM_COMPLETE": "complete_bash", "COMP_WORDS": words,
                      "COMP_CWORD": str(cword)})
     assert r.output.split() == expected
 
 
 def test_python_dash_m_sim_is_the_command():
-    """Issue 41 (8): ``python -m sim`` works where the ``sim`` script is not on PATH."""
+    """``python -m sim`` works where the ``sim`` script is not on PATH."""
     import subprocess
     import sys
     out = subprocess.run([sys.executable, "-m", "sim", "--version"], capture_output=True,

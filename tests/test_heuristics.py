@@ -24,7 +24,7 @@ def play(*cards):
 
 
 def choose(spec, position, seed=1):
-    """The move strategy ``spec`` chooses in ``position`` (POSITION.md), as a JSON move, its
+    """The move strategy ``spec`` chooses in ``position`` (docs/position.md), as a JSON move, its
     random stream seeded ``seed``."""
     st = to_state(position)
     legal = engine.legal_word(st)

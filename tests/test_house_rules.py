@@ -1,4 +1,4 @@
-"""Scenario tests of the house-rule options and presets (RULES.md §11, POSITION.md "Rulesets
+"""Scenario tests of the house-rule options and presets (docs/rules.md §11, docs/position.md "Rulesets
 and options"), through the single-position API that calls the jitted kernel.
 
 Every test is named after the option it checks (H1 ... H17) or the §11 interaction it
@@ -20,7 +20,7 @@ BLIND = {"blind": True}
 
 
 def R(**options):
-    """``seed`` with options changed (a POSITION.md ruleset object)."""
+    """``seed`` with options changed (a docs/position.md ruleset object)."""
     return {"base": "seed", **options}
 
 
@@ -434,7 +434,7 @@ def test_refused_rulesets(options, message):
 
 
 # -- §11.4 presets, row by row -----------------------------------------------------------------
-PRESET_TABLE = {   # RULES.md §11.4: seed, classic, masters-of-shithead, boothj5
+PRESET_TABLE = {   # docs/rules.md §11.4: seed, classic, masters-of-shithead, boothj5
     "H1 count_rule": (True, False, False, False),
     "H2 ten_anywhere": (False, True, True, True),
     "H3 four_burns": (True, True, True, True),
@@ -493,7 +493,7 @@ def test_presets_play_their_rules_in_the_batch_core():
 
 
 def test_the_kernel_reads_the_ruleset_as_one_vector():
-    """Issue 9: the ruleset reaches the kernel as one compact int32 value."""
+    """The ruleset reaches the kernel as one compact int32 value."""
     v = Ruleset.build("masters-of-shithead").vector()
     assert v.dtype == np.int32 and v.ndim == 1
     assert not np.array_equal(v, Ruleset().vector())

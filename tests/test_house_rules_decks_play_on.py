@@ -1,8 +1,8 @@
 """Scenario tests of H18 (decks), H19 (play on), H20 (out before the four) and H11
-``one_then_rank`` (RULES.md §11.2, POSITION.md "H18, decks", "H19, play on", "H11
+``one_then_rank`` (docs/rules.md §11.2, docs/position.md "H18, decks", "H19, play on", "H11
 one_then_rank"), through the single-position API that calls the jitted kernel.
 
-Every test is named after the rule it checks, and the interactions RULES.md spells out have
+Every test is named after the rule it checks, and the interactions docs/rules.md spells out have
 tests of their own. Positions are hand-written; ``hpos`` puts every unused card of the
 ruleset's deck (d decks, H13's jokers) into ``burned``.
 """
@@ -26,7 +26,7 @@ PLAY_ON = {"count_rule": False, "play_on": True}
 
 
 def R(**options):
-    """``seed`` with options changed (a POSITION.md ruleset object)."""
+    """``seed`` with options changed (a docs/position.md ruleset object)."""
     return {"base": "seed", **options}
 
 

@@ -1,4 +1,4 @@
-"""Issue 21: one JSON grammar for every --json (kind, version, ruleset, options, then the
+"""One JSON grammar for every --json (kind, version, ruleset, options, then the
 results; docs/json.md), sim strategies --json, sim.load's by_strategy for every kind of
 folder, and the neighbour note of a run whose seats hold different strategies."""
 from __future__ import annotations

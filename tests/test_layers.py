@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Lowest first. A module may import its own layer and the layers before it.
-LAYERS = ["sim.kernel", "strategies", "sim.runs", "sim.studies", "reports", "sim.cli"]
+LAYERS = ["sim.kernel", "strategies", "sim.runs", "sim.studies", "sim.env", "reports", "sim.cli"]
 # The short public paths (README): thin re-exports, above everything but the command line.
 FACADES = {"sim", "sim.strategy", "sim.moves", "sim.layout", "sim.cards", "sim.rng", "sim.rules"}
 # What the kernel may import besides the standard library (it is numpy + numba only).
@@ -52,6 +52,23 @@ def imports(name: str, path: Path):
                 yield (f"{base}.{a}" if layer(f"{base}.{a}") is not None
                        and (ROOT / Path(*f"{base}.{a}".split("."))).with_suffix(".py").exists()
                        else base), node.lineno, names
+        elif isinstance(node, ast.Call) and _imports_by_name(node.func) and node.args:
+            # importlib.import_module("sim.studies.x") / __import__("..."): a string import,
+            # relative ones (".x", package) resolved against this module's package
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                target = first.value
+                if target.startswith("."):
+                    dots = len(target) - len(target.lstrip("."))
+                    up = package.split(".")[:len(package.split(".")) - dots + 1]
+                    target = ".".join(up + [target.lstrip(".")])
+                yield target, node.lineno, ()
+
+
+def _imports_by_name(func) -> bool:
+    """``importlib.import_module``, ``import_module`` or ``__import__``."""
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ("import_module", "__import__")
 
 
 def test_every_import_points_down():
@@ -92,3 +109,12 @@ def test_the_checker_sees_lazy_imports_and_can_fail(tmp_path):
     found = list(imports("sim.kernel.bad", src))
     assert ("sim.studies", 2, ("stats",)) in found or ("sim.studies.stats", 2, ("stats",)) in found
     assert all(layer(t) == 3 for t, _, _ in found)
+
+
+def test_the_checker_sees_string_imports(tmp_path):
+    """``importlib.import_module`` of a higher layer, by a constant string, is found."""
+    src = tmp_path / "sim" / "kernel" / "bad.py"
+    src.parent.mkdir(parents=True)
+    src.write_text("import importlib\n\ndef f():\n"
+                   "    return importlib.import_module('sim.studies.stats')\n")
+    assert ("sim.studies.stats", 4, ()) in list(imports("sim.kernel.bad", src))

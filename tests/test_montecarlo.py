@@ -228,7 +228,7 @@ def test_montecarlo_beats_counting_two_against_two():
 
 @pytest.mark.slow
 def test_montecarlo_leads_the_mixed_table():
-    """Issue 12: in a table of lowest, save-specials and counting it used to trail counting
+    """In a table of lowest, save-specials and counting it used to trail counting
     (30% against 35%): every other seat was modelled as counting. Its mixture of opponent
     models puts it ahead."""
     from sim.studies.tune import summarize, table_match

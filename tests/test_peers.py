@@ -1,4 +1,4 @@
-"""The peers' bots as they play in their own programs (RULES.md §11.6, strategies/peers.py):
+"""The peers' bots as they play in their own programs (docs/rules.md §11.6, strategies/peers.py):
 ``cheapest`` (trachwo's CheapShit) lays a 10 and a Q alone; ``simple`` (boothj5's Simple)
 draws among its legal 2, 7 and 10 and among its legal face-up ranks, from the game's random
 stream, and so is not pure."""

@@ -1,4 +1,4 @@
-"""Bad input to the single-position rules API (``sim.kernel.position``), from ../shared/POSITION.md.
+"""Bad input to the single-position rules API (``sim.kernel.position``), from docs/position.md.
 
 An invalid position (R1 player count, card conservation, count, direction, unknown keys or
 ruleset options, out seats) or a malformed move is refused with a ``ValueError`` that says

@@ -202,7 +202,7 @@ def test_a_config_is_set_once_and_declares_what_it_holds(cfg, batch):
     changed config is a new one, dataclasses.replace); no attribute it does not declare."""
     assert cfg.strategies == ["lowest", "highest", "lowest"]
     assert cfg.swaps == ["highest-up", "none", "random"]
-    assert cfg.rules == {"base": "seed", "last_player_loses": True}     # POSITION.md's JSON
+    assert cfg.rules == {"base": "seed", "last_player_loses": True}     # docs/position.md's JSON
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.games = 2
     declared = {f.name for f in dataclasses.fields(RunConfig)}

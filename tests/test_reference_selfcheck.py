@@ -35,7 +35,7 @@ V2 = {"base": "seed", "last_player_loses": True}
 
 
 def rs(base="seed", **options):
-    """A ruleset object: ``options`` on top of the preset ``base`` (POSITION.md)."""
+    """A ruleset object: ``options`` on top of the preset ``base`` (docs/position.md)."""
     return {"base": base, **options}
 
 
@@ -1869,7 +1869,7 @@ def allowed_players(ruleset):
 
 @pytest.mark.parametrize("ruleset", WALK_RULESETS, ids=repr)
 def test_H0a_H20_invariants_over_random_walks(ruleset):
-    """POSITION.md validity after every move: cards conserved (H17's removed included),
+    """docs/position.md validity after every move: cards conserved (H17's removed included),
     the seats without cards are exactly `out`, `count` 0 only on an empty pile or a cover
     (H8) and at most 4·d (H18), `run` written exactly under H19 and valid, events in
     order, apply never mutates, a game that is not over has a move."""

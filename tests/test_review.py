@@ -14,6 +14,7 @@ from sim.kernel.position import apply, legal_ids, legal_moves, move_to_id, valid
 from sim.runs.onegame import record_game
 from sim.runs.config import RunConfig
 from sim.studies import review as rv
+from sim.studies import swapreview
 from sim.studies.analysis import Z95, analyze_state
 
 RUN = ["--seed", "5", "--players", "3", "--strategy", "counting"]
@@ -104,11 +105,11 @@ def test_a_planted_bad_swap_is_found():
     from sim.kernel.position import to_state
 
     g = _run_game(3)
-    ok = rv.swap_decision(g, 0, rollouts=300, seed=0)
+    ok = swapreview.swap_decision(g, 0, rollouts=300, seed=0)
     assert ok.turn == 0 and not ok.mistake and ok.moves >= 10
     cards = sorted(int(c) for c in engine.swap_choices(to_state(g["dealt"]), 0))
     g["start"]["face_up"][0] = [NAMES[c] for c in cards[:3]]
-    bad = rv.swap_decision(g, 0, rollouts=300, seed=0)
+    bad = swapreview.swap_decision(g, 0, rollouts=300, seed=0)
     assert bad.made == "up " + " ".join(NAMES[c] for c in cards[:3])
     assert bad.mistake and bad.low > 0.05 and bad.best != bad.made
 
@@ -119,7 +120,7 @@ def test_an_illegal_move_in_a_swap_playout_is_an_error_not_a_loss():
     import tests.test_strategies_seats  # noqa: F401  (registers test-always-pickup)
 
     with pytest.raises(ValueError, match="not a legal move.*R24"):
-        rv.swap_decision(_run_game(3), 0, rollouts=3, seed=0, opponents="test-always-pickup")
+        swapreview.swap_decision(_run_game(3), 0, rollouts=3, seed=0, opponents="test-always-pickup")
 
 
 def test_review_text_and_report_page(cli, tmp_path):
@@ -159,7 +160,7 @@ def test_review_json_shape(cli, tmp_path):
 
 
 def test_replay_at_round_trips_into_the_rules_and_analyze(cli, tmp_path):
-    """The position before turn 10 is valid POSITION.md; the move made at turn 10 is legal
+    """The position before turn 10 is valid docs/position.md; the move made at turn 10 is legal
     there and leads to the position before turn 11 (R24); the mover's view goes into
     sim analyze, which names that move among its moves."""
     saved = tmp_path / "run.json"
@@ -564,7 +565,7 @@ def test_hint_and_review_rank_a_decision_alike(monkeypatch):
 
 
 def test_a_move_tied_with_the_best_is_never_a_mistake_even_in_the_saved_review():
-    """Issue 41 (7): the loss's interval may exclude 0 on the fresh worlds while the ranking
+    """The loss's interval may exclude 0 on the fresh worlds while the ranking
     worlds call the move made tied with the best: the decision (and review.json, which
     keeps it) says no mistake, as every report does (reports.ties.move_verdict)."""
     fresh = np.column_stack([np.ones(400), np.r_[np.zeros(200), np.ones(200)]])

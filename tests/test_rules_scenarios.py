@@ -1,7 +1,7 @@
 """Scenario tests of the single-position rules API (``sim.kernel.position``).
 
-Written from ../shared/RULES.md (rules R1-R26, V1, V2, "Decided" readings binding) and
-../shared/POSITION.md (position and move JSON, the ``legal_moves`` / ``apply`` /
+Written from docs/rules.md (rules R1-R26, V1, V2, "Decided" readings binding) and
+docs/position.md (position and move JSON, the ``legal_moves`` / ``apply`` /
 ``validate`` / ``first_player`` answers). Every test is named after the rule it checks.
 
 Where the documents are silent these tests assume:

@@ -202,7 +202,7 @@ def test_a_bad_table_file_fails_before_anything_is_written(tmp_path):
 
 
 def test_the_run_modules_import_one_way():
-    """Issue 11: config <- batch <- store, backends <- runner; no module below imports one
+    """Config <- batch <- store, backends <- runner; no module below imports one
     above it, not even inside a function (the old knot of function-level imports)."""
     import ast
     from pathlib import Path
@@ -273,3 +273,27 @@ def test_a_seed_out_of_range_is_refused_in_one_line_by_every_command(cli, args):
     r = cli(*args, "--seed", str(2**63))
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "--seed: expected an integer from 0 to 2**63-1" in r.output
+
+
+def test_a_stop_advises_resume_only_for_a_folder_that_was_saved(tmp_path):
+    """A Ctrl-C in the first seconds may come before the folder's manifest is written:
+    then ``--resume`` would be refused, so it is not advised; once saved, it is."""
+    from sim.runs.folder import MANIFEST, resume_advice
+
+    assert resume_advice(None, "the finished batches are") == ""
+    out = tmp_path / "run"
+    assert "--resume" not in resume_advice(out, "x").replace("without --resume", "")
+    assert "nothing was saved" in resume_advice(out, "x")
+    out.mkdir()
+    (out / MANIFEST).write_text('{"kind": "run"}')
+    assert resume_advice(out, "the finished batches are") == (
+        f"; the finished batches are in {out}, continue with --resume")
+
+
+def test_an_unfinished_review_is_run_again_not_resumed(tmp_path):
+    """``sim review`` has no --resume: its unfinished folder says to run it again."""
+    from sim.runs.saved import unfinished
+
+    said = unfinished(tmp_path, {"kind": "review"}, "review.json")
+    assert "--resume" not in said and "Run `sim review` again" in said
+    assert "--resume" in unfinished(tmp_path, {"kind": "compare"}, "compare.json")

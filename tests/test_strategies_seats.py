@@ -90,7 +90,7 @@ def test_any_mix_of_seats_uses_one_compiled_core():
 def test_inlined_builtins_play_exactly_like_their_first_class_functions(monkeypatch, seats,
                                                                         rules):
     """The core inlines the built-ins (sim.kernel.fastpath: the baseline's and the peers'
-    bots, RULES.md §11.6), with a loop of its own for a table of ``lowest``; calling them as
+    bots, docs/rules.md §11.6), with a loop of its own for a table of ``lowest``; calling them as
     first-class functions, like a user's strategy, must give the same games, bit for bit."""
     from dataclasses import replace
 
@@ -171,7 +171,7 @@ def test_move_ids_round_trip_through_json():
 
 
 def test_the_kernel_does_not_import_the_strategies_package():
-    """Issue 9: sim's batch core stands without the plug-in package strategies/."""
+    """Sim's batch core stands without the plug-in package strategies/."""
     import subprocess
     import sys
     code = "import sys, sim.kernel.referee, sim.kernel.position; print('strategies' in sys.modules)"

@@ -269,7 +269,7 @@ def test_triple_codes_are_the_sorted_face_up_and_hand_ranks():
 @pytest.mark.parametrize("rules, expect", [("seed", True), ("masters-of-shithead", False),
                                            ({"base": "seed", "starter": "hand"}, False)])
 def test_the_position_term_is_left_out_where_the_swap_decides_who_starts(rules, expect):
-    """Issue 23, H14: under starter=hand the hands after the swap decide who starts (a 3 in
+    """Under starter=hand the hands after the swap decide who starts (a 3 in
     hand makes its seat start), so the seat's position after the starter is an outcome of
     the split, not a covariate: every cell has position 0 and the model no position term.
     Under R6 as dealt the deal fixes the start and the term stays."""

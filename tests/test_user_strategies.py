@@ -59,7 +59,7 @@ def test_bad_strategy_files_are_clear_errors(cli, tmp_path, content, spec_tail, 
 
 
 def test_a_strategy_numba_cannot_type_is_a_few_lines_naming_it_and_its_line(cli, tmp_path):
-    """Issue 41 (8): not 31 lines of compiler output, but the strategy, what failed and the
+    """Not 31 lines of compiler output, but the strategy, what failed and the
     line of the user's file; the compiler's whole text in a log file named there."""
     (tmp_path / "bad.py").write_text(
         "from sim.moves import lowest_bit\nfrom sim.strategy import move_strategy\n\n\n"
@@ -85,7 +85,7 @@ def test_importable_module_strategy(cli):
 
 @pytest.mark.slow
 def test_readme_example_strategy_runs_from_outside_the_repo(tmp_path):
-    """Issue 20: a user's file and a working folder outside the checkout, the package found as
+    """A user's file and a working folder outside the checkout, the package found as
     installed; the README's import paths (sim.strategy, sim.moves, sim.layout, sim.cards)
     keep working after the layout's split into layers."""
     import os

@@ -1,9 +1,9 @@
-"""Issue 41, items 6 and 7 ("A first hour without a stumble"): `sim play` edits the typed line
-where there is readline (6a), speaks of moves in the words a player types (6b: `end`, not
-{"end": true}; H19), cites the rule that turned the direction (6c: H7 for a reverse rank,
-R23 for a joker) and counts in agreeing words (6d: "1 card"); `sim review` never calls a
-move tied with the best a mistake, and review, hint and analyze take their verdict words
-(best, tied, mistake) from one function, reports.ties.move_verdict (7)."""
+"""What a player reads: `sim play` edits the typed line where there is readline, speaks of
+moves in the words a player types (`end`, not {"end": true}; H19), cites the rule that
+turned the direction (H7 for a reverse rank, R23 for a joker) and counts in agreeing words
+("1 card"); `sim review` never calls a move tied with the best a mistake, and review, hint
+and analyze take their verdict words (best, tied, mistake) from one function,
+reports.ties.move_verdict."""
 from __future__ import annotations
 
 import sys
@@ -69,7 +69,7 @@ class FakeReadline(types.ModuleType):
 
 
 def test_6a_a_terminal_imports_readline_so_arrow_keys_edit_the_line(monkeypatch, tmp_path):
-    """Issue 41 item 6a: at a terminal, readline is imported before the first input(), so
+    """At a terminal, readline is imported before the first input(), so
     that the arrow keys edit the line; a missing or unwritable history never fails."""
     fake = FakeReadline()
     kept = []
@@ -100,7 +100,7 @@ def test_6a_without_readline_play_goes_on_and_a_stray_arrow_key_is_named(monkeyp
 
 # -- 6b: moves in the typed words ----------------------------------------------------------
 def test_6b_an_illegal_move_in_a_chain_names_end_as_it_is_typed():
-    """Issue 41 item 6b, H19: in a chain the reason says `end`, the word the player types,
+    """H19: in a chain the reason says `end`, the word the player types,
     not the JSON API's {"end": true}; so for the other moves written as objects."""
     t = _table_at({"base": "seed", "count_rule": False, "play_on": True},
                   hands=[["7", "7", "7", "9"], ["4"]], face_up=[["5"], ["9"]],
@@ -136,7 +136,7 @@ def test_6b_typed_words_read_back_as_the_same_move(text):
 
 # -- 6c: the rule that turned the direction ------------------------------------------------
 def test_6c_a_K_reversal_under_H7_cites_H7_not_the_joker_rule():
-    """Issue 41 item 6c: a K under H7 reverse_rank=K turns the direction; the table says
+    """A K under H7 reverse_rank=K turns the direction; the table says
     H7 (before: "anticlockwise (R23)", the joker rule, with no joker in the deck)."""
     t = _table_at({"base": "seed", "count_rule": False, "reverse_rank": "K"}, players=3,
                   hands=[["K", "5"], ["4", "6"], ["9", "6"]], face_up=[["5"], ["9"], ["8"]],
@@ -178,7 +178,7 @@ def test_6d_one_helper_makes_counts_agree():
 
 
 def test_6d_the_table_says_1_card_and_1_turn():
-    """Issue 41 item 6d: "stock 1 cards" was printed; now "stock 1 card"."""
+    """Counts agree: "stock 1 cards" was printed; now "stock 1 card"."""
     p = pos(players=2, hands=[["5"], ["9"]], stock=["7"], pile=["4"], count=1)
     st = to_state(p)
     view = "\n".join(table_view(st, 0, ["you", "lowest"]))
@@ -204,7 +204,7 @@ def _decision(made, tied, mistake, turn=3):
 
 
 def test_7_review_does_not_mark_MISTAKE_on_the_line_that_lists_it_as_tied():
-    """Issue 41 item 7: "3 pickup ... +26.0 [+11.0, +41.0] MISTAKE tied: pickup, 3 or 10"
+    """A tied move is no mistake: "3 pickup ... +26.0 [+11.0, +41.0] MISTAKE tied: pickup, 3 or 10"
     was printed; a move listed as tied with the best is not a mistake, in the line, the
     summary's count, the JSON and the page; a move outside the group still is."""
     from reports.html.review import _plot

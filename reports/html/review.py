@@ -63,7 +63,7 @@ def _plot(r):
     x = np.array([t.turn for t in d])
     best = np.array([t.value_best for t in d])
     made = np.array([t.value_made for t in d])
-    bad = np.array([judged(t) == MISTAKE for t in d])     # never a tied move (issue 41)
+    bad = np.array([judged(t) == MISTAKE for t in d])     # never a tied move
     fig, ax = axes()
     ax.plot(x, best, "-o", ms=3, color="#4c78a8", label="with the best move")
     ax.plot(x, made, "o", ms=4, mfc="white", color="#1d2433", label="after the move made")

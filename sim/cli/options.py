@@ -79,15 +79,24 @@ def forward(options: dict, *drop: str) -> dict:
 
 
 @contextmanager
-def one_line(stopped: str = "interrupted", hint: str = ""):
+def one_line(stopped: str = "interrupted", hint=""):
     """A user's mistake (``ValueError``) as its :func:`fail` line, exit 2; Ctrl-C as
-    ``stopped`` (or the interrupt's own words) and ``hint``, exit 130."""
+    ``stopped`` (or the interrupt's own words) and ``hint``, exit 130; ``hint`` may be a
+    function, asked when the stop comes (what was saved by then:
+    :func:`sim.runs.folder.resume_advice`)."""
     try:
         yield
     except ValueError as e:
         fail(str(e))
     except KeyboardInterrupt as e:
-        fail((str(e) or stopped) + hint, 130)
+        fail((str(e) or stopped) + (hint() if callable(hint) else hint), 130)
+
+
+def resume_advice(out, what: str) -> str:
+    """:func:`sim.runs.folder.resume_advice` (imported when asked: the command line loads no
+    Numba before a command runs, for --debug)."""
+    from sim.runs.folder import resume_advice as advice
+    return advice(out, what)
 
 
 def ruleset(rules: str, rule: Optional[List[str]], choose_face_ups=False,

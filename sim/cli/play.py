@@ -42,7 +42,7 @@ _editing: bool | None = None          # line_editing's answer, once per process
 def line_editing(history: Path | None = None) -> bool:
     """Line editing and history for ``input()`` where the platform has readline: importing
     it is enough, so that the arrow keys move in the line and recall earlier lines instead of
-    being read as a move (issue 41: "'\\x1b[a' is not a card"). The lines of earlier games
+    being read as a move ("'\\x1b[a' is not a card"). The lines of earlier games
     are read from ``history`` (the terminal's: :data:`HISTORY`; None: this session's only)
     and this session's written back at exit, never failing: an unreadable or unwritable
     file is left alone. False (plain ``input()``) without readline.

@@ -53,7 +53,7 @@ def review_command(
         from sim.cli import jsonout
         extra = {"partial": "interrupted"} if done.partial else {}
         jsonout.echo("review", done.ruleset, {"game": str(game), **done.asked},
-                     {**judged_dict(r), **extra})      # a tied move is no mistake (issue 41)
+                     {**judged_dict(r), **extra})      # a tied move is no mistake
     else:
         from reports.review import describe
         typer.echo("\n".join(describe(r, _game_line(saved))))

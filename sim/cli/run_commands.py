@@ -12,7 +12,7 @@ from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
     SWAP, THREADS, V1, V2, WORKERS, compile_notice, fail, forward, json_option, one_line,
-    out_option, resume_option, run_config,
+    out_option, resume_advice, resume_option, run_config,
 )
 
 
@@ -57,8 +57,7 @@ def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
     with one_line("interrupted before any game was played"):
         done = work.run(**forward(locals(), "debug"),
                         meanwhile=None if as_json else "reports.text")
-    partial = done.partial and "interrupted" + (
-        f"; the finished batches are in {out}, continue with --resume" if out else "")
+    partial = done.partial and "interrupted" + resume_advice(out, "the finished batches are")
     if as_json:
         from sim.cli import jsonout
         result = done.result.to_dict()

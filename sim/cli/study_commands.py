@@ -13,7 +13,7 @@ from sim.cli import work
 from sim.cli.options import (
     BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, THREADS, V1, V2,
     WORKERS, complete_rules, complete_strategy, forward, json_option, one_line, out_option,
-    resume_option,
+    resume_advice, resume_option,
 )
 
 
@@ -44,12 +44,11 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
             quiet: bool = QUIET):
     """A fair tournament of strategies on duplicate deals."""
     options = forward(locals())
-    with one_line(hint=f"; continue with --resume (--out {out})" if out else ""):
+    with one_line(hint=lambda: resume_advice(out, "the finished blocks are")):
         done = work.compare(**options)
     result = done.result
     if done.partial:
-        result["partial"] = "interrupted" + (f"; the finished blocks are in {out}, continue "
-                                             f"with --resume" if out else "")
+        result["partial"] = "interrupted" + resume_advice(out, "the finished blocks are")
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("compare", done.ruleset, done.asked, {**result, "seconds": done.seconds})
@@ -97,8 +96,8 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
     """Ctrl-C in the swap study: the values stage's games so far (a run's summary, labelled
     PARTIAL) and the head-to-heads finished; exit 130."""
     tally, h2h = partial.result["tally"], partial.result["head_to_head"]
-    what = (f"interrupted in the {partial.stage} stage; the games so far are in {out}, "
-            f"continue with --resume")
+    what = (f"interrupted in the {partial.stage} stage"
+            + resume_advice(out, "the games so far are"))
     if as_json:
         result = tally.to_dict()
         result["partial"] = what
@@ -154,7 +153,7 @@ def study_rules(players: int = PLAYERS,
         done = work.study_rules(**forward(locals()))
     result = dict(done.result, seconds=done.seconds)
     if done.partial:
-        result["partial"] += f"; continue with --resume (--out {out})" if out else ""
+        result["partial"] += resume_advice(out, "the rulesets measured are")
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("study-rules", done.ruleset, done.asked, result)
@@ -194,8 +193,7 @@ def tune(strategy: str = typer.Argument(..., autocompletion=complete_strategy,
          quiet: bool = QUIET):
     """Tune a strategy's parameters against a field (optuna)."""
     options = forward(locals())
-    with one_line(hint=f"; the finished trials are in {out}, continue with --resume"
-                  if out else ""):
+    with one_line(hint=lambda: resume_advice(out, "the finished trials are")):
         done = work.tune(**options)
     if done.partial:
         _tune_partial(done.partial, out, as_json, done.ruleset)
@@ -215,7 +213,7 @@ def _tune_partial(partial, out, as_json, ruleset):
     checked on fresh deals); exit 130."""
     done, best = partial.result["trials"], partial.result["best"]
     what = (f"interrupted during {partial.stage}, after {len(done)} of {partial.of} trials"
-            + (f"; they are in {out}, continue with --resume" if out else ""))
+            + resume_advice(out, "they are"))
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("tune", ruleset, {"out": str(out) if out else None},

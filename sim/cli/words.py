@@ -140,7 +140,7 @@ def in_typed_words(text: str) -> str:
     """``text``, a reason the kernel gives (:func:`sim.kernel.position.why_illegal`, written
     for the JSON API), with each move written there as a JSON or Python object said as the
     player types it, in backquotes: ``only more 7s or {"end": true} may follow`` becomes
-    ``only more 7s or `end` may follow`` (issue 41; H19). Anything else is left as it is."""
+    ``only more 7s or `end` may follow`` (H19). Anything else is left as it is."""
     def one(found):
         raw = found.group(0)
         for read in (json.loads, ast.literal_eval):

@@ -19,7 +19,7 @@ calls :func:`install`.
 code that shapes results (:mod:`sim.kernel.identity`) and the Numba version, under ``SHITHEAD_CACHE_DIR``,
 else ``NUMBA_CACHE_DIR``, else ``~/.cache/shithead-sim``. Numba checks only the timestamp of a
 cached function's own file, so a function that inlines a helper from another file would
-otherwise keep running the old helper after that file changed (NUMBA-NOTES.md, gotcha 1).
+otherwise keep running the old helper after that file changed (tests/test_cache.py).
 Without the ``cache`` patch, functions are cached by Numba's public mechanism only if
 ``NUMBA_CACHE_DIR`` is set, else not at all.
 
@@ -133,15 +133,28 @@ def active(name: str) -> bool:
 
 def cache_dir(root: Path | None = None) -> Path:
     """The cache folder for this exact version of the project's code (:mod:`identity`, of
-    ``root``, by default this checkout) and of Numba; its name is saved runs' "code"."""
-    # what changes compiled code beyond the sources names its own cache too: borrow's type,
-    # and NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
-    salt = (f"{numba.__version__} borrow={active('borrow')} "
-            f"boundscheck={numba.config.BOUNDSCHECK}")
+    ``root``, by default this checkout) and of Numba (a saved folder's "code" is
+    :func:`results_code`)."""
+    salt = _salt()          # what changes compiled code beyond the sources names its own cache
     name = identity.own(salt) if root is None else identity.digest(root, salt)
     base = Path(os.environ.get("SHITHEAD_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
                 or Path.home() / ".cache" / "shithead-sim")
     return base if base.name == name else base / name   # inherited from a parent process
+
+
+def _salt() -> str:
+    # what changes compiled code beyond the sources: Numba's version, borrow's type, and
+    # NUMBA_BOUNDSCHECK (forced bounds checks, tests/boundscheck_paths.py)
+    return (f"{numba.__version__} borrow={active('borrow')} "
+            f"boundscheck={numba.config.BOUNDSCHECK}")
+
+
+def results_code(root: Path | None = None) -> str:
+    """A saved folder's "code", which ``--resume`` requires unchanged: the compile identity's
+    files and the studies' modules that decide the games (:data:`identity.GAMES`)."""
+    if root is None:
+        return identity.own(_salt(), identity.GAMES)
+    return identity.digest(root, _salt(), identity.GAMES)
 
 
 @lru_cache(maxsize=1)

@@ -284,7 +284,7 @@ def _clear_pile(st, into, known):
     and also to those at ``known`` unless it is 0 (the hand's known cards, R26).
 
     Over the ranks in the pile only (the set bits of its have-word): a pile holds a few
-    ranks, and a loop over all 14 took 7% of a turn in the pick-up alone."""
+    ranks, and a loop over all 14 made the pick-up measurably slower (benchmarks/ab.py)."""
     ranks = np.int64(st[PILEHAVE]) & RANKS_MASK
     while ranks:
         r = lowest_bit(ranks)
@@ -402,8 +402,8 @@ def _from_hand(st, p, r, n, rz):
     """Seat ``p`` plays ``n`` cards of rank ``r`` from the hand (R13), then draws (R8, R21:
     after the play and any burn); returns the play's events (:func:`_play`). Inlined in
     :func:`apply_with` for plays of 1 to 4 cards and in :func:`_apply_rare` for 5 to 8 (H18):
-    a play path shared with the big plays cost 0.5 ns of a 19 ns turn (4p lowest,
-    benchmarks/ab.py, benchmarks/results/seed-speed-2026-12-02.md)."""
+    a play path shared with the big plays slowed every turn of the seed rules (the figures:
+    benchmarks/results/seed-speed-2026-12-02.md)."""
     _hand_add(st, p, r, -n)
     st[ix(HANDN + p)] -= n
     k = st[ix(KNOWN + p * NR + r)] - n        # what is still known to be there (R26)

@@ -2,9 +2,9 @@
 checks, switches and applies it): at every call of the batch core, Numba's unboxing of a
 first-class function (each strategy and swap policy of the pool: 16 of them) asks
 ``numba.experimental.function_type`` for the function's two addresses, and for a dispatcher
-that looks its compile result up twice and unpickles the signature each time: 0.4 ms a call
-of the core, however few games the call plays (a tournament's many blocks, a batch's first
-chunks). Here the answer for a dispatcher is kept once found. Kept apart from compiler.py for
+that looks its compile result up twice and unpickles the signature each time, at every call
+of the core however few games the call plays (a tournament's many blocks, a batch's first
+chunks; the figures: benchmarks/results/numba-patches.md). Here the answer for a dispatcher is kept once found. Kept apart from compiler.py for
 its size; never applied on import."""
 from __future__ import annotations
 

@@ -49,8 +49,8 @@ def _rank_and_cards(m: int) -> tuple[int, int]:
 
 # A move's rank and number of cards looked up by its id (0 .. NMOVES - 1) rather than
 # divided out: in the engine they sit on a turn's critical path (the choice -> the rank ->
-# the pile's top -> the next legal word), where the division cost 1% of a turn
-# (4p lowest, benchmarks/ab.py).
+# the pile's top -> the next legal word), where a division is measurably slower
+# (benchmarks/ab.py).
 _RANK_OF = np.array([_rank_and_cards(m)[0] for m in range(NMOVES)], np.int64)
 _CARDS_OF = np.array([_rank_and_cards(m)[1] for m in range(NMOVES)], np.int64)
 

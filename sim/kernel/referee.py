@@ -206,7 +206,7 @@ def _referee(st, rng, cap, choose, apply, move_fns, kinds, params, log, err, see
     rz = rules_of(st)
     start = cycle.START if seen.shape[0] > 0 else cap + 1
     # H16: the forced opening is made here, through the one call of ``apply`` (a second
-    # call, or apply_move, would compile the rules once more: 5 s of a cold first run).
+    # call, or apply_move, would compile the rules once more, lengthening a cold first run).
     m = opening_move(st)
     while st[TURN] < cap:
         legal = legal_from(st, rz)

@@ -1,8 +1,9 @@
 """Per-game random streams: xoshiro256** seeded by splitmix64(seed, game index).
 
 Each game owns its generator state (4 uint64 words), so a game's randomness depends only on
-the run's seed and the game's index, never on threads, batches or global state
-(NUMBA-NOTES.md measured this to be bit-identical across 1 and 2 threads and Dask workers).
+the run's seed and the game's index, never on threads, batches or global state (the results
+are bit-identical across threads, batches and Dask workers: tests/test_engine_properties.py,
+benchmarks/same_results.py).
 All constants are ``np.uint64``: mixing uint64 with a Python int gives int64 in Numba.
 """
 from __future__ import annotations

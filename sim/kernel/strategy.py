@@ -31,7 +31,7 @@ Information is enforced, not trusted (R26): the arrays a strategy gets are typed
 index past the observation or the hand raises instead of reading hidden cards.
 
 Because both are first-class functions of one fixed signature, the core is compiled once for
-every mix of seats and can call a strategy from any module (NUMBA-NOTES.md).
+every mix of seats and can call a strategy from any module (docs/architecture.md).
 """
 from __future__ import annotations
 

@@ -44,14 +44,15 @@ class StoreError(RunError):
 
 
 def versions() -> dict:
-    """The project's version, the code's hash (the compile cache's name) and the versions of
-    Python and the libraries that make a result."""
+    """The project's version, the code's hash (what decides the games: --resume requires it
+    unchanged, :func:`sim.kernel.compiler.results_code`) and the versions of Python and the
+    libraries that make a result."""
     import numba
     import pyarrow
 
     from sim.kernel.version import VERSION as project
-    from sim.kernel.compiler import cache_dir
-    return {"shithead-sim": project, "code": cache_dir().name, "python": platform.python_version(),
+    from sim.kernel.compiler import results_code
+    return {"shithead-sim": project, "code": results_code(), "python": platform.python_version(),
             "numba": numba.__version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__}
 
 
@@ -73,6 +74,19 @@ def check_resume(resume: bool, out, what: str = "run") -> None:
     if resume and old is None:
         raise StoreError(f"cannot resume {path}: it holds no saved folder (no {MANIFEST}); "
                          f"start without --resume")
+
+
+def resume_advice(out, what: str) -> str:
+    """What a stopped command adds to its last line: where ``what`` (``the finished batches
+    are``) lie and ``--resume``, only when ``out`` holds a saved folder to continue (a stop
+    in the first seconds may have written none, and ``--resume`` would refuse it); "" without
+    ``--out``."""
+    if out is None:
+        return ""
+    path = Path(out).expanduser()
+    if read_manifest(path, quiet=True) is None:
+        return f"; nothing was saved in {path} yet (start again without --resume)"
+    return f"; {what} in {path}, continue with --resume"
 
 
 def make_dir(path, sub: str = "") -> Path:

@@ -27,9 +27,11 @@ from sim.kernel.position import legal_ids, move_to_id, to_state
 from sim.runs.config import check_seed
 from sim.runs.workers import Group, stream
 from sim.studies.analysis import (
-    DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, Z95, best_first, decision_seed, move_words,
-    paired_difference, splits_of, start_decision, start_worlds, tie_of,
+    DEFAULT_MAX_TURNS, DEFAULT_OPPONENTS, decision_seed, move_words, splits_of, start_decision,
+    start_worlds,
 )
+from sim.studies.race import paired_difference
+from sim.studies.stats import Z95
 
 DEFAULT_ROLLOUTS = 300
 LEVEL = 0.05
@@ -102,6 +104,79 @@ def move_phrase(st, m: int) -> str:
     reads it back to this move): :func:`sim.studies.analysis.move_words` in ``st`` (an H11
     ``one_then_rank`` add of all of a face-up rank writes every card, ``add K K K``)."""
     return move_words(m, st)
+
+
+def saved_choice(game: dict, options: list, seat: int) -> int:
+    """The index in ``options`` (:func:`sim.studies.analysis.splits_of` of its dealt cards)
+    of the seat's saved face-ups;
+    ``ValueError`` when they are not half of its dealt cards (R5)."""
+    up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
+    for i, (ranks, _, _) in enumerate(options):
+        if ranks == up:
+            return i
+    raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
+                     f"dealt cards (R5)")
+
+
+def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
+    """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
+    seat in ``given`` playing the choice given it (:func:`strategies.swaps.given_swaps`): ``(config,
+    swap functions, seat table, parameter rows)``; the config's strategies are
+    ``opponents``."""
+    from sim.runs.config import RunConfig
+    from strategies.swaps import given_swaps
+
+    players = int(game["players"])
+    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
+    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
+                    rules=game["rules"])
+    return (cfg, *given_swaps(cfg.pool, given))
+
+
+def swap_again(game: dict) -> np.ndarray:
+    """The kernel's state after the saved game's swap phase: :func:`sim.kernel.referee.
+    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.engine.apply_swap`; then
+    R6, H14, H15: the starter) on the saved deal, each seat choosing as it did. Which cards
+    it swapped matters, not only which ranks ended face up: a dealt face-up taken into the
+    hand is known there (R26) even when a card of its rank went up in its place. The choice
+    is the game's own where it can be found again: the human's saved mask, the others'
+    policies replayed from the game's random stream when that deals the saved cards (a
+    game of ``sim play`` or of a run); else the first choice that gives the saved face-ups,
+    dealt face-ups first (as ``sim play`` reads a typed choice)."""
+    from sim.kernel import referee
+    from sim.kernel.position import to_position
+    from sim.kernel.rng import seed_game
+    from strategies.swaps import given_swaps
+
+    dealt = to_state(game["dealt"])
+    players = int(dealt[PLAYERS])
+    seat, mask = game.get("seat"), game.get("swap_mask")
+    given = {} if seat is None or mask is None else {int(seat): int(mask)}
+    cfg, fns, table, params = seated_swaps(game, given)
+    st, rng = np.zeros_like(dealt), np.zeros(4, np.uint64)
+    choice, err = np.full(MAXP, -1, np.int64), np.zeros(3, np.int64)
+    cards = np.zeros(referee.SWAP_CARDS, np.int32)
+    if game.get("seed") is not None:        # the game's policies, from its random stream
+        seed_game(rng, np.uint64(game["seed"]), int(game.get("game") or 0))
+        referee.deal_game(st, rng, players, cfg.rules_vector)
+        if (to_position(st, cfg.ruleset) != game["dealt"]
+                or not referee.swap_phase(st, rng, fns, table, params, choice, cards, err)):
+            choice[:] = -1
+    for s, m in given.items():
+        choice[s] = m
+    for s in range(players):
+        dealt_cards = engine.swap_choices(dealt, s)
+        options = splits_of(dealt_cards)
+        up, _, first = options[saved_choice(game, options, s)]
+        ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)
+        if choice[s] < 0 or tuple(ranks) != up:
+            choice[s] = first                   # not found again: the saved face-ups
+    fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
+    st[:] = dealt
+    if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
+        raise AssertionError("a saved choice of half the cards was refused (R5)")
+    return st
+
 
 
 # -- the review ------------------------------------------------------------------------------
@@ -230,7 +305,7 @@ def decide(st, made: int, *, rollouts: int, seed: int, opponents: str = DEFAULT_
                              turn).result()
 
 
-class _Started:
+class Started:
     """A decision under review on the pool, in two steps: ``jobs`` (its ranking's worlds),
     ``advance()`` (once they are over, start the fresh worlds; the review's stream calls
     it as chunks finish) and ``result()``, which waits for both and returns the
@@ -254,8 +329,8 @@ class _Started:
         return self._finish(*self.fresh)
 
 
-def _start_decide(group, st, made, rollouts, seed, opponents, max_turns, turn) -> _Started:
-    """:func:`decide` in ``group``: the ranking's worlds started (:class:`_Started`)."""
+def _start_decide(group, st, made, rollouts, seed, opponents, max_turns, turn) -> Started:
+    """:func:`decide` in ``group``: the ranking's worlds started (:class:`Started`)."""
     from sim.kernel.position import move_to_dict
 
     max_turns = DEFAULT_MAX_TURNS if max_turns is None else max_turns
@@ -283,167 +358,7 @@ def _start_decide(group, st, made, rollouts, seed, opponents, max_turns, turn) -
                         tied=tie["tied"], more=tie["more"],
                         **measured_loss(scores, a.v2, span,
                                         move_phrase(st, made) in tie["tied"]))
-    return _Started(group, ranking.jobs, second, finish)
-
-
-# -- the swap (R5, V1) --------------------------------------------------------------------------
-def has_swap(game: dict) -> bool:
-    """Was the game saved after its swap (R5, V1), so that the swap can be reviewed?"""
-    return game.get("dealt") is not None and game.get("start") is not None
-
-
-def saved_choice(game: dict, options: list, seat: int) -> int:
-    """The index in ``options`` (:func:`sim.studies.analysis.splits_of` of its dealt cards)
-    of the seat's saved face-ups;
-    ``ValueError`` when they are not half of its dealt cards (R5)."""
-    up = tuple(sorted(rank_code(c) for c in game["start"]["face_up"][seat]))
-    for i, (ranks, _, _) in enumerate(options):
-        if ranks == up:
-            return i
-    raise ValueError(f"seat {seat}'s face-up cards after the swap are not half of its "
-                     f"dealt cards (R5)")
-
-
-def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
-    """The saved game's swap policies seated for :func:`sim.kernel.referee.swap_phase`, each
-    seat in ``given`` playing the choice given it (:func:`strategies.swaps.given_swaps`): ``(config,
-    swap functions, seat table, parameter rows)``; the config's strategies are
-    ``opponents``."""
-    from sim.runs.config import RunConfig
-    from strategies.swaps import given_swaps
-
-    players = int(game["players"])
-    swaps = [sw or None for sw in (game.get("swaps") or [None] * players)]
-    cfg = RunConfig(players=players, strategies=[opponents] * players, swaps=swaps,
-                    rules=game["rules"])
-    return (cfg, *given_swaps(cfg.pool, given))
-
-
-def swap_again(game: dict) -> np.ndarray:
-    """The kernel's state after the saved game's swap phase: :func:`sim.kernel.referee.
-    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.engine.apply_swap`; then
-    R6, H14, H15: the starter) on the saved deal, each seat choosing as it did. Which cards
-    it swapped matters, not only which ranks ended face up: a dealt face-up taken into the
-    hand is known there (R26) even when a card of its rank went up in its place. The choice
-    is the game's own where it can be found again: the human's saved mask, the others'
-    policies replayed from the game's random stream when that deals the saved cards (a
-    game of ``sim play`` or of a run); else the first choice that gives the saved face-ups,
-    dealt face-ups first (as ``sim play`` reads a typed choice)."""
-    from sim.kernel import referee
-    from sim.kernel.position import to_position
-    from sim.kernel.rng import seed_game
-    from strategies.swaps import given_swaps
-
-    dealt = to_state(game["dealt"])
-    players = int(dealt[PLAYERS])
-    seat, mask = game.get("seat"), game.get("swap_mask")
-    given = {} if seat is None or mask is None else {int(seat): int(mask)}
-    cfg, fns, table, params = seated_swaps(game, given)
-    st, rng = np.zeros_like(dealt), np.zeros(4, np.uint64)
-    choice, err = np.full(MAXP, -1, np.int64), np.zeros(3, np.int64)
-    cards = np.zeros(referee.SWAP_CARDS, np.int32)
-    if game.get("seed") is not None:        # the game's policies, from its random stream
-        seed_game(rng, np.uint64(game["seed"]), int(game.get("game") or 0))
-        referee.deal_game(st, rng, players, cfg.rules_vector)
-        if (to_position(st, cfg.ruleset) != game["dealt"]
-                or not referee.swap_phase(st, rng, fns, table, params, choice, cards, err)):
-            choice[:] = -1
-    for s, m in given.items():
-        choice[s] = m
-    for s in range(players):
-        dealt_cards = engine.swap_choices(dealt, s)
-        options = splits_of(dealt_cards)
-        up, _, first = options[saved_choice(game, options, s)]
-        ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)
-        if choice[s] < 0 or tuple(ranks) != up:
-            choice[s] = first                   # not found again: the saved face-ups
-    fns, table, params = given_swaps(cfg.pool, {s: int(choice[s]) for s in range(players)})
-    st[:] = dealt
-    if not referee.swap_phase(st, rng, fns, table, params, choice, cards, err):
-        raise AssertionError("a saved choice of half the cards was refused (R5)")
-    return st
-
-
-def swap_decision(game: dict, seat: int, *, rollouts: int, seed: int,
-                  opponents: str = DEFAULT_OPPONENTS, max_turns: int = 2000,
-                  threads=None) -> Decision | None:
-    """Review the seat's swap (R5; V1: its choice of face-ups), turn 0: every distinct choice
-    played out in the same ``rollouts`` worlds (the ranking), then the best and the choice
-    made in the next ``rollouts`` worlds (fresh: the loss), each world re-dealt from what
-    the seat saw at the deal (its own cards, the dealt face-ups: R26) with one random stream
-    for every choice (:func:`sim.kernel.sampling.swap_playouts`); the other seats swap by
-    their game's swap policies and every seat then plays ``opponents`` to the end of the
-    game. None for a game saved before its swap. ``sim swap`` splits the cards alike
-    (:func:`sim.studies.analysis.splits_of`) but values six cards over every deal holding
-    them, one strategy at every seat, scored as the swap study scores; here it is this
-    seat's choice at this deal from what it saw, the others swapping as they did, scored as
-    a turn is (V2: the expected place)."""
-    if not has_swap(game):
-        return None
-    with Group(threads) as group:
-        return _start_swap(group, game, seat, rollouts, seed, opponents, max_turns).result()
-
-
-def _start_swap(group, game, seat, rollouts, seed, opponents, max_turns) -> _Started:
-    """:func:`swap_decision` in ``group``: the ranking's worlds started; ``result()`` waits
-    for them, then plays the fresh ones."""
-    from sim.kernel.cards import NAMES
-    from sim.kernel.layout import HANDS
-    from sim.kernel.sampling import SWAP_REFUSED, swap_playouts
-
-    t0 = time.perf_counter()
-    dealt = to_state(game["dealt"])
-    players = int(dealt[PLAYERS])
-    options = splits_of(engine.swap_choices(dealt, seat))
-    made = saved_choice(game, options, seat)
-    cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
-    moves = cfg.pool.moves
-    hand = dealt[HANDS + seat * NR:HANDS + seat * NR + NR].copy()
-
-    def play(first, chosen):
-        # worlds first .. first + rollouts - 1, the options `chosen` played out in each
-        masks = np.array([options[o][2] for o in chosen], np.int64)
-        scores = np.zeros((rollouts, len(chosen)))
-
-        def block(lo, hi):
-            bad = np.zeros(3, np.int64)
-            code = swap_playouts(dealt, seat, hand, np.uint64(seed), first + lo, masks,
-                                 MAXP + seat, swap_fns, table, params, moves, max_turns,
-                                 scores[lo:hi], bad)
-            if code == SWAP_REFUSED:
-                raise ValueError(f"swap policy of seat {int(bad[0])} returned {int(bad[1])}, "
-                                 f"not a choice of half its cards (R5)")
-            if code:                                     # R24: never scored as a loss
-                raise ValueError(f"--opponents: {opponents} answered {int(bad[1])}, not a "
-                                 f"legal move, at turn {int(bad[2])} of a playout (R24)")
-        job = group.submit(rollouts, block, kind=("swap review", id(swap_fns)))
-        job.scores = scores
-        return job
-
-    v2 = bool(dealt[V2])
-    span = float(players - 1) if v2 else 1.0
-    names = ["up " + " ".join(NAMES[r] for r in up) for up, _, _ in options]
-    ranked = play(0, range(len(options)))
-
-    def second():
-        order = best_first(ranked.scores, v2)
-        b = order[0]
-        fresh = play(rollouts, [b] + ([] if b == made else [made]))
-        fresh.jobs = [fresh]
-        return fresh, order
-
-    def finish(fresh, order):
-        if fresh.done < fresh.n:
-            raise KeyboardInterrupt("the worlds were cut short")
-        b = order[0]
-        tie = tie_of(ranked.scores, v2, span, Z95, names)
-        return Decision(turn=0, moves=len(options), made=names[made], best=names[b],
-                        worlds=rollouts, seconds=time.perf_counter() - t0,
-                        made_json={"face_up": [NAMES[r] for r in options[made][0]]},
-                        best_json={"face_up": [NAMES[r] for r in options[b][0]]},
-                        ranking=[names[j] for j in order], tied=tie["tied"], more=tie["more"],
-                        **measured_loss(fresh.scores, v2, span, names[made] in tie["tied"]))
-    return _Started(group, [ranked], second, finish)
+    return Started(group, ranking.jobs, second, finish)
 
 
 def plan(game: dict, seat: int) -> tuple[list, int]:
@@ -472,7 +387,7 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
            seed: int | None = None, opponents: str = DEFAULT_OPPONENTS, out=None,
            on_start=None, on_decision=None, threads=None) -> Review:
     """Review ``seat``'s decisions in the saved ``game`` (default: the human's seat): its
-    swap first (turn 0, :func:`swap_decision`), then its turns with a choice, each analysed
+    swap first (turn 0, :func:`sim.studies.swapreview.swap_decision`), then its turns with a choice, each analysed
     with :func:`sim.studies.analysis.decision_seed` of ``seed`` (default: the game's own,
     else 0), as ``sim play``'s ``hint`` analyses it: the same ``rollouts`` as
     ``--hint-rollouts`` rank each turn as the hint did. The decisions are reproducible and
@@ -496,6 +411,8 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
     todo, forced = plan(game, seat)
     if out is not None:
         folder.new_dir(out)
+    from sim.studies.swapreview import has_swap, start_swap
+
     swap = has_swap(game)
     r = Review(seat, int(game["players"]), bool(start_state(game)[V2]), rollouts, seed,
                opponents, len(todo) + swap, len(game["moves"]), forced)
@@ -506,7 +423,7 @@ def review(game: dict, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLO
 
     def begin(item):
         if item is None:
-            return _start_swap(group, game, seat, rollouts, seed, opponents, 2000)
+            return start_swap(group, game, seat, rollouts, seed, opponents, 2000)
         turn, st, m, chain = item
         h = _start_decide(group, st, m, rollouts, seed, opponents, None, turn)
         h.chain, h.t0 = chain, time.perf_counter()

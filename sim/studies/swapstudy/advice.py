@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.kernel.cards import NAMES, NRANK
-from sim.studies.analysis import paired_difference, splits_of
+from sim.studies.analysis import splits_of
+from sim.studies.race import paired_difference
 from sim.studies.swapstudy.triples import card_names, table_code, usual_up, words
 
 DEFAULT_DEALS = 5000
