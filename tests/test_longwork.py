@@ -150,7 +150,7 @@ def test_compare_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_pat
     out = tmp_path / "cmp"
     with pytest.raises(Interrupted) as e:
         _compare(out=out, progress=_stop_at(7000))
-    part, part_info = e.value.partial.result
+    part, part_info = e.value.partial.result.tournament, e.value.partial.result.info
     assert 7000 <= part.games < 30_000 and part_info["stopped"] == "interrupted"
     saved = sorted((out / "games").glob("part-*.parquet"))
     assert 0 < len(saved) < 10 and (out / "manifest.json").exists()

@@ -95,7 +95,7 @@ def study_swap(players: int = PLAYERS,
 def _study_partial(partial, out, as_json, seconds, ruleset):
     """Ctrl-C in the swap study: the values stage's games so far (a run's summary, labelled
     PARTIAL) and the head-to-heads finished; exit 130."""
-    tally, h2h = partial.result["tally"], partial.result["head_to_head"]
+    tally, h2h = partial.result.tally, partial.result.head_to_head
     what = (f"interrupted in the {partial.stage} stage"
             + resume_advice(out, "the games so far are"))
     if as_json:

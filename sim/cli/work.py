@@ -120,7 +120,7 @@ def compare(strategies, *, players=4, games="100k", seed=0, rules="seed", rule=N
         until_clear=until_clear, max_games=cap, progress=progress, out=out,
         cycle_stop=cycle_stop, seating=seating, resume=resume),
         quiet, cfg.ruleset, asked, planned)
-    t, info = done.result
+    t, info = done.result.tournament, done.result.info
     if not t.games:
         raise KeyboardInterrupt("interrupted before a deal was played under every rotation")
     done.result = dict(t.to_dict(), info=info)

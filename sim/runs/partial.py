@@ -12,9 +12,10 @@ one when nothing was finished):
   rotation (``done`` deals);
 - ``sim run`` (:func:`sim.runs.runner.run`): the :class:`~sim.runs.tally.Tally` of every game
   played or loaded;
-- ``sim compare``: ``(Tournament, info)``, as :func:`sim.studies.compare.compare` returns;
-- ``sim study swap``: ``{"tally": the values stage's Tally, "head_to_head": [the
-  head-to-heads finished]}``;
+- ``sim compare``: a :class:`~sim.studies.compare.Comparison` (the tournament and its info),
+  as :func:`sim.studies.compare.compare` returns;
+- ``sim study swap``: a :class:`~sim.studies.swapstudy.values.SwapStudyPartial` (the values
+  stage's Tally and the head-to-heads finished);
 - ``sim study rules`` and ``sim tune``: their result dict, marked ``partial``;
 - ``sim review``: the :class:`~sim.studies.review.Review` of the decisions made so far.
 

@@ -12,6 +12,8 @@ strategy by anytime-valid confidence sequences (docs/comparing.md).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.kernel.fastpath import POOL
@@ -49,6 +51,15 @@ KIND = "compare"
 FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
                           # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
 RESULT = "compare.json"
+
+
+class Comparison(NamedTuple):
+    """What :func:`compare` returns, and an interrupted comparison's ``partial.result``: the
+    :class:`~sim.studies.tournament.Tournament` of the deals played and ``info`` (the design,
+    seating, timings and, when stopped early, why: :func:`describe`'s dict)."""
+
+    tournament: Tournament
+    info: dict
 
 
 class _Read:
@@ -112,7 +123,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
             threads=None, block=None, independent=False, until_clear=False,
             max_games=None, swaps=None, progress=None, out=None, cycle_stop=True,
             seating="balanced", resume=False):
-    """Play a duplicate-deal tournament; return (Tournament, info).
+    """Play a duplicate-deal tournament; return its :class:`Comparison`.
 
     ``games`` counts every game played (deals x rotations). ``independent`` replays no deal:
     each rotation gets its own game indices (to measure what duplicate deals gain). With
@@ -122,7 +133,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     missing ones played, which gives exactly the uninterrupted result.
 
     Ctrl-C raises :class:`~sim.runs.partial.Interrupted` within about a second, its
-    ``partial.result`` the ``(Tournament, info)`` of the deals played so far (whole blocks
+    ``partial.result`` the :class:`Comparison` of the deals played so far (whole blocks
     are saved: ``resume`` plays the rest). ``out`` is then finished with compare.json
     (:func:`read`), or marked partial once a deal was played under every rotation.
     """
@@ -229,8 +240,8 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         extra = {"partial": partial} if partial else {}
         close(saved, {RESULT: dict(t.to_dict(), info=info, **extra)}, partial, default=float)
     if partial:
-        raise Interrupted(Partial((t, info), t.games, deals * k))
-    return t, info
+        raise Interrupted(Partial(Comparison(t, info), t.games, deals * k))
+    return Comparison(t, info)
 
 
 def read(root, manifest) -> Loaded:

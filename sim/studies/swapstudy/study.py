@@ -20,7 +20,7 @@ from sim.studies.swapstudy.model import (
 )
 from sim.studies.swapstudy.policy import examples, write_policy_file
 from sim.studies.swapstudy.table import triple_table
-from sim.studies.swapstudy.values import refuse_hand_size, values_stage
+from sim.studies.swapstudy.values import SwapStudyPartial, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 KIND = "swap-study"
@@ -96,7 +96,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
         stage = values_stage(players, games, seed, rules, strategy, threads, progress, kept,
                              batch, max_turns, cycle_stop)
     except Interrupted as e:
-        _close(saved, e.partial.result["tally"], options, stage=e.partial.stage)
+        _close(saved, e.partial.result.tally, options, stage=e.partial.stage)
         raise
     state = {"stage": "fitting", "head_to_head": []}       # what _rest has reached
     try:
@@ -105,7 +105,7 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     except KeyboardInterrupt:
         _close(saved, stage["tally"], options, stage=state["stage"])
         h2h = state["head_to_head"]
-        raise Interrupted(Partial({"tally": stage["tally"], "head_to_head": h2h},
+        raise Interrupted(Partial(SwapStudyPartial(stage["tally"], h2h),
                                   games + sum(r["games"] for r in h2h),
                                   planned_games(games, h2h_games),
                                   stage=state["stage"])) from None

@@ -3,6 +3,8 @@ with its face-up and hand triples after the swap, aggregated into cells; and the
 every stage, kept for ``--resume``."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.runs.partial import Interrupted, Partial
@@ -26,6 +28,16 @@ class _Read:
         if self.tick is not None:
             self.tick(self.batch.status.size)
         return self.batch
+
+
+class SwapStudyPartial(NamedTuple):
+    """An interrupted swap study's ``partial.result``: the values stage's
+    :class:`~sim.runs.tally.Tally` (random swaps) of the games played so far, and the
+    head-to-heads finished (their result dicts, :func:`~sim.studies.swapstudy.h2h.
+    head_to_heads`)."""
+
+    tally: object
+    head_to_head: list
 
 
 def start_kept(group, games, name, cfg, first, n, tick=None, index=None, also=None,
@@ -119,7 +131,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
     except KeyboardInterrupt as e:
         if isinstance(e, Interrupted) and e.partial.result.status.size:
             tally.add(e.partial.result)          # the batch's first games (not saved)
-        raise Interrupted(Partial({"tally": tally, "head_to_head": []}, tally.games, games,
+        raise Interrupted(Partial(SwapStudyPartial(tally, []), tally.games, games,
                                   stage="values")) from None
     return {"cfg": cfg, "tally": tally, "cell_n": cell_n, "cell_w": cell_w, "count": count,
             "score": score, "unf": unf, "unfinished": unfinished, "v1": v1, "v2": v2,
