@@ -17,8 +17,8 @@ from sim.kernel.compiler import cache_dir
 ROOT = Path(__file__).resolve().parents[1]
 
 # Every module of sim.runs is either covered or said not to change a game or its record.
-NOT_RESULTS = {"__init__.py", "estimate.py", "extras.py", "folder.py", "partial.py", "saved.py",
-               "tally.py"}
+NOT_RESULTS = {"__init__.py", "estimate.py", "extras.py", "folder.py", "kinds.py", "partial.py",
+               "saved.py", "tally.py"}
 
 # Every module of sim.studies either decides a folder's games (identity.GAMES) or reads them.
 READS_GAMES = {"__init__.py", "analysis.py", "discordant.py", "race.py", "rankings.py",

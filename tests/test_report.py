@@ -88,7 +88,9 @@ def test_load_opens_each_kind_with_its_own_reader(saved, tmp_path):
 
 
 def test_load_refuses_what_is_not_a_finished_run(saved, tmp_path):
-    with pytest.raises(ValueError, match="not a saved folder.*manifest.json.*sim run, compare, study swap, study rules, tune or review"):
+    with pytest.raises(ValueError, match="not a saved folder.*manifest.json.*sim run, sim "
+                                         "compare, sim study swap, sim tune, sim study rules "
+                                         "or sim review"):
         sim.load(tmp_path)
     with pytest.raises(ValueError, match="no such folder"):
         sim.load(tmp_path / "missing")
@@ -142,8 +144,9 @@ def test_the_page_is_chosen_by_the_manifest_kind(saved, tmp_path):
     (path / "manifest.json").write_text(json.dumps(dict(manifest, kind="mystery")))
     with pytest.raises(ValueError, match="kind 'mystery'.*run, compare, swap-study"):
         write_report(path, tmp_path / "x.html")
-    from reports.html import PAGES, page_module
-    assert {k: page_module(k).__name__ for k in PAGES} == {
+    from reports.html import page_module
+    from sim.runs.kinds import KINDS
+    assert {k: page_module(k).__name__ for k in KINDS} == {
         "run": "reports.html.run", "compare": "reports.html.compare",
         "swap-study": "reports.html.study", "tune": "reports.html.tune",
         "review": "reports.html.review",

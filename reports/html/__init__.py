@@ -3,17 +3,11 @@
 The page embeds every plot as a base64 PNG (it can be mailed or archived alone); the same
 plots are written as PNG files, and every table as a CSV file, in ``<name>_files/`` beside
 the page. The page template is ``page.html.j2`` (Jinja2) with ``page.css``; what the page
-draws depends on the kind of folder, read from its manifest (``kind``), one module each:
+draws depends on the kind of folder, read from its manifest (``kind``): each kind's page
+module is declared with the kind (:data:`sim.runs.kinds.KINDS`).
 
-- ``run`` (``sim run --out``): :mod:`reports.html.run`;
-- ``compare`` (``sim compare --out``): :mod:`reports.html.compare`;
-- ``swap-study`` (``sim study swap --out``): :mod:`reports.html.study`;
-- ``tune`` (``sim tune --out``): :mod:`reports.html.tune`;
-- ``review`` (``sim review --out``): :mod:`reports.html.review`.
-- ``rules-lab`` (``sim study rules --out``): :mod:`reports.html.ruleslab`.
-
-A page module has ``TITLE`` (or ``title(run)``), ``FILE`` (its result file, named when it
-is malformed), and ``answer`` and ``build`` where it needs them. Every page leads with its
+A page module has ``TITLE`` (or ``title(run)``), and ``answer`` and ``build`` where it needs
+them (the result file named when it is malformed is the kind's). Every page leads with its
 answer: a module's ``answer(page, run)`` (a run's win rate by strategy or its
 first player's edge, the tournament's leader against each other strategy, the swap study's
 best split, the tuning's check on fresh deals, the rules lab's headline, the review's
@@ -31,21 +25,20 @@ from pathlib import Path
 from reports.html import common
 from sim.studies.saved import load
 
-PAGES = {"run": "reports.html.run", "compare": "reports.html.compare",
-         "swap-study": "reports.html.study", "tune": "reports.html.tune",
-         "review": "reports.html.review",
-         "rules-lab": "reports.html.ruleslab"}
 HERE = Path(__file__).resolve().parent
 
 
 def page_module(kind: str):
-    """The module that draws a folder of this manifest ``kind``."""
+    """The module that draws a folder of this manifest ``kind`` (declared in
+    :data:`sim.runs.kinds.KINDS`)."""
     import importlib
 
-    if kind not in PAGES:
+    from sim.runs.kinds import KINDS
+
+    if kind not in KINDS:
         raise ValueError(f"cannot report a folder of kind {kind!r} (manifest.json): known "
-                         f"kinds are {', '.join(PAGES)}")
-    return importlib.import_module(PAGES[kind])
+                         f"kinds are {', '.join(KINDS)}")
+    return importlib.import_module(KINDS[kind].page)
 
 
 def write_report(run_dir, out_html=None) -> list[Path]:
@@ -67,7 +60,9 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     if out_html.is_dir():
         raise ValueError(f"{out_html} is a folder: give the name of the HTML file to write")
     page = common.Page(out_html)
-    result = run.path / getattr(module, "FILE", "summary.json")
+    from sim.runs.kinds import KINDS
+
+    result = run.path / KINDS[kind].result
     warnings = []
     # Names come from users (strategy files, parameters): a "$" in them is not mathtext.
     with matplotlib.rc_context({"text.parse_math": False}):
@@ -105,4 +100,4 @@ def write_report(run_dir, out_html=None) -> list[Path]:
     return [out_html] + page.written
 
 
-__all__ = ["write_report", "page_module", "PAGES"]
+__all__ = ["write_report", "page_module"]

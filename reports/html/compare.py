@@ -18,7 +18,6 @@ from reports.html.common import (
 from sim.runs.saved import Loaded
 
 TITLE = "tournament"
-FILE = "compare.json"
 
 
 def _compare(run: Loaded) -> dict:

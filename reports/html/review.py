@@ -11,9 +11,9 @@ import pandas as pd
 from reports.html.common import Page, _legend_below, axes, fig_title, percent_axis
 from reports.review import judged, loss_text, summary_line, value_text
 from reports.ties import MISTAKE
+from sim.runs.kinds import KINDS
 from sim.runs.saved import Loaded
 
-FILE = "review.json"
 
 
 def title(run: Loaded) -> str:
@@ -24,7 +24,7 @@ def title(run: Loaded) -> str:
 def _review(run: Loaded):
     from sim.studies.review import Decision, Review
 
-    data = json.loads((run.path / FILE).read_text())
+    data = json.loads((run.path / KINDS["review"].result).read_text())
     return Review(data["seat"], data["players"], data["v2"], data["rollouts"], data["seed"],
                   data["opponents"], data["summary"]["of"], data["turns"], data["forced"],
                   [Decision(**d) for d in data["decisions"]], data["interrupted"])

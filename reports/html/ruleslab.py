@@ -12,10 +12,10 @@ import pandas as pd
 
 from reports.html.common import Page, fig_title, new_figure
 from reports.lab_text import no_effect, no_effect_line
+from sim.runs.kinds import KINDS
 from sim.runs.saved import Loaded
 
 TITLE = "rules lab"
-FILE = "ruleslab.json"
 PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts)", 100.0),
           ("first_mover", "first mover's edge (pts)", 100.0),
           ("skill_counting", "skill, counting (index)", 1.0),
@@ -24,7 +24,7 @@ PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts
 
 
 def load_result(run: Loaded) -> dict:
-    return json.loads((run.path / FILE).read_text())
+    return json.loads((run.path / KINDS["rules-lab"].result).read_text())
 
 
 def answer(page: Page, run: Loaded) -> None:

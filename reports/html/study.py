@@ -17,7 +17,6 @@ from reports.html.common import (
 from sim.runs.saved import Loaded
 
 TITLE = "swap study"
-FILE = "study.json"
 MIN_TRIPLE_GAMES = 100     # a triple ranks among the best/worst only if seen this often
 UNFINISHED = ("Unfinished games (R25) count as games not won by any seat, in every "
               "denominator.")

@@ -13,7 +13,6 @@ from reports.html.common import (
 from sim.runs.saved import Loaded
 
 TITLE = "tuning"
-FILE = "tune.json"
 
 
 def answer(page: Page, run: Loaded) -> None:

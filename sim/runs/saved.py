@@ -118,24 +118,18 @@ def read(root: Path, manifest: dict) -> Loaded:
                   by_strategy=pd.DataFrame(summary.get("by_strategy", [])), parts=parts)
 
 
-# the command that saves each kind of folder
-COMMANDS = {"run": "sim run", "compare": "sim compare", "swap-study": "sim study swap",
-            "tune": "sim tune", "rules-lab": "sim study rules", "review": "sim review"}
-
-
-# the kinds whose command has no --resume (a review is short: it is run again)
-NO_RESUME = {"review"}
-
-
 def unfinished(root: Path, manifest: dict, result: str, progress: str = "") -> str:
     """What to say of a saved folder without its result (the file ``result``): the command
     that saved it stopped (killed, or interrupted before it saved a partial result), and
     ``--resume`` continues it; ``progress``: how far it got."""
+    from sim.runs.kinds import KINDS
+
     kind = manifest.get("kind", "run")
-    command = COMMANDS.get(kind, f"the command that saved it ({kind})")
+    known = KINDS.get(kind)
+    command = known.command if known else f"the command that saved it ({kind})"
     head = (f"the {'run' if kind == 'run' else kind} in {root} did not finish: it has no "
             f"{result}{progress}.")
-    if kind in NO_RESUME:                   # a command without --resume: run it again
+    if known is not None and not known.resume:       # no --resume: it is run again
         return f"{head} Run `{command}` again with `--out {root}`, then report it"
     return (f"{head} Continue it with the same `{command}` options plus "
             f"`--out {root} --resume`, then report it")

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
+from sim.runs.kinds import KINDS
 from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
@@ -50,7 +51,7 @@ def blocks(deals, block, until_clear):
 KIND = "compare"
 FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
                           # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
-RESULT = "compare.json"
+RESULT = KINDS[KIND].result
 
 
 class Comparison(NamedTuple):

@@ -5,8 +5,8 @@
 >>> run.games.groupby("starter")["turns"].mean()   # every per-game record
 
 The manifest (:mod:`sim.runs.folder`) names the folder's kind; each kind is opened by its own
-reader (:data:`READERS`: a run's in :mod:`sim.runs.saved`, each study's beside the study, built
-with :func:`result_of` and :func:`opened`), which returns a :class:`~sim.runs.saved.Loaded`. The
+reader (declared in :data:`sim.runs.kinds.KINDS`: a run's in :mod:`sim.runs.saved`, each
+study's beside the study, built with :func:`result_of` and :func:`opened`), which returns a :class:`~sim.runs.saved.Loaded`. The
 summary, manifest and tables are read at once; the per-game records (one Parquet file per
 batch) on first use of ``.games``. :func:`close` ends a study's folder, finished or partial.
 """
@@ -16,14 +16,8 @@ import importlib
 from pathlib import Path
 
 from sim.runs import folder
+from sim.runs.kinds import SAVED, kind_of
 from sim.runs.saved import Loaded, read_json, unfinished
-
-# kind -> "module:function" of its reader, function(root, manifest) -> Loaded
-READERS = {"run": "sim.runs.saved:read", "compare": "sim.studies.compare:read",
-           "swap-study": "sim.studies.swapstudy.study:read", "tune": "sim.studies.tune:read",
-           "rules-lab": "sim.studies.ruleslab.study:read", "review": "sim.studies.review:read"}
-
-SAVED = "the --out folder of sim run, compare, study swap, study rules, tune or review"
 
 
 def load(path) -> Loaded:
@@ -44,11 +38,7 @@ def load(path) -> Loaded:
     if manifest is None:
         raise ValueError(f"{root} is not a saved folder: it has no manifest.json (expected "
                          f"{SAVED})")
-    kind = manifest.get("kind", "run")
-    if kind not in READERS:
-        raise ValueError(f"{root} holds a folder of kind {kind!r}, which this version of "
-                         f"shithead-sim cannot open (known kinds: {', '.join(READERS)})")
-    module, _, name = READERS[kind].partition(":")
+    module, _, name = kind_of(manifest.get("kind", "run"), root).reader.partition(":")
     return getattr(importlib.import_module(module), name)(root, manifest)
 
 

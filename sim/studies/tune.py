@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs import folder
+from sim.runs.kinds import KINDS
 from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunConfig, RunError
 from sim.runs.partial import Interrupted, Partial
@@ -212,7 +213,7 @@ def _interval(x, bounds=(0.0, 1.0), null=None):
 
 KIND = "tune"
 FORMAT = 1
-RESULT = "tune.json"
+RESULT = KINDS[KIND].result
 TRIALS = "trials.jsonl"      # one line per trial, appended as they finish
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.runs import folder
+from sim.runs.kinds import KINDS
 from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
@@ -312,7 +313,7 @@ def fmt(x, unit) -> str:
 
 # -- the folder ------------------------------------------------------------------------------
 FORMAT = 1
-RESULT = "ruleslab.json"
+RESULT = KINDS[KIND].result
 
 
 def _open(out, plan, resume):

@@ -8,6 +8,7 @@ import numpy as np
 from sim.kernel.cards import NAMES
 from sim.kernel.ruleset import Ruleset
 from sim.runs import folder
+from sim.runs.kinds import KINDS
 from sim.runs.workers import Played
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunError
@@ -26,7 +27,7 @@ BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
 KIND = "swap-study"
 FORMAT = 3                  # 2: values.json's cycle_stop and neighbours are facts (sim.runs.tally)
                             # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
-STUDY = "study.json"
+STUDY = KINDS[KIND].result
 VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
 
