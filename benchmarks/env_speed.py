@@ -3,6 +3,7 @@
 2 threads, the AEC environment (sim.env.aec) stepped from Python.
 
     python benchmarks/env_speed.py [--players 4] [--tables 4096] [--seconds 3] [--rules seed]
+                                   [--swap highest-up|choose]
 
 The batched figure includes drawing the random actions (sim.env.vector.random_legal); the
 target is 1,000,000 agent-steps/s on one core at 4 players.
@@ -18,8 +19,8 @@ from sim.env.vector import VectorTables
 from sim.kernel.rng import seed_game
 
 
-def batched(players, tables, seconds, rules, threads):
-    v = VectorTables(tables, players=players, rules=rules, threads=threads)
+def batched(players, tables, seconds, rules, threads, swap="highest-up"):
+    v = VectorTables(tables, players=players, rules=rules, threads=threads, swap=swap)
     v.reset(seed=1)
     rng = np.zeros(4, np.uint64)
     seed_game(rng, np.uint64(2), 0)
@@ -33,10 +34,10 @@ def batched(players, tables, seconds, rules, threads):
     return steps / (time.perf_counter() - t0)
 
 
-def aec(players, seconds, rules):
+def aec(players, seconds, rules, swap="highest-up"):
     from sim.env.aec import ShitheadEnv
 
-    env = ShitheadEnv(players=players, rules=rules)
+    env = ShitheadEnv(players=players, rules=rules, swap=swap)
     gen = np.random.default_rng(1)
     env.reset(seed=1)
     steps, t0 = 0, time.perf_counter()
@@ -73,13 +74,15 @@ def main():
     ap.add_argument("--tables", type=int, default=4096)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rules", default="seed")
+    ap.add_argument("--swap", default="highest-up",
+                    help="every seat's swap policy, or 'choose': the swap is an action")
     a = ap.parse_args()
-    print(f"{a.players} players, {a.rules} rules, random legal actions")
+    print(f"{a.players} players, {a.rules} rules, swap {a.swap}, random legal actions")
     for threads in (1, 2):
-        rate = batched(a.players, a.tables, a.seconds, a.rules, threads)
+        rate = batched(a.players, a.tables, a.seconds, a.rules, threads, a.swap)
         print(f"batched env, {a.tables} tables, {threads} thread(s): {rate:>12,.0f} agent-steps/s",
               flush=True)
-    print(f"AEC env (PettingZoo, Python loop):        {aec(a.players, a.seconds, a.rules):>12,.0f}"
+    print(f"AEC env (PettingZoo, Python loop):        {aec(a.players, a.seconds, a.rules, a.swap):>12,.0f}"
           f" agent-steps/s", flush=True)
     print(f"sim run (random, 1 thread):               {sim_run(a.players, a.seconds, a.rules):>12,.0f}"
           f" turns/s", flush=True)

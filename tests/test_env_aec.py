@@ -228,3 +228,173 @@ def test_missing_extra_says_which_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)      # as if not installed
     with pytest.raises(RunError, match=r"pip install 'shithead-sim\[rl\]'"):
         sim.env.env(players=4)
+
+
+# -- swap="choose": the swap (R5/V1) as an action -------------------------------------------
+CHOOSE_TABLES = [dict(players=4), dict(players=5, rules="classic"),
+                 dict(players=3, rule=["hand_size=4", "choose_face_ups=true"]),
+                 dict(players=6, rules="boothj5")]
+
+
+@pytest.mark.parametrize("kw", CHOOSE_TABLES,
+                         ids=lambda kw: f"{kw.get('rules', 'seed')}-{kw['players']}")
+def test_api_choose(kw):
+    api_test(ShitheadEnv(swap="choose", **kw), num_cycles=300)
+
+
+def test_seed_and_parallel_choose():
+    seed_test(functools.partial(ShitheadEnv, players=4, swap="choose"), num_cycles=300)
+    seed_test(functools.partial(ShitheadEnv, players=3, swap="choose",
+                                rule=["hand_size=4"]), num_cycles=300)
+    parallel_api_test(ShitheadParallelEnv(players=4, swap="choose"), num_cycles=300)
+    parallel_seed_test(functools.partial(ShitheadParallelEnv, players=3, swap="choose",
+                                         illegal="lowest"))
+
+
+def test_choose_action_set():
+    from sim.env import core
+    from sim.env.spec import N_ACTIONS_CHOOSE, SWAP_IDS
+    from sim.kernel.layout import DEALER, NMOVES
+
+    assert SWAP_IDS == 70 and N_ACTIONS_CHOOSE == NMOVES + 70
+    assert ShitheadEnv(players=4).action_space("seat_0").n == NMOVES      # default unchanged
+    env = ShitheadEnv(players=4, swap="choose")
+    assert env.action_space("seat_0").n == N_ACTIONS_CHOOSE
+    env.reset(seed=3)
+    dealer = int(env.table.st[DEALER])
+    for i in range(1, 5):                       # deal order from the dealer's left
+        agent = env.agent_selection
+        assert agent == f"seat_{(dealer + i) % 4}"
+        obs = env.observe(agent)
+        assert obs["observation"][CURRENT] == (dealer + i) % 4
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), NMOVES + np.arange(20))
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        env.step(NMOVES)
+    assert not env.table.swapping
+    assert not env.observe(env.agent_selection)["action_mask"][NMOVES:].any()
+    # the combinations: 3 of 6 slots (20), 4 of 8 (70), lexicographic, each mask once
+    assert list(core.SWAP_MASKS[0, :3]) == [0b000111, 0b001011, 0b010011]
+    assert list(core.SWAP_MASKS[1, :2]) == [0b00001111, 0b00010111]
+    for h, k in ((0, 20), (1, 70)):
+        masks = core.SWAP_MASKS[h, :k]
+        assert len(set(masks)) == k and (core.SWAP_MASKS[h, k:] == -1).all()
+        assert all(bin(int(m)).count("1") == h + 3 for m in masks)
+
+
+@pytest.mark.parametrize("kw", [dict(players=4), dict(players=4, rules="classic"),
+                                dict(players=3, rule=["hand_size=4"]),
+                                dict(players=4, rule=["choose_face_ups=true"])],
+                         ids=["seed", "classic", "hand4", "v1"])
+def test_chosen_cards_go_face_up(kw):
+    """A chosen swap id puts exactly the chosen slots' cards face up and the others in the
+    hand (R5/V1, the kernel's apply_swap); the deal is still `sim run`'s."""
+    from itertools import combinations
+
+    from sim.kernel.layout import DEALER, FU, FUN, NMOVES, R_HAND
+    from sim.runs.config import RunConfig
+    from sim.runs.onegame import record_game
+
+    env = ShitheadEnv(swap="choose", **kw)
+    players = kw["players"]
+    gen = np.random.default_rng(7)
+    for g in range(3):
+        env.reset(seed=11, options={"game": g})
+        cfg = RunConfig(games=3, players=players, seed=11, rules=env.spec_.ruleset)
+        assert np.array_equal(env.table.dealt, record_game(cfg, g).dealt)   # sim run's deal
+        h = int(env.table.st[R_HAND])
+        want = {}
+        for _ in range(players):
+            seat = int(env.agent_selection[5:])
+            cards = engine.swap_choices(env.table.st, seat)
+            assert len(cards) == 2 * h
+            j = int(gen.integers(len(list(combinations(range(2 * h), h)))))
+            slots = list(combinations(range(2 * h), h))[j]
+            up = np.bincount(cards[list(slots)], minlength=NR)
+            down = np.bincount(np.delete(cards, list(slots)), minlength=NR)
+            want[seat] = (up, down)
+            env.step(NMOVES + j)
+        st = env.table.st
+        starter = int(st[CURRENT])
+        for seat, (up, down) in want.items():
+            assert st[FUN + seat] == h
+            assert np.array_equal(st[FU + seat * NR:FU + seat * NR + NR], up)
+            hand = st[HANDS + seat * NR:HANDS + seat * NR + NR]
+            if env.spec_.ruleset.forced_opening and seat == starter:
+                continue                    # H16 has played some of the starter's hand
+            assert np.array_equal(hand, down)
+        assert 0 <= int(st[DEALER]) < players
+
+
+def test_choose_keep_is_sim_runs_none():
+    """Every seat choosing the first swap id (the dealt face-ups stay up) gives the start of
+    `sim run --swap none`, card for card (the kernel applies both)."""
+    from sim.kernel.layout import NMOVES
+    from sim.runs.config import RunConfig
+    from sim.runs.onegame import record_game
+
+    cfg = RunConfig(games=2, players=4, seed=5, swaps=["none"])
+    env = ShitheadEnv(players=4, swap="choose")
+    for g in range(2):
+        env.reset(seed=5, options={"game": g})
+        for _ in range(4):
+            env.step(NMOVES)
+        assert np.array_equal(env.table.st, record_game(cfg, g).start)
+
+
+def test_choose_some_seats_and_bad_actions():
+    from sim.kernel.layout import NMOVES
+
+    env = ShitheadEnv(players=3, swap=["choose", "highest-up", "choose"])
+    env.reset(seed=1)
+    seen = set()
+    while env.table.swapping:
+        seen.add(env.agent_selection)
+        with pytest.raises(ValueError, match="R24"):
+            env.step(0)                                    # a move, in the swap phase
+        with pytest.raises(ValueError, match="R24"):
+            env.step(NMOVES + 20)                          # id 20: none at hand size 3
+        env.step(NMOVES + 5)
+    assert seen == {"seat_0", "seat_2"}
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(ValueError, match="R24"):
+        env.step(NMOVES + 1)                               # a swap, in play
+    assert mask[:NMOVES].any()
+    lenient = ShitheadEnv(players=3, swap="choose", illegal="lowest")
+    lenient.reset(seed=1)
+    agent = lenient.agent_selection
+    lenient.step(0)
+    assert lenient.infos[agent] == {"illegal": True}
+
+
+def test_no_leak_in_the_swap_phase():
+    """In the swap phase a seat sees the state as dealt: its own cards and the public block
+    (R26), nothing of the other hands, stock or face-downs, and nothing of the others'
+    choices (R5: simultaneous); the choices are made together after the last seat's."""
+    from sim.kernel.layout import NMOVES
+
+    for rules in ("seed", "classic"):
+        env = ShitheadEnv(players=4, rules=rules, swap="choose")
+        twin = ShitheadEnv(players=4, rules=rules, swap="choose")
+        env.reset(seed=2)
+        twin.reset(seed=2)
+        gen = np.random.default_rng(1)
+        swapped = 0
+        while env.table.swapping:
+            for seat in range(4):
+                agent = f"seat_{seat}"
+                twin.table.st[:], ok = _hidden_variant(env.table.st, seat, gen)
+                twin.table.phase = env.table.phase
+                swapped += ok
+                a, b = env.observe(agent), twin.observe(agent)
+                assert np.array_equal(a["observation"], b["observation"])
+                assert np.array_equal(a["action_mask"], b["action_mask"])
+            twin.table.st[:] = env.table.st
+            env.step(NMOVES + int(gen.integers(20)))
+            twin.step(NMOVES + int(gen.integers(20)))     # other choices: same views
+            if env.table.swapping:
+                for agent in env.agents:
+                    assert np.array_equal(env.observe(agent)["observation"],
+                                          twin.observe(agent)["observation"])
+        assert swapped > 0

@@ -63,6 +63,29 @@ def test_user_file_strategy(tmp_path):
     assert len(_episodes(env, 2, 0)) == 2
 
 
+def test_learner_swaps_by_action():
+    """swap="choose": the learner's first step of each episode is its swap (R5), the
+    opponents swap by their policies; the episodes are seeded as before."""
+    from sim.env.spec import N_ACTIONS_CHOOSE
+    from sim.kernel.layout import FU, NMOVES, NR
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(ShitheadGymEnv(opponents="lowest", players=3, swap="choose",
+                                 illegal="lowest"), skip_render_check=True)
+    env = ShitheadGymEnv(seat=1, opponents="lowest", players=3, swap="choose")
+    assert env.action_space.n == N_ACTIONS_CHOOSE
+    obs, _ = env.reset(seed=3)
+    assert np.array_equal(np.flatnonzero(obs["action_mask"]), NMOVES + np.arange(20))
+    cards = env.table.observe(1)[FU + NR:FU + 2 * NR].copy()      # the dealt face-ups
+    obs, r, term, trunc, _ = env.step(NMOVES)                     # keep them face up
+    assert not env.table.swapping and r == 0 and not (term or trunc)
+    assert np.array_equal(env.table.st[FU + NR:FU + 2 * NR], cards)   # R5: kept face up
+    assert obs["action_mask"][:NMOVES].any() and not obs["action_mask"][NMOVES:].any()
+    a, b = (ShitheadGymEnv(opponents=["random"], players=3, swap="choose") for _ in range(2))
+    assert _episodes(a, 3, 9) == _episodes(b, 3, 9)
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="seat"):
         ShitheadGymEnv(seat=4, opponents="lowest", players=4)
@@ -70,3 +93,19 @@ def test_bad_input():
         ShitheadGymEnv(opponents=["lowest", "lowest"], players=4)
     with pytest.raises(ValueError, match="unknown strategy"):
         ShitheadGymEnv(opponents="nobody")
+
+
+def test_missing_gymnasium_says_which_install(monkeypatch):
+    import sys
+
+    import sim.env
+    from sim.runs.config import RunError
+
+    monkeypatch.setitem(sys.modules, "gymnasium", None)      # as if not installed
+    monkeypatch.delitem(sys.modules, "sim.env.gym", raising=False)
+    with pytest.raises(RunError, match=r"pip install 'shithead-sim\[rl\]'"):
+        sim.env.gym_env(opponents="lowest")
+    with pytest.raises(RunError, match=r"pip install 'shithead-sim\[rl\]'"):
+        from sim.env.gym import ShitheadGymEnv as Again
+
+        Again(opponents="lowest")

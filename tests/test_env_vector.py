@@ -12,7 +12,11 @@ from sim.kernel.rng import seed_game
 
 @pytest.mark.parametrize("kw", [dict(players=4), dict(players=4, rules="classic"),
                                 dict(players=5, rules="masters-of-shithead"),
-                                dict(players=3, max_turns=40)])
+                                dict(players=3, max_turns=40),
+                                dict(players=4, swap="choose"),
+                                dict(players=3, rules="classic", max_turns=60,
+                                     swap=["choose", "highest-up", "choose"]),
+                                dict(players=3, rule=["hand_size=4"], swap="choose")])
 def test_same_as_the_aec_tables(kw):
     from sim.env.spec import TableSpec
 
@@ -69,4 +73,22 @@ def test_bad_input():
     with pytest.raises(ValueError, match="R24"):
         v.step(bad)
     with pytest.raises(ValueError, match="actions"):
+        v.step(np.zeros(3, np.int64))
+
+
+def test_swap_phase():
+    """swap="choose": each table's first steps are its seats' swaps (swap ids only), then
+    play; a move id in the swap phase is refused (R24)."""
+    from sim.env.spec import N_ACTIONS_CHOOSE
+    from sim.kernel.layout import NMOVES
+
+    v = VectorTables(3, players=4, swap="choose")
+    b = v.reset(seed=2)
+    assert b.mask.shape == (3, N_ACTIONS_CHOOSE)
+    for _ in range(4):
+        assert (b.mask[:, :NMOVES] == 0).all() and (b.mask[:, NMOVES:NMOVES + 20] == 1).all()
+        b = v.step(np.full(3, NMOVES + 19))
+    assert (b.mask[:, :NMOVES].sum(1) > 0).all() and (b.mask[:, NMOVES:] == 0).all()
+    v.reset(seed=2)
+    with pytest.raises(ValueError, match="R24"):
         v.step(np.zeros(3, np.int64))

@@ -4,8 +4,8 @@
   as agents, one step a turn;
 - :func:`parallel_env`: the same table as a PettingZoo parallel environment
   (:mod:`sim.env.parallel`);
-- :class:`sim.env.gym.ShitheadGymEnv`: one seat learns, the others play the project's
-  strategies (Gymnasium);
+- :func:`gym_env` (:class:`sim.env.gym.ShitheadGymEnv`): one seat learns, the others play
+  the project's strategies (Gymnasium);
 - :class:`sim.env.vector.VectorTables`: many tables stepped by one jitted call (NumPy only).
 
 PettingZoo and Gymnasium are the ``rl`` extra (``pip install 'shithead-sim[rl]'``); the
@@ -34,3 +34,12 @@ def parallel_env(**kwargs):
     from sim.env.parallel import ShitheadParallelEnv
 
     return ShitheadParallelEnv(**kwargs)
+
+
+def gym_env(**kwargs):
+    """The Gymnasium environment (:class:`sim.env.gym.ShitheadGymEnv`): ``seat``,
+    ``opponents``, ``players`` and the table's settings."""
+    require("gymnasium", "sim.env.gym")
+    from sim.env.gym import ShitheadGymEnv
+
+    return ShitheadGymEnv(**kwargs)

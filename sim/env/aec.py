@@ -6,28 +6,36 @@ public block and its own hand (:mod:`sim.env.spec`), with the legal-move mask ov
 kernel's move ids. A seat that goes out is terminated and leaves the agents after its final
 (``None``) step (V2: the others play on); the game ends terminated for all, or truncated for
 all at ``max_turns`` (R25). The swap (R5/V1) is each seat's swap policy's, made by the
-kernel at the deal (``swap="highest-up"`` by default, as ``sim run`` seats ``lowest``).
+kernel at the deal (``swap="highest-up"`` by default, as ``sim run`` seats ``lowest``);
+with ``swap="choose"`` it is an action: after the deal each seat, in deal order from the
+dealer's left, takes one step choosing its face-ups (a swap id, :mod:`sim.env.spec`), then
+the kernel makes the swaps together (R5), R6 and H16, and play begins.
 """
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
-from sim.env import core
-from sim.env.spec import N_ACTIONS, OBS_LEN, TableSpec, agent_name, observation_high
-from sim.env.table import Table
-from sim.kernel.layout import NOUT, OUTORDER, V2
+from sim.runs.extras import require
+
+AECEnv = require("pettingzoo", "sim.env").AECEnv    # the rl extra: one line, no traceback
+spaces = require("gymnasium", "sim.env").spaces
+
+from sim.env import core  # noqa: E402
+from sim.env.spec import OBS_LEN, TableSpec, agent_name, observation_high  # noqa: E402
+from sim.env.table import Table  # noqa: E402
+from sim.kernel.layout import NOUT, OUTORDER, V2  # noqa: E402
 
 
 def spaces_of(spec: TableSpec):
     """(observation space, action space) of every seat: a dict of the observation vector
-    (int32, R26) and the action mask (int8 over the move ids); the move ids."""
+    (int32, R26) and the action mask (int8 over the action ids); the action ids: the move
+    ids, then with ``swap="choose"`` the swap ids (:data:`sim.env.spec.SWAP_IDS`)."""
+    n = spec.n_actions
     obs = spaces.Dict({
         "observation": spaces.Box(-1, observation_high(spec.max_turns), (OBS_LEN,), np.int32),
-        "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+        "action_mask": spaces.Box(0, 1, (n,), np.int8),
     })
-    return obs, spaces.Discrete(N_ACTIONS)
+    return obs, spaces.Discrete(n)
 
 
 class ShitheadEnv(AECEnv):

@@ -8,13 +8,15 @@ environment (:mod:`sim.env.vector`) steps many rows of a 2-D array in one call.
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.engine import apply_move, legal_move, legal_word
 from sim.kernel.layout import (
-    BIG, CURRENT, EV_GAME_OVER, EV_OUT, HANDS, L_BIG, MAXP, NMOVES, NOUT, NR, OUTORDER, OVER,
-    PLAYERS, PUB, TURN, V2,
+    BIG, CURRENT, DEALER, EV_GAME_OVER, EV_OUT, HANDS, L_BIG, MAXP, NMOVES, NOUT, NR, OUTORDER,
+    OVER, PLAYERS, PUB, R_HAND, TURN, V2,
 )
 from sim.kernel.moves import big_word, has, legal_list
 from sim.kernel.referee import SWAP_CARDS, deal_game, opening_move, swap_phase
@@ -27,6 +29,27 @@ SUBSTITUTED = 4
 PLACE, WIN = 0, 1          # reward schemes (sim.env.spec.REWARDS)
 
 
+def _swap_masks():
+    """The swap ids' choices (``swap="choose"``): row ``h - 3`` for hand size ``h`` (H12),
+    entry ``j`` the j-th ``h``-slot combination of the ``2h`` card slots of
+    :func:`sim.kernel.engine.swap_cards` (R5: the dealt face-ups, then the hand, each in rank
+    order; V1: the ``2h`` cards dealt to the hand, in rank order), in
+    ``itertools.combinations`` order (lexicographic: slots 0, 1, 2 first), as the bit mask
+    :func:`sim.kernel.engine.apply_swap` takes: the chosen slots go face up. -1 past the
+    C(2h, h) valid ones."""
+    from sim.env.spec import SWAP_IDS
+
+    out = np.full((2, SWAP_IDS), -1, np.int64)
+    for h in (3, 4):
+        for j, slots in enumerate(combinations(range(2 * h), h)):
+            out[h - 3, j] = sum(1 << i for i in slots)
+    return out
+
+
+SWAP_MASKS = _swap_masks()
+SWAP_COUNT = np.array([20, 70], np.int64)     # C(6, 3), C(8, 4): the valid swap ids
+
+
 def scratch():
     """The small arrays :func:`start_game` and :func:`legal_mask` work in (one set per
     thread): swap choices, the swap's cards, an error, the legal ids."""
@@ -35,23 +58,103 @@ def scratch():
 
 
 @jit
-def start_game(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, swaps,
-               cards, err):
-    """Game ``game`` of ``seed`` as ``sim run --seed`` plays it: the stream seeded from
-    (seed, game) (sim.kernel.rng), the deal (R3, R4), each seat's swap policy (R5/V1), R6,
-    and H16's forced opening, which no seat chooses. ``dealt`` (empty, or a state row) gets
-    the state right after the deal. False when a swap policy fails (``err``)."""
+def deal_only(st, dealt, rng, seed, game, players, rules):
+    """Game ``game`` of ``seed`` as ``sim run --seed`` deals it: the stream seeded from
+    (seed, game) (sim.kernel.rng), the deal (R3, R4). ``dealt`` (empty, or a state row) gets
+    the state right after the deal."""
     seed_game(rng, seed, game)
     deal_game(st, rng, players, rules)
     if dealt.shape[0] > 0:
         for i in range(st.shape[0]):
             dealt[i] = st[i]
+
+
+@jit
+def finish_deal(st, rng, swap_fns, kinds, params, swaps, cards, err):
+    """After the deal: each seat's swap policy (R5/V1, the kernel's swap phase), R6, and
+    H16's forced opening, which no seat chooses. False when a swap policy fails (``err``)."""
     if not swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
         return False
     m = opening_move(st)
     if m >= 0:
         apply_move(st, m)
     return True
+
+
+@jit
+def start_game(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, swaps,
+               cards, err):
+    """Game ``game`` of ``seed`` as ``sim run --seed`` plays it (:func:`deal_only`, then
+    :func:`finish_deal`). False when a swap policy fails (``err``)."""
+    deal_only(st, dealt, rng, seed, game, players, rules)
+    return finish_deal(st, rng, swap_fns, kinds, params, swaps, cards, err)
+
+
+# -- swap="choose": the swap as an action ----------------------------------------------------
+# A table in its swap phase holds the state as dealt (R4) and a phase j >= 1: the seat
+# ``(dealer + j) % players`` is to choose (deal order from the dealer's left, R4); 0 once
+# play has begun. ``choosers`` (int64, MAXP): 1 for a seat that swaps by action. The choices
+# are kept (``chosen``) and made together by the kernel's swap phase after the last seat's
+# (R5: simultaneous and independent), through the given-choice policy
+# (strategies.swaps.given_swaps) whose mask is the seat's parameter row's first entry.
+
+
+@jit
+def next_chooser(st, choosers, j):
+    """The phase after ``j``: the next seat in deal order that swaps by action, or 0."""
+    n = st[PLAYERS]
+    for k in range(j + 1, n + 1):
+        if choosers[(st[DEALER] + k) % n]:
+            return k
+    return 0
+
+
+@jit
+def chooser_seat(st, j):
+    """The seat to choose at phase ``j`` (>= 1)."""
+    return (st[DEALER] + j) % st[PLAYERS]
+
+
+@jit
+def swap_choice(st, a):
+    """The bit mask over the seat's card slots of swap id ``a`` (NMOVES + j), or -1 when
+    ``a`` is no valid swap id under the state's hand size (H12)."""
+    j = a - NMOVES
+    h = st[R_HAND] - 3
+    if j < 0 or j >= SWAP_COUNT[h]:
+        return -1
+    return SWAP_MASKS[h, j]
+
+
+@jit
+def swap_mask(st, out):
+    """The legal actions of the seat to choose, as a 0/1 mask (``out``, N_ACTIONS_CHOOSE long):
+    the valid swap ids; returns how many."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    k = SWAP_COUNT[st[R_HAND] - 3]
+    for j in range(k):
+        out[NMOVES + j] = 1
+    return k
+
+
+@jit
+def observe_swap(st, seat, chooser, out):
+    """:func:`observe` in the swap phase: the state as dealt (R26: the dealt face-ups are
+    public, a hand its owner's), with the seat to choose (``chooser``) as CURRENT."""
+    observe(st, seat, out)
+    out[CURRENT] = chooser
+
+
+@jit
+def finish_chosen(st, rng, swap_fns, kinds, params, work, choosers, chosen, swaps, cards, err):
+    """The swap phase once every seat that chooses by action has chosen (``chosen``: a mask
+    per seat): their choices written into ``work`` (a copy of ``params``, the given-choice
+    policy's rows), then :func:`finish_deal`."""
+    for s in range(MAXP):
+        if choosers[s]:
+            work[MAXP + s, 0] = chosen[s]
+    return finish_deal(st, rng, swap_fns, kinds, work, swaps, cards, err)
 
 
 @jit

@@ -4,23 +4,27 @@ strategies (built-in names or a user's ``FILE.py:function``, with parameters, as
 hand read-only (R26), the legal word, the game's stream, its parameter row."""
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
 
-from sim.env import core
-from sim.env.aec import spaces_of
-from sim.env.spec import TableSpec
-from sim.env.table import Table
-from sim.kernel.engine import legal_word
-from sim.kernel.layout import HANDS, NOUT, NR, OUTORDER, PUB
-from sim.kernel.moves import is_legal_move
+from sim.runs.extras import require
+
+gymnasium = require("gymnasium", "sim.env.gym")   # the rl extra: one line, no traceback
+
+from sim.env import core  # noqa: E402
+from sim.env.aec import spaces_of  # noqa: E402
+from sim.env.spec import TableSpec  # noqa: E402
+from sim.env.table import Table  # noqa: E402
+from sim.kernel.engine import legal_word  # noqa: E402
+from sim.kernel.layout import HANDS, NOUT, NR, OUTORDER, PUB  # noqa: E402
+from sim.kernel.moves import is_legal_move  # noqa: E402
 
 
 class ShitheadGymEnv(gymnasium.Env):
     """Seat ``seat`` learns; ``opponents`` (one name for every other seat, or one per other
     seat in seat order) play the rest of a table of ``players`` (default: one more than
     the opponents named). Each opponent swaps by its strategy's own policy, the learner by
-    ``swap``. An episode ends when the learner's result is known: the game over, or (V2)
+    ``swap``: a policy's name, or ``"choose"``, when the first step of each episode is the
+    learner's swap (a swap id, :data:`sim.env.spec.SWAP_IDS`). An episode ends when the learner's result is known: the game over, or (V2)
     the learner out; truncated at ``max_turns`` (R25). The other settings are
     :class:`sim.env.spec.TableSpec`'s. ``action_masks()`` gives the legal moves (the
     convention of sb3-contrib's MaskablePPO)."""

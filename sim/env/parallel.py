@@ -6,13 +6,15 @@ name) is R25's turn limit, ``max_turns``. For libraries that take parallel envir
 only; :mod:`sim.env.aec` is the natural form of the game."""
 from __future__ import annotations
 
-from pettingzoo import ParallelEnv
+from sim.runs.extras import require
 
-from sim.env import core
-from sim.env.aec import spaces_of
-from sim.env.spec import TableSpec, agent_name
-from sim.env.table import Table
-from sim.kernel.layout import NOUT, OUTORDER, V2
+ParallelEnv = require("pettingzoo", "sim.env").ParallelEnv   # the rl extra: one line
+
+from sim.env import core  # noqa: E402
+from sim.env.aec import spaces_of  # noqa: E402
+from sim.env.spec import TableSpec, agent_name  # noqa: E402
+from sim.env.table import Table  # noqa: E402
+from sim.kernel.layout import NOUT, OUTORDER, V2  # noqa: E402
 
 
 class ShitheadParallelEnv(ParallelEnv):

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from math import comb
+
 from sim.kernel.layout import MAXP, NMOVES, NR, PUB
 from sim.kernel.ruleset import Ruleset, value_text
 
@@ -18,6 +20,14 @@ SEAT_AT = PUB + NR
 OBS_LEN = PUB + NR + 1
 # One fixed discrete action set: the kernel's move ids (sim.kernel.moves), 0 .. NMOVES - 1.
 N_ACTIONS = NMOVES
+# ``swap="choose"``: the swap (R5/V1) is an action too. A seat chooses which ``h`` of its
+# ``2h`` cards go face up (H12: ``h`` = hand_size, 3 or 4): one id per choice, NMOVES +
+# j for the j-th combination of card slots (sim.env.core.SWAP_MASKS), C(8, 4) = 70 ids
+# whatever the hand size (C(6, 3) = 20 of them valid at hand size 3), so that the action
+# set is one fixed size under every ruleset.
+CHOOSE = "choose"
+SWAP_IDS = comb(8, 4)
+N_ACTIONS_CHOOSE = NMOVES + SWAP_IDS
 # Reward schemes (:func:`sim.env.core.place_value`).
 REWARDS = {"place": 0, "win": 1}
 ILLEGAL = ("raise", "lowest")
@@ -35,7 +45,8 @@ class TableSpec:
     ``rules``: a preset of :data:`sim.kernel.ruleset.PRESETS`, a docs/position.md ruleset
     object or a :class:`Ruleset`; ``rule``: ``"key=value"`` overrides as ``--rule`` takes them
     (or a dict). ``swap``: the swap policy (R5/V1) of every seat, or one per seat, by name as
-    ``sim run --swap`` takes it. ``reward``: ``"place"`` (seed rules: +1 the winner, -1 every
+    ``sim run --swap`` takes it; ``"choose"`` (for every seat, or for some seats in a list)
+    makes the swap an action of that seat (:data:`SWAP_IDS`). ``reward``: ``"place"`` (seed rules: +1 the winner, -1 every
     other seat, R25; V2: +1 first out down to -1 the Shithead, linear in the place) or
     ``"win"`` (1 the first out, else 0: the project's win rate). ``illegal``: ``"raise"``
     (R24: a ValueError naming the move) or ``"lowest"`` (the lowest legal move id is played
@@ -50,6 +61,7 @@ class TableSpec:
     illegal: str = "raise"
     ruleset: Ruleset = field(init=False, repr=False, compare=False)
     config: object = field(init=False, repr=False, compare=False)
+    choosers: tuple = field(init=False, repr=False, compare=False)   # seats swapping by action
 
     def __post_init__(self):
         rule = self.rule
@@ -77,6 +89,12 @@ class TableSpec:
         from sim.runs.config import RunConfig
 
         swaps = [self.swap] if isinstance(self.swap, str) else list(self.swap)
+        if len(swaps) == 1:
+            swaps = swaps * self.players
+        choosers = tuple(s for s, name in enumerate(swaps) if name == CHOOSE)
+        # A seat that chooses by action is seated with a placeholder policy ("none") that
+        # the table replaces by the choice made (strategies.swaps.given_swaps).
+        swaps = ["none" if name == CHOOSE else name for name in swaps]
         try:   # the run's own checks and pool: the swap policies, the rules vector
             config = RunConfig(games=1, players=self.players, strategies=["lowest"],
                                swaps=swaps, rules=ruleset, max_turns=int(mt))
@@ -84,10 +102,17 @@ class TableSpec:
             raise ValueError(str(e).replace("--swap", "swap")) from None
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "config", config)
+        object.__setattr__(self, "choosers", choosers)
 
     @property
     def rules_vector(self) -> np.ndarray:
         return self.config.rules_vector
+
+    @property
+    def n_actions(self) -> int:
+        """The size of the action set: the move ids, then the swap ids when a seat swaps by
+        action (``swap="choose"``)."""
+        return N_ACTIONS_CHOOSE if self.choosers else N_ACTIONS
 
     @property
     def scheme(self) -> int:
@@ -115,4 +140,5 @@ def observation_high(max_turns: int) -> int:
     return max(2**15, int(max_turns))
 
 
-__all__ = ["TableSpec", "OBS_LEN", "N_ACTIONS", "HAND_AT", "SEAT_AT", "MAXP", "agent_name"]
+__all__ = ["TableSpec", "OBS_LEN", "N_ACTIONS", "N_ACTIONS_CHOOSE", "SWAP_IDS", "CHOOSE",
+           "HAND_AT", "SEAT_AT", "MAXP", "agent_name"]

@@ -7,9 +7,24 @@ from __future__ import annotations
 import numpy as np
 
 from sim.env import core
-from sim.env.spec import N_ACTIONS, OBS_LEN, TableSpec
-from sim.kernel.layout import CURRENT, MAXP, OVER, STATE_SIZE, TURN
+from sim.env.spec import OBS_LEN, TableSpec
+from sim.kernel.layout import CURRENT, MAXP, NMOVES, OVER, STATE_SIZE, TURN
 from sim.kernel.position import move_to_dict
+
+
+def swap_seating(spec: TableSpec):
+    """(swap functions, seat table, parameter rows, choosers) of ``spec``'s swap phase: its
+    run's pool, with the seats that swap by action (``swap="choose"``) playing the choice
+    given them (:func:`strategies.swaps.given_swaps`, as ``sim play`` seats its human)."""
+    c = spec.config
+    choosers = np.zeros(MAXP, np.int64)
+    if not spec.choosers:
+        return c.pool.swaps, c.seat_table, c.pool.params, choosers
+    from strategies.swaps import given_swaps
+
+    fns, kinds, params = given_swaps(c.pool, {s: 0 for s in spec.choosers})
+    choosers[list(spec.choosers)] = 1
+    return fns, kinds, params, choosers
 
 
 def fresh_seed() -> int:
@@ -33,7 +48,11 @@ class Table:
         self.rng = np.zeros(4, np.uint64)
         self.rewards = np.zeros(MAXP)
         self.swaps, self.cards, self.err, self.ids = core.scratch()
-        self.mask_buf = np.zeros(N_ACTIONS, np.int8)
+        self.n_actions = spec.n_actions
+        self.swap_fns, self.kinds, self.params, self.choosers = swap_seating(spec)
+        self.work = self.params.copy()
+        self.chosen = np.zeros(MAXP, np.int64)
+        self.phase = 0            # swap="choose": >= 1 while a seat is to choose (core)
         self.seed: int | None = None
         self.game = -1
         self.status = core.RUNNING
@@ -51,18 +70,33 @@ class Table:
             self.game = int(game)
         else:
             self.game += 1
-        c = self.spec.config
-        pool = c.pool
-        if not core.start_game(self.st, self.dealt, self.rng, np.uint64(self.seed), self.game,
-                               self.spec.players, c.rules_vector, pool.swaps, c.seat_table,
-                               pool.params, self.swaps, self.cards, self.err):
-            s = int(self.err[0])
-            raise ValueError(f"swap policy {c.swaps[s]!r} (seat {s}) returned "
-                             f"{int(self.err[1])}, not a choice of half its cards (R5, H12)")
+        core.deal_only(self.st, self.dealt, self.rng, np.uint64(self.seed), self.game,
+                       self.spec.players, self.spec.config.rules_vector)
+        self.chosen[:] = 0
         self.status = core.RUNNING
+        self.phase = core.next_chooser(self.st, self.choosers, 0)
+        if self.phase == 0:
+            self._finish()
+
+    def _finish(self) -> None:
+        """Every seat's swap made (R5/V1), R6, H16 (:func:`sim.env.core.finish_chosen`)."""
+        if not core.finish_chosen(self.st, self.rng, self.swap_fns, self.kinds, self.params,
+                                  self.work, self.choosers, self.chosen, self.swaps,
+                                  self.cards, self.err):
+            s = int(self.err[0])
+            raise ValueError(f"swap policy {self.spec.config.swaps[s]!r} (seat {s}) returned "
+                             f"{int(self.err[1])}, not a choice of half its cards (R5, H12)")
+
+    @property
+    def swapping(self) -> bool:
+        """In the swap phase (``swap="choose"``): a seat is to choose its face-ups."""
+        return self.phase > 0
 
     @property
     def current(self) -> int:
+        """The seat to act: to move, or in the swap phase to choose."""
+        if self.phase:
+            return int(core.chooser_seat(self.st, self.phase))
         return int(self.st[CURRENT])
 
     @property
@@ -75,31 +109,65 @@ class Table:
 
     def observe(self, seat: int) -> np.ndarray:
         out = np.zeros(OBS_LEN, np.int32)
-        core.observe(self.st, seat, out)
+        if self.phase:
+            core.observe_swap(self.st, seat, core.chooser_seat(self.st, self.phase), out)
+        else:
+            core.observe(self.st, seat, out)
         return out
 
     def mask(self, seat: int) -> np.ndarray:
-        """The legal moves of ``seat``: its mask while it is to move, else all 0."""
-        out = np.zeros(N_ACTIONS, np.int8)
+        """The legal actions of ``seat``: its mask while it is to act, else all 0."""
+        out = np.zeros(self.n_actions, np.int8)
         if seat == self.current and self.status == core.RUNNING:
-            core.legal_mask(self.st, out, self.ids)
+            if self.phase:
+                core.swap_mask(self.st, out)
+            else:
+                core.legal_mask(self.st, out, self.ids)
         return out
 
     def play(self, action) -> tuple[int, bool]:
-        """The seat to move plays ``action`` (a move id); (status, substituted). R24: an
-        illegal action raises ``ValueError`` naming it, unless ``illegal="lowest"``."""
+        """The seat to act plays ``action`` (a move id, or in the swap phase a swap id);
+        (status, substituted). R24: an illegal action raises ``ValueError`` naming it, unless
+        ``illegal="lowest"``."""
         if self.status != core.RUNNING:
             raise ValueError("the game is over (R25): reset the environment")
         try:
             m = int(action)
         except (TypeError, ValueError):
-            raise ValueError(f"action: expected a move id 0..{N_ACTIONS - 1}, got "
+            raise ValueError(f"action: expected an action id 0..{self.n_actions - 1}, got "
                              f"{action!r}") from None
+        if self.phase:
+            return self._swap(m)
         status = core.play(self.st, m, self.spec.max_turns, self.spec.scheme,
                            self.spec.illegal == "lowest", self.rewards, self.ids)
         if status == core.ILLEGAL:
-            what = move_to_dict(m, self.st) if 0 <= m < N_ACTIONS else "out of range"
-            raise ValueError(f"illegal action {m} ({what}) for seat {self.current} (R24): "
-                             f"not in the action mask")
+            raise ValueError(f"illegal action {m} ({self._name(m)}) for seat {self.current} "
+                             f"(R24): not in the action mask")
         self.status = status & 3
         return self.status, bool(status & core.SUBSTITUTED)
+
+    def _name(self, m: int):
+        if 0 <= m < NMOVES:
+            return move_to_dict(m, self.st)
+        if NMOVES <= m < self.n_actions:
+            return "a swap, outside the swap phase"
+        return "out of range"
+
+    def _swap(self, a: int) -> tuple[int, bool]:
+        """The seat to choose chooses swap id ``a`` (R5/V1); after the last chooser the swap
+        phase is made (:meth:`_finish`)."""
+        seat = self.current
+        chosen = core.swap_choice(self.st, a)
+        substituted = chosen < 0
+        if substituted:
+            if self.spec.illegal != "lowest":
+                what = "a move, in the swap phase" if 0 <= a < NMOVES else "no swap choice"
+                raise ValueError(f"illegal action {a} ({what}) for seat {seat} (R5, R24): "
+                                 f"not in the action mask")
+            chosen = core.swap_choice(self.st, NMOVES)      # the lowest swap id
+        self.rewards[:] = 0.0
+        self.chosen[seat] = chosen
+        self.phase = core.next_chooser(self.st, self.choosers, self.phase)
+        if self.phase == 0:
+            self._finish()
+        return core.RUNNING, bool(substituted)

@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.env import core
-from sim.env.spec import N_ACTIONS, OBS_LEN, TableSpec
-from sim.env.table import check_seed, fresh_seed
+from sim.env.spec import OBS_LEN, TableSpec
+from sim.env.table import check_seed, fresh_seed, swap_seating
 from sim.kernel.compiler import jit
 from sim.kernel.layout import CURRENT, MAXP, NMOVES, STATE_SIZE
 from sim.kernel.referee import SWAP_CARDS
@@ -26,15 +26,21 @@ class Batch(NamedTuple):
     """What a step (or a reset) of :class:`VectorTables` gives, one row a table."""
 
     obs: np.ndarray        # int32 (n, OBS_LEN): the seat to move's observation (R26)
-    mask: np.ndarray       # int8 (n, N_ACTIONS): its legal moves
-    seat: np.ndarray       # int64 (n,): the seat to move
+    mask: np.ndarray       # int8 (n, spec.n_actions): its legal actions
+    seat: np.ndarray       # int64 (n,): the seat to move (or, swap="choose", to choose)
     reward: np.ndarray     # float64 (n, players): each seat's reward for the step
     done: np.ndarray       # bool (n,): the game ended (then the row holds a new game's)
     truncated: np.ndarray  # bool (n,): the game reached max_turns (R25)
 
 
 @jit
-def _next(st, seat, obs, mask, ids, i):
+def _next(st, phase, seat, obs, mask, ids, i):
+    if phase > 0:                              # swap="choose": a seat is to choose
+        p = core.chooser_seat(st, phase)
+        seat[i] = p
+        core.observe_swap(st, p, p, obs[i])
+        core.swap_mask(st, mask[i])
+        return
     p = st[CURRENT]
     seat[i] = p
     core.observe(st, p, obs[i])
@@ -42,30 +48,68 @@ def _next(st, seat, obs, mask, ids, i):
 
 
 @jit
-def reset_rows(states, rngs, games, seed, players, rules, swap_fns, kinds, params, obs,
-               mask, seat, lo, hi):
+def _begin(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, work,
+           choosers, chosen, swaps, cards, err):
+    """Deal a game; with no seat to choose its swap by action, make the swap phase at
+    once. The phase (:func:`sim.env.core.next_chooser`), or -1 when a swap policy failed."""
+    core.deal_only(st, dealt, rng, seed, game, players, rules)
+    for s in range(MAXP):
+        chosen[s] = 0
+    phase = core.next_chooser(st, choosers, 0)
+    if phase == 0 and not core.finish_chosen(st, rng, swap_fns, kinds, params, work, choosers,
+                                             chosen, swaps, cards, err):
+        return -1
+    return phase
+
+
+@jit
+def reset_rows(states, rngs, games, seed, players, rules, swap_fns, kinds, params, choosers,
+               phases, chosen, obs, mask, seat, lo, hi):
     """Deal game ``games[i]`` of ``seed`` at every table ``lo <= i < hi``; -1, or the first
     table whose swap policy failed."""
     swaps, cards, err = np.zeros(MAXP, np.int64), np.zeros(SWAP_CARDS, np.int32), np.zeros(3, np.int64)
     ids, dealt = np.zeros(NMOVES, np.int64), np.zeros(0, np.int32)
+    work = params.copy()
     for i in range(lo, hi):
-        if not core.start_game(states[i], dealt, rngs[i], seed, games[i], players, rules,
-                               swap_fns, kinds, params, swaps, cards, err):
+        phases[i] = _begin(states[i], dealt, rngs[i], seed, games[i], players, rules, swap_fns,
+                           kinds, params, work, choosers, chosen[i], swaps, cards, err)
+        if phases[i] < 0:
             return i
-        _next(states[i], seat, obs, mask, ids, i)
+        _next(states[i], phases[i], seat, obs, mask, ids, i)
     return -1
 
 
 @jit
-def step_rows(states, rngs, games, n, seed, players, rules, swap_fns, kinds, params, actions,
-              max_turns, scheme, substitute, obs, mask, seat, reward, done, truncated, lo, hi):
-    """Each table ``lo <= i < hi`` plays ``actions[i]`` (:func:`sim.env.core.play`); a
-    finished table deals its next game, ``games[i] + n``. Returns -1, or the first table
-    whose action was illegal (R24: nothing played from it on)."""
+def step_rows(states, rngs, games, n, seed, players, rules, swap_fns, kinds, params, choosers,
+              phases, chosen, actions, max_turns, scheme, substitute, obs, mask, seat, reward,
+              done, truncated, lo, hi):
+    """Each table ``lo <= i < hi`` plays ``actions[i]`` (:func:`sim.env.core.play`), or in its
+    swap phase (``swap="choose"``) chooses by it; a finished table deals its next game,
+    ``games[i] + n``. Returns -1, or the first table whose action was illegal (R24: nothing
+    played from it on)."""
     swaps, cards, err = np.zeros(MAXP, np.int64), np.zeros(SWAP_CARDS, np.int32), np.zeros(3, np.int64)
     ids, dealt = np.zeros(NMOVES, np.int64), np.zeros(0, np.int32)
+    work = params.copy()
     for i in range(lo, hi):
         st = states[i]
+        if phases[i] > 0:                      # a seat chooses its face-ups (R5/V1)
+            c = core.swap_choice(st, actions[i])
+            if c < 0:
+                if not substitute:
+                    return i
+                c = core.swap_choice(st, NMOVES)
+            chosen[i, core.chooser_seat(st, phases[i])] = c
+            for s in range(reward.shape[1]):
+                reward[i, s] = 0.0
+            done[i] = False
+            truncated[i] = False
+            phases[i] = core.next_chooser(st, choosers, phases[i])
+            if phases[i] == 0 and not core.finish_chosen(st, rngs[i], swap_fns, kinds, params,
+                                                         work, choosers, chosen[i], swaps,
+                                                         cards, err):
+                return -2 - i
+            _next(st, phases[i], seat, obs, mask, ids, i)
+            continue
         status = core.play(st, actions[i], max_turns, scheme, substitute, reward[i], ids) & 3
         if status == core.ILLEGAL:
             return i
@@ -73,9 +117,12 @@ def step_rows(states, rngs, games, n, seed, players, rules, swap_fns, kinds, par
         truncated[i] = status == core.TRUNCATED
         if status != core.RUNNING:
             games[i] += n
-            core.start_game(st, dealt, rngs[i], seed, games[i], players, rules, swap_fns,
-                            kinds, params, swaps, cards, err)
-        _next(st, seat, obs, mask, ids, i)
+            phases[i] = _begin(st, dealt, rngs[i], seed, games[i], players, rules, swap_fns,
+                               kinds, params, work, choosers, chosen[i], swaps, cards, err)
+            if phases[i] < 0:
+                phases[i] = 0
+                return -2 - i
+        _next(st, phases[i], seat, obs, mask, ids, i)
     return -1
 
 
@@ -99,7 +146,9 @@ def random_legal(mask, rng, out):
 class VectorTables:
     """``n`` tables of one :class:`sim.env.spec.TableSpec` (``players``, ``rules``, ``rule``,
     ``swap``, ``max_turns``, ``reward``, ``illegal``), stepped together; ``threads`` > 1 steps
-    slices of them on the process's pool (:class:`sim.runs.workers.Group`)."""
+    slices of them on the process's pool (:class:`sim.runs.workers.Group`). With
+    ``swap="choose"`` a table's first steps after each deal are its seats' swaps, as in the
+    AEC environment."""
 
     def __init__(self, n: int, players: int = 4, rules="seed", rule=(), swap="highest-up",
                  max_turns: int = 10_000, reward: str = "place", illegal: str = "raise",
@@ -109,6 +158,9 @@ class VectorTables:
         self.spec = TableSpec(players, rules, tuple(rule) if not isinstance(rule, (str, dict))
                               else rule, swap, max_turns, reward, illegal)
         self.n = int(n)
+        self.swap_fns, self.kinds, self.params, self.choosers = swap_seating(self.spec)
+        self.phases = np.zeros(n, np.int64)
+        self.chosen = np.zeros((n, MAXP), np.int64)
         self.group = None
         if threads != 1:
             from sim.runs.workers import Group
@@ -118,7 +170,7 @@ class VectorTables:
         self.rngs = np.zeros((n, 4), np.uint64)
         self.games = np.arange(n, dtype=np.int64)
         self.obs = np.zeros((n, OBS_LEN), np.int32)
-        self.mask = np.zeros((n, N_ACTIONS), np.int8)
+        self.mask = np.zeros((n, self.spec.n_actions), np.int8)
         self.seat = np.zeros(n, np.int64)
         self._reward = np.zeros((n, MAXP))
         self.done = np.zeros(n, bool)
@@ -143,7 +195,7 @@ class VectorTables:
 
         jobs = [self.group.submit(1, lambda lo, hi, j=j: block(j)) for j in range(k)]
         self.group.wait(jobs)
-        return next((f for f in found if f >= 0), -1)
+        return next((f for f in found if f != -1), -1)
 
     def reset(self, seed=None) -> Batch:
         """Deal game ``i`` of ``seed`` at table ``i`` (a fresh seed when None)."""
@@ -152,11 +204,11 @@ class VectorTables:
         self._reward[:] = 0
         self.done[:] = False
         self.truncated[:] = False
-        c, pool = self.spec.config, self.spec.config.pool
+        c = self.spec.config
         bad = self._slices(lambda lo, hi: reset_rows(
             self.states, self.rngs, self.games, np.uint64(self.seed), self.spec.players,
-            c.rules_vector, pool.swaps, c.seat_table, pool.params, self.obs, self.mask,
-            self.seat, lo, hi))
+            c.rules_vector, self.swap_fns, self.kinds, self.params, self.choosers,
+            self.phases, self.chosen, self.obs, self.mask, self.seat, lo, hi))
         if bad >= 0:
             raise ValueError(f"table {bad}: a swap policy returned a choice that is not half "
                              f"its cards (R5, H12)")
@@ -171,12 +223,15 @@ class VectorTables:
             raise ValueError(f"actions: expected {self.n} integer move ids, got shape "
                              f"{actions.shape} of {actions.dtype}")
         actions = actions.astype(np.int64, copy=False)
-        c, pool, spec = self.spec.config, self.spec.config.pool, self.spec
+        c, spec = self.spec.config, self.spec
         bad = self._slices(lambda lo, hi: step_rows(
             self.states, self.rngs, self.games, self.n, np.uint64(self.seed), spec.players,
-            c.rules_vector, pool.swaps, c.seat_table, pool.params, actions, spec.max_turns,
-            spec.scheme, spec.illegal == "lowest", self.obs, self.mask, self.seat,
-            self._reward, self.done, self.truncated, lo, hi))
+            c.rules_vector, self.swap_fns, self.kinds, self.params, self.choosers, self.phases,
+            self.chosen, actions, spec.max_turns, spec.scheme, spec.illegal == "lowest",
+            self.obs, self.mask, self.seat, self._reward, self.done, self.truncated, lo, hi))
+        if bad <= -2:
+            raise ValueError(f"table {-2 - bad}: a swap policy returned a choice that is not "
+                             f"half its cards (R5, H12)")
         if bad >= 0:
             raise ValueError(f"table {bad}: illegal action {int(actions[bad])} for seat "
                              f"{int(self.seat[bad])} (R24): not in its mask; tables from "
