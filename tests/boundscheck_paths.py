@@ -3,7 +3,8 @@
 The kernel is compiled with ``boundscheck=False`` (``sim.kernel.compiler``): a read or write
 past an array's end is not caught, it reads or corrupts other memory (the H12 swap of
 ``sim replay --rule hand_size=4`` wrote past its buffer). This script plays every command's
-game paths (run, replay, compare, study swap, analyze, play, review, swap, tune), every
+game paths (run, replay, compare, study swap, analyze, play, review, swap, tune, the learning
+environments' tables), every
 built-in strategy
 and swap policy, under every preset (docs/rules.md §11.4) and seeded random option sets (§11.2),
 with ``NUMBA_BOUNDSCHECK=1``, so that any out-of-bounds index raises ``IndexError``; it
@@ -162,6 +163,26 @@ def table_game(rules, players, seed, opponents):
     return np.int64(len(rec["moves"]))
 
 
+def env_game(rules, players, seed):
+    """The learning environments (sim.env): batched tables of this ruleset, every seat
+    choosing its swap (R5) then playing random legal moves, through auto-resets; a table
+    stepped alone as the AEC environment steps it."""
+    import numpy as np
+
+    from sim.env.vector import VectorTables
+    from sim.kernel.rng import seed_game
+
+    preset, *changes = str(rules).split(" ")
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(seed), 0)
+    for swap in ("choose", "highest-up"):
+        v = VectorTables(4, players=players, rules=preset, rule=changes, swap=swap,
+                         max_turns=300)
+        v.reset(seed=seed)
+        for _ in range(400):
+            v.step(v.random_actions(rng))
+
+
 def play_paths(p: Paths, rules, players, seed, tag):
     """One ruleset and player count through every command (small counts)."""
     import json
@@ -217,6 +238,7 @@ def play_paths(p: Paths, rules, players, seed, tag):
               ok=(0, 2))
     p.call(f"{tag}: play Table", table_game, rules, players, seed,
            [mixed[(i + 1) % len(mixed)] for i in range(players - 1)])
+    p.call(f"{tag}: learning tables", env_game, rules, players, seed)
     # tune (tiny)
     p.cli("tune", "counting", "--against", "lowest,random", "--players", players, "--seed",
           seed, *ra, "--trials", 2, "--games-per-trial", 24, "--fresh-games", 24, "--quiet",
