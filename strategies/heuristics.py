@@ -66,7 +66,7 @@ def _highest_rank(bits):
 @jit
 def largest_play(legal, r, obs, hand):
     """:func:`sim.kernel.moves.most_play`, out of line: only games of two decks (H18) call it,
-    and inlined in counting's loops it cost a one-deck turn 8%."""
+    and inlined in counting's loops it slowed every one-deck turn (benchmarks/ab.py)."""
     return most_play(legal, r, obs, hand)
 
 

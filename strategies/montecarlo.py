@@ -205,7 +205,7 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
             m2 = _random(st, st, word, rng, st)
         else:
             # every model through the one inlined call (one copy of counting to compile;
-            # inlined: -5% a mixture turn, benchmarks/playout_cost.py)
+            # inlined: a mixture turn is faster, benchmarks/playout_cost.py)
             if model >= 4:
                 pol = assign[p]
             elif model == 1 or model == 3 or (model == 2 and (mix >> p) & 1):

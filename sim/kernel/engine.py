@@ -330,7 +330,7 @@ def _out_after(st, hand):
 
 
 # Called, not inlined (like _blind): the rarer paths of a turn, out of the referee's inlined
-# code, which took 2.7 s off a cold compile for 1-2% of a turn (benchmarks/ab.py).
+# code, which shortens the cold compile much for little of a turn (benchmarks/ab.py).
 @jit
 def _pickup(st, p):
     """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""

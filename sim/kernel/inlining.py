@@ -2,7 +2,7 @@
 checks, switches and applies it): Numba's inliner copies a callee's IR block by block with a
 deep-copy memo per block, so the function's scope, which every block refers to, is copied once
 per block; the batch core inlines its referee, the rules and the built-ins, and that copying was
-about half of its cold compile. Kept apart from compiler.py for its size; never applied on
+much of its cold compile (benchmarks/results/numba-patches.md). Kept apart from compiler.py for its size; never applied on
 import."""
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def install() -> None:
     deep copy of them all would, instead of one memo per block. Every block refers to the
     function's scope, which holds all its variables: a memo per block copied the whole scope
     once per block, a cost that grows with the square of the inlined code (the batch core
-    inlines its referee, the rules and the built-ins: about half of its cold compile). The
+    inlines its referee, the rules and the built-ins: much of its cold compile). The
     copied IR is the same, except that what the blocks share stays shared, as it is in the
     original; Numba holds its compiler lock throughout, so the swapped ``copy`` is seen by
     this call alone."""
