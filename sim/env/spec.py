@@ -64,6 +64,12 @@ class TableSpec:
     choosers: tuple = field(init=False, repr=False, compare=False)   # seats swapping by action
 
     def __post_init__(self):
+        from sim.kernel.compiler import install
+
+        # Numba's process-wide patches, as every entry point applies them (every environment
+        # builds its settings here): fnaddr keeps the swap policies' addresses, which each
+        # call of the batched step would otherwise look up again, holding the GIL
+        install()
         rule = self.rule
         if isinstance(rule, str):
             rule = (rule,)
