@@ -27,11 +27,18 @@ def batched(players, tables, seconds, rules, threads, swap="highest-up"):
     actions = np.zeros(tables, np.int64)
     for _ in range(20):                                   # compile and warm up
         v.step(v.random_actions(rng, actions))
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, acting = 0, time.perf_counter(), 0.0
     while time.perf_counter() - t0 < seconds:
-        v.step(v.random_actions(rng, actions))
+        ta = time.perf_counter()
+        v.random_actions(rng, actions)
+        acting += time.perf_counter() - ta
+        v.step(actions)
         steps += tables
-    return steps / (time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    calls = steps // tables
+    # the random actions (the stand-in for a learner's policy, on the main thread) and the
+    # step, per call: where a step's time goes
+    return steps / wall, 1e3 * acting / calls, 1e3 * (wall - acting) / calls
 
 
 def aec(players, seconds, rules, swap="highest-up"):
@@ -79,9 +86,9 @@ def main():
     a = ap.parse_args()
     print(f"{a.players} players, {a.rules} rules, swap {a.swap}, random legal actions")
     for threads in (1, 2):
-        rate = batched(a.players, a.tables, a.seconds, a.rules, threads, a.swap)
-        print(f"batched env, {a.tables} tables, {threads} thread(s): {rate:>12,.0f} agent-steps/s",
-              flush=True)
+        rate, acting, step = batched(a.players, a.tables, a.seconds, a.rules, threads, a.swap)
+        print(f"batched env, {a.tables} tables, {threads} thread(s): {rate:>12,.0f} agent-steps/s"
+              f" (a call: random actions {acting:.2f} ms, step {step:.2f} ms)", flush=True)
     print(f"AEC env (PettingZoo, Python loop):        {aec(a.players, a.seconds, a.rules, a.swap):>12,.0f}"
           f" agent-steps/s", flush=True)
     print(f"sim run (random, 1 thread):               {sim_run(a.players, a.seconds, a.rules):>12,.0f}"
