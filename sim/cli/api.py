@@ -41,6 +41,11 @@ def _saved(command, options: dict):
     except ValueError:
         if done.partial is None:
             raise
+        from sim.runs.folder import read_manifest
+
+        if read_manifest(path, quiet=True) is None:     # stopped before it was written
+            raise KeyboardInterrupt(f"interrupted; nothing was saved in {path} yet (start "
+                                    f"again without resume=True)") from None
         raise KeyboardInterrupt(f"interrupted; what was finished is in {path}, continue "
                                 f"with resume=True, out={str(path)!r}") from None
 
