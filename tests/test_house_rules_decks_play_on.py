@@ -460,3 +460,44 @@ def test_H11_one_then_rank_in_the_masters_preset_and_in_games():
     b = play_batch(cfg, 0, 200, 1)
     assert (b.status <= 1).all()
     assert np.isin(b.status, [0]).sum() > 100
+
+
+@pytest.mark.parametrize("options", [
+    {"decks": 2, "faceup_pickup": "one_then_rank"},            # H18 big plays, H11 adds of k
+    {"decks": 2, "play_on": True, "count_rule": False, "four_burns": False,
+     "hand_size": 4},                                        # H19, H1, H3, H12
+])
+def test_H18_every_legal_lists_the_legal_word_and_the_big_plays_in_increasing_order(options):
+    """sim.kernel.moves.every_legal, the one list of a seat's choices: on every state of
+    random games at 7 players (two decks), legal_list's ids and big_word's plays of 5 to 8
+    cards (H18), strictly increasing (the H11 adds of k face-up cards, above the big plays,
+    never come with a hand to make one from)."""
+    from sim.env.vector import VectorTables
+    from sim.kernel.layout import BIG, HANDS, L_BIG, NMOVES, NR, OVER, PUB
+    from sim.kernel.moves import big_word, every_legal, has, legal_list
+    from sim.kernel.rng import seed_game
+
+    v = VectorTables(6, players=7, rules="seed",
+                     rule=[f"{k}={str(x).lower()}" for k, x in options.items()])
+    v.reset(seed=5)
+    rng = np.zeros(4, np.uint64)
+    seed_game(rng, np.uint64(5), 0)
+    out, ref = np.zeros(NMOVES, np.int64), np.zeros(NMOVES, np.int64)
+    bigs = 0
+    for _ in range(1500):
+        for st in v.states:
+            if st[OVER]:
+                continue
+            p = st[CURRENT]
+            hand = st[HANDS + p * NR:HANDS + p * NR + NR]
+            word = engine.legal_word(st)
+            k = every_legal(word, st[:PUB], hand, out)
+            want = set(ref[:legal_list(word, st[:PUB], ref)].tolist())
+            if has(word, L_BIG):
+                big = int(big_word(st[:PUB], hand))
+                want |= {BIG + i for i in range(4 * NR) if (big >> i) & 1}
+                bigs += 1
+            got = out[:k].tolist()
+            assert set(got) == want and got == sorted(set(got))
+        v.step(v.random_actions(rng))
+    assert bigs > 0                      # the case this is about was met

@@ -13,12 +13,11 @@ from itertools import combinations
 import numpy as np
 
 from sim.kernel.compiler import jit
-from sim.kernel.engine import apply_move, legal_move, legal_word
+from sim.kernel.engine import apply_move, holds_cards, legal_move, legal_word
 from sim.kernel.layout import (
-    BIG, CURRENT, DEALER, EV_GAME_OVER, EV_OUT, HANDS, L_BIG, MAXP, NMOVES, NOUT, NR, OUTORDER,
-    OVER, PLAYERS, PUB, R_HAND, TURN, V2,
+    CURRENT, DEALER, EV_GAME_OVER, EV_OUT, HANDS, MAXP, NMOVES, NOUT, NR, OVER, PLAYERS, PUB, R_HAND, TURN, V2,
 )
-from sim.kernel.moves import big_word, has, legal_list
+from sim.kernel.moves import every_legal
 from sim.kernel.referee import SWAP_CARDS, deal_game, opening_move, swap_phase
 from sim.kernel.rng import seed_game
 
@@ -51,7 +50,7 @@ SWAP_COUNT = np.array([20, 70], np.int64)     # C(6, 3), C(8, 4): the valid swap
 
 
 def scratch():
-    """The small arrays :func:`start_game` and :func:`legal_mask` work in (one set per
+    """The small arrays :func:`finish_deal` and :func:`legal_mask` work in (one set per
     thread): swap choices, the swap's cards, an error, the legal ids."""
     return (np.zeros(MAXP, np.int64), np.zeros(SWAP_CARDS, np.int32), np.zeros(3, np.int64),
             np.zeros(NMOVES, np.int64))
@@ -79,15 +78,6 @@ def finish_deal(st, rng, swap_fns, kinds, params, swaps, cards, err):
     if m >= 0:
         apply_move(st, m)
     return True
-
-
-@jit
-def start_game(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, swaps,
-               cards, err):
-    """Game ``game`` of ``seed`` as ``sim run --seed`` plays it (:func:`deal_only`, then
-    :func:`finish_deal`). False when a swap policy fails (``err``)."""
-    deal_only(st, dealt, rng, seed, game, players, rules)
-    return finish_deal(st, rng, swap_fns, kinds, params, swaps, cards, err)
 
 
 # -- swap="choose": the swap as an action ----------------------------------------------------
@@ -172,39 +162,28 @@ def observe(st, seat, out):
 @jit
 def legal_mask(st, out, ids):
     """The legal moves of the seat to move as a 0/1 mask over the move ids (``out``,
-    ``NMOVES`` long; all 0 once the game is over); returns how many. From the kernel's
-    legal word (:func:`sim.kernel.moves.legal_list`, and :func:`big_word` for 5 to 8 cards,
-    H18); ``ids``: scratch, ``NMOVES`` long."""
+    ``NMOVES`` long; all 0 once the game is over); returns how many
+    (:func:`sim.kernel.moves.every_legal`; ``ids``: scratch, ``NMOVES`` long)."""
     for i in range(out.shape[0]):
         out[i] = 0
     if st[OVER]:
         return 0
-    legal = legal_word(st)
-    k = legal_list(legal, st, ids)
+    k = _legal(st, ids)
     for i in range(k):
         out[ids[i]] = 1
-    if has(legal, L_BIG):
-        p = st[CURRENT]
-        big = big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR])
-        for i in range(4 * NR):
-            if (big >> i) & 1:
-                out[BIG + i] = 1
-                k += 1
     return k
 
 
 @jit
 def lowest_legal(st, ids):
-    """The lowest legal move id of the seat to move (``illegal="lowest"``)."""
-    legal = legal_word(st)
-    if legal_list(legal, st, ids) > 0:
-        return ids[0]
-    p = st[CURRENT]                          # only plays of 5 to 8 cards (H18)
-    big = big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR])
-    for i in range(4 * NR):
-        if (big >> i) & 1:
-            return BIG + i
-    return -1
+    """The lowest legal move id of the seat to move (``illegal="lowest"``), or -1."""
+    return ids[0] if _legal(st, ids) > 0 else -1
+
+
+@jit(inline="always")
+def _legal(st, ids):
+    p = st[CURRENT]
+    return every_legal(legal_word(st), st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR], ids)
 
 
 @jit
@@ -217,14 +196,6 @@ def place_value(place, players, v2, scheme):
     if v2 == 0 or players < 2:
         return 1.0 if place == 1 else -1.0
     return 1.0 - 2.0 * (place - 1) / (players - 1)
-
-
-@jit
-def _is_out(st, s):
-    for i in range(st[NOUT]):
-        if st[OUTORDER + i] == s:
-            return True
-    return False
 
 
 @jit
@@ -251,7 +222,7 @@ def play(st, m, max_turns, scheme, substitute, rewards, ids):
         rewards[p] = place_value(st[NOUT], players, st[V2], scheme)
     if ev & EV_GAME_OVER:
         for s in range(players):
-            if not _is_out(st, s):
+            if holds_cards(st, s):           # not out (R18): the last place
                 rewards[s] = place_value(players, players, st[V2], scheme)
         return OVER_ | flag
     if st[TURN] >= max_turns:

@@ -58,7 +58,7 @@ class Table:
         self.status = core.RUNNING
 
     def start(self, seed=None, game=None) -> None:
-        """Deal a game (:func:`sim.env.core.start_game`): game ``game`` of ``seed``; without a
+        """Deal a game (:func:`sim.env.core.deal_only`, then the swap phase): game ``game`` of ``seed``; without a
         seed the next game of the current one (a fresh seed the first time)."""
         if seed is not None:
             self.seed, self.game = check_seed(seed), -1

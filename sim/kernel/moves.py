@@ -408,3 +408,21 @@ def legal_list(legal, obs, out):
         bits &= bits - 1
         k += 1
     return k
+
+
+@jit
+def every_legal(legal, obs, hand, out):
+    """Every legal move id, in increasing order, into ``out`` (``NMOVES`` long); return how
+    many: :func:`legal_list`'s, then the plays of 5 to 8 cards (two decks, H18, from
+    :func:`big_word`; ``hand``: the mover's 14 counts). The one list of a seat's choices:
+    sim.rules' legal moves, the learning environments' masks, a strategy scoring each move.
+    In order: the only ids above the big plays' are the H11 adds of k face-up cards, which a
+    seat has only on its face-ups, with no hand to make a big play from."""
+    k = legal_list(legal, obs, out)
+    if has(legal, L_BIG):
+        big = big_word(obs, hand)
+        while big:
+            out[k] = BIG + lowest_bit(big)
+            big &= big - 1
+            k += 1
+    return k

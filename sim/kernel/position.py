@@ -14,12 +14,12 @@ import numpy as np
 from sim.kernel import engine
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
-    ADD, ADDN, BIG, BLIND, BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, END, EVENT_NAMES, FD,
+    ADD, ADDN, BLIND, BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, END, EVENT_NAMES, FD,
     FDN, FDS, FU, FUN, HANDN, HANDS, L_BIG, LASTMOVER, MAXP, NDECKS, NMOVES, NOUT, NR, NRULES,
-    OUTORDER, OVER, PICKUP, PILE, PILELEN, PLAYERS, PUB, R_FUPICK, REMOVED, REMOVEDN, RULES,
+    OUTORDER, OVER, PICKUP, PILE, PILELEN, PLAYERS, R_FUPICK, REMOVED, REMOVEDN, RULES,
     STATE_SIZE, STOCK, STOCKLEN, TOP, TOPRANK,
 )
-from sim.kernel.moves import big_word, has, legal_list, move_cards, move_rank, play_id
+from sim.kernel.moves import every_legal, move_cards, move_rank, play_id
 from sim.kernel.ruleset import Ruleset
 
 _KEYS = {"ruleset", "players", "current", "direction", "hands", "face_up", "face_down", "stock",
@@ -310,19 +310,14 @@ def move_to_id(move, st=None) -> int:
 
 
 def legal_ids(st) -> list[int]:
-    """The legal move ids, from the kernel's legal word (and :func:`sim.kernel.moves.big_word`
-    for plays of 5 to 8 cards, H18), in increasing order; none once the game is over."""
+    """The legal move ids, in increasing order (:func:`sim.kernel.moves.every_legal`: the
+    kernel's legal word, and the plays of 5 to 8 cards, H18); none once the game is over."""
     if st[OVER]:
         return []
     out = np.zeros(NMOVES, np.int64)
-    legal = engine.legal_word(st)
-    k = legal_list(legal, st, out)
-    ids = [int(m) for m in out[:k]]
-    if has(legal, L_BIG):
-        p = int(st[CURRENT])
-        big = int(big_word(st[:PUB], st[HANDS + p * NR:HANDS + p * NR + NR]))
-        ids += [BIG + i for i in range(4 * NR) if (big >> i) & 1]
-    return sorted(ids)
+    p = int(st[CURRENT])
+    k = every_legal(engine.legal_word(st), st, st[HANDS + p * NR:HANDS + p * NR + NR], out)
+    return [int(m) for m in out[:k]]
 
 
 # -- the public answers ----------------------------------------------------------------------
