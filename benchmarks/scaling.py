@@ -116,7 +116,7 @@ _GAME = {}
 def _game():
     """A game of a run (seed 7, game 3), as ``sim replay --save`` saves it."""
     if not _GAME:
-        from sim.cli.savedgame import run_record
+        from sim.commands.savedgame import run_record
         from sim.runs.config import RunConfig
         from sim.runs.onegame import record_game
         cfg = RunConfig(games=4, players=4, seed=7)
@@ -132,7 +132,7 @@ def work_review(scale, threads):
 
 def work_swap(scale, threads):
     from sim.studies.swapstudy.advice import by_playouts
-    from sim.cli.work import read_cards
+    from sim.commands.swap import read_cards
     a = by_playouts(read_cards("4 5 6 9 10 K"), players=4,
                     deals=max(1000, int(800_000 * scale)), seed=1, threads=threads)
     return a["games"], "games"

@@ -9,7 +9,10 @@ The package is laid out by layer; each imports only the layers below it
 - :mod:`sim.runs`: many games, saved and tallied;
 - :mod:`sim.studies`: tournaments, the swap study, tuning, position analysis;
 - :mod:`reports` (beside ``sim``): text and HTML;
-- :mod:`sim.cli`: the ``sim`` command and the terminal game.
+- :mod:`sim.commands`: the long commands, each declared once (options, work, saved folder),
+  and the Python API derived from them;
+- :mod:`sim.cli`: the ``sim`` command (its long commands derived from the declarations) and
+  the terminal game.
 
 The paths a strategy or a notebook uses stay short: ``sim.strategy``, ``sim.moves``,
 ``sim.layout``, ``sim.cards``, ``sim.rng``, ``sim.rules`` (docs/position.md), :func:`sim.load`
@@ -21,52 +24,31 @@ Importing ``sim`` changes nothing process-wide.
 from sim.kernel.version import VERSION as __version__  # noqa: F401 (re-exported)
 
 
-def run(**options):
-    """Play games as ``sim run`` does, its options as keyword arguments; the result as
-    :func:`load` opens a saved run: see :func:`sim.cli.api.run`."""
-    from sim.cli.api import run as _run
-    return _run(**options)
+def __getattr__(name: str):
+    """``sim.run``, ``sim.compare``, ``sim.study_swap``, ``sim.study_rules``, ``sim.tune``,
+    ``sim.swap``, ``sim.analyze`` and any command registered with a ``python`` name: the command's options as
+    keyword arguments, derived from its declaration (:func:`sim.commands.api.function`)."""
+    from sim.commands import by_python_name
+
+    command = by_python_name(name) if not name.startswith("__") else None
+    if command is None:
+        raise AttributeError(f"module 'sim' has no attribute {name!r}")
+    from sim.commands.api import function
+
+    globals()[name] = made = function(command)
+    return made
 
 
-def compare(strategies, **options):
-    """A fair tournament as ``sim compare`` plays it; the result as :func:`load` opens a
-    saved one: see :func:`sim.cli.api.compare`."""
-    from sim.cli.api import compare as _compare
-    return _compare(strategies, **options)
+def __dir__():
+    from sim.commands import COMMANDS
 
-
-def study_swap(**options):
-    """The swap study as ``sim study swap`` runs it; the result as :func:`load` opens the
-    saved study: see :func:`sim.cli.api.study_swap`."""
-    from sim.cli.api import study_swap as _study_swap
-    return _study_swap(**options)
-
-
-def study_rules(**options):
-    """The rules lab as ``sim study rules`` runs it; the result as :func:`load` opens the
-    saved lab: see :func:`sim.cli.api.study_rules`."""
-    from sim.cli.api import study_rules as _study_rules
-    return _study_rules(**options)
-
-
-def tune(strategy, **options):
-    """A strategy's parameters tuned as ``sim tune`` does (optuna); the result as
-    :func:`load` opens the saved tuning: see :func:`sim.cli.api.tune`."""
-    from sim.cli.api import tune as _tune
-    return _tune(strategy, **options)
-
-
-def swap(cards, **options):
-    """Which three of six cards to put face up, as ``sim swap`` answers it: the splits as a
-    pandas DataFrame, best first: see :func:`sim.cli.api.swap`."""
-    from sim.cli.api import swap as _swap
-    return _swap(cards, **options)
+    return sorted(set(globals()) | {c.python for c in COMMANDS.values() if c.python})
 
 
 def report(result, output=None):
     """Write the HTML page of a saved folder (a result, or its path) as ``sim report`` does;
-    returns the page's path: see :func:`sim.cli.api.report`."""
-    from sim.cli.api import report as _report
+    returns the page's path: see :func:`sim.commands.api.report`."""
+    from sim.commands.api import report as _report
     return _report(result, output)
 
 
@@ -75,10 +57,3 @@ def load(path):
     ``sim review`` (``--out DIR``): see :func:`sim.studies.saved.load`."""
     from sim.studies.saved import load as _load
     return _load(path)
-
-
-def analyze(position, **options):
-    """Every legal move of a position with its estimated value, best first, as a pandas
-    DataFrame: see :func:`sim.studies.analysis.analyze`."""
-    from sim.studies.analysis import analyze as _analyze
-    return _analyze(position, **options)

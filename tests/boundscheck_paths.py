@@ -139,7 +139,7 @@ def table_game(rules, players, seed, opponents):
     import numpy as np
 
     from reports.game import describe_saved
-    from sim.cli.savedgame import record
+    from sim.commands.savedgame import record
     from sim.cli.table import Table
     from sim.kernel.layout import CURRENT, OVER, TURN
 

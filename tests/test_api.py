@@ -11,7 +11,7 @@ import json
 import pytest
 
 import sim
-from sim.cli import work
+from sim.commands import common as work
 
 
 def test_run_gives_what_the_command_gives(cli, tmp_path):

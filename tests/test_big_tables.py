@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sim.cli.savedgame import run_record
+from sim.commands.savedgame import run_record
 from sim.kernel.position import to_position
 from sim.runs.config import RunConfig
 from sim.runs.onegame import record_game

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sim.cli.options import parse_count
+from sim.commands.common import parse_count
 
 
 @pytest.mark.parametrize("text,value", [("1e6", 10**6), ("1_000_000", 10**6), ("250k", 250_000),

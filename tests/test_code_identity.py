@@ -83,7 +83,7 @@ def test_a_design_or_stage_edit_refuses_resume_and_recompiles_nothing(tmp_path, 
 
 
 @pytest.mark.parametrize("rel, old, new, same", [
-    ("sim/cli/run_commands.py", *HELP, True),                     # a help string
+    ("sim/commands/run.py", *HELP, True),                         # a help string
     ("sim/cli/app.py", "", "\n# an edit\n", True),
     ("reports/plain.py", "", "\n# an edit\n", True),              # the reports
     ("docs/rules.md", "", "\nan edit\n", True),                   # the docs
@@ -123,7 +123,7 @@ def test_resume_continues_after_a_help_edit_and_refuses_after_an_engine_edit(
         (out / "summary.json").unlink()
 
     helped, engine = _copy(tmp_path, "help"), _copy(tmp_path, "engine")
-    _edit(helped, "sim/cli/run_commands.py", *HELP)
+    _edit(helped, "sim/commands/run.py", *HELP)
     _edit(engine, "sim/kernel/engine.py")
     interrupt()
     monkeypatch.setattr(identity, "own",

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli.app import COMMANDS, STUDIES, app
+from sim.cli.app import ORDER, app
+from sim.commands import COMMANDS
+
+TOP = [n for n in ORDER if n != "study"]
+STUDIES = [n.split()[1] for n in COMMANDS if n.startswith("study ")]
 
 GROUPS = ["Play games", "Answer questions", "Look at one game", "Reference"]
 
@@ -18,7 +22,7 @@ def _invoke(*args, **kw):
 def test_top_help_groups_every_command_on_one_line():
     out = _invoke("--help", env={"COLUMNS": "80"}).output
     assert [g for g in GROUPS if f"─ {g} " in out] == GROUPS
-    names = [name for _, name, _, _ in COMMANDS] + ["study"]
+    names = TOP + ["study"]
     for name in names:
         lines = [ln for ln in out.splitlines() if ln.startswith(f"│ {name} ")]
         assert len(lines) == 1, name
@@ -34,8 +38,7 @@ def test_study_help_names_its_studies():
         assert f"│ {name} " in out
 
 
-@pytest.mark.parametrize("path", [[n] for _, n, _, _ in COMMANDS]
-                         + [["study", n] for _, n, _ in STUDIES])
+@pytest.mark.parametrize("path", [[n] for n in TOP] + [["study", n] for n in STUDIES])
 def test_each_command_opens_with_one_sentence_and_ends_with_examples(path):
     out = _invoke(*path, "--help", env={"COLUMNS": "200"}).output
     body = [ln.strip() for ln in out.splitlines() if ln.strip()]

@@ -9,7 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Lowest first. A module may import its own layer and the layers before it.
-LAYERS = ["sim.kernel", "strategies", "sim.runs", "sim.studies", "sim.env", "reports", "sim.cli"]
+LAYERS = ["sim.kernel", "strategies", "sim.runs", "sim.studies", "sim.env", "reports", "sim.commands",
+          "sim.cli"]
 # The short public paths (README): thin re-exports, above everything but the command line.
 FACADES = {"sim", "sim.strategy", "sim.moves", "sim.layout", "sim.cards", "sim.rng", "sim.rules"}
 # What the kernel may import besides the standard library (it is numpy + numba only).

@@ -262,7 +262,7 @@ def test_tune_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
     out = tmp_path / "t"
     with pytest.raises(Interrupted) as e:
         tune("counting", ["lowest"], out=out, progress=_stop_at(12 * 300 + 150), **args)
-    assert 11 < len(e.value.partial.result["trials"]) < 14 and e.value.partial.stage == "trials"
+    assert 11 < len(e.value.partial.result.trials) < 14 and e.value.partial.stage == "trials"
     resumed = tune("counting", ["lowest"], out=out, resume=True, **args)
     assert _tune_result(resumed) == reference
     assert _tune_result(json.loads((out / "tune.json").read_text())) == reference
@@ -273,7 +273,7 @@ def test_the_bar_says_compiling_until_the_first_games(monkeypatch):
     """An empty compile cache: the bar reads 'compiling (first run only)' until the first
     games are played, then its own label; a phase started meanwhile keeps saying so."""
     import sim.runs.batch as batch
-    from sim.cli import options
+    from sim.commands import common as options
 
     monkeypatch.setattr(batch, "compiled", lambda configs=None: False)
     monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)
@@ -297,11 +297,11 @@ def test_a_command_says_it_compiles_the_moment_numba_compiles(monkeypatch):
     or --json / --quiet, say nothing."""
     import numba
 
-    from sim.cli import options
+    from sim.commands import common as options
 
     said = []
     monkeypatch.setattr(options, "_SAID", [False])
-    monkeypatch.setattr(options.typer, "echo", lambda text, err=False: said.append((text, err)))
+    monkeypatch.setattr(options, "_say", lambda text: said.append((text, True)))
 
     def fresh():                          # a function never compiled: Numba compiles it
         return numba.njit(lambda x: x + 1)
@@ -362,7 +362,7 @@ def test_the_time_left_follows_this_runs_own_speed():
 
 def test_the_bar_shows_the_time_left_of_this_run(monkeypatch):
     """The bar's last column is Eta's answer for the stage under way, reset at each phase."""
-    from sim.cli import options
+    from sim.commands import common as options
     from sim.runs import batch, estimate
 
     monkeypatch.setattr(options.sys.stderr, "isatty", lambda: True, raising=False)

@@ -13,7 +13,7 @@ from sim.kernel.layout import CURRENT, FU, NR, OVER, TURN
 from sim.studies.analysis import move_words
 from reports.game import result_lines
 from sim.cli.play import Terminal, play
-from sim.cli.savedgame import load
+from sim.commands.savedgame import load
 from sim.cli.table import Table
 from sim.cli.words import parse
 from sim.kernel.ruleset import Ruleset
@@ -251,7 +251,7 @@ def test_an_unwritable_save_path_is_refused_before_the_deal(tmp_path, where):
 
 def test_a_game_whose_file_cannot_be_written_at_the_end_is_kept(tmp_path, monkeypatch):
     import sim.cli.play
-    from sim.cli import savedgame
+    from sim.commands import savedgame
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     asked = tmp_path / "g.json"

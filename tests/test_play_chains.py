@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from sim.cli.app import app
 from sim.cli.play import Terminal, play
-from sim.cli.savedgame import load
+from sim.commands.savedgame import load
 from sim.cli.table import Table
 from sim.cli.words import parse
 from sim.kernel.cards import rank_code

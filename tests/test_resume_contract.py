@@ -7,7 +7,7 @@ the same totals as ``sim.load`` reads them and the same page as ``sim report`` d
 names holds something to resume.
 
 The commands run through the Python API (``sim.run``, ...), which is the command's own work
-(sim.cli.work); Ctrl-C is the progress callback raising KeyboardInterrupt, as a terminal's
+(sim.commands); Ctrl-C is the progress callback raising KeyboardInterrupt, as a terminal's
 SIGINT does on the waiting thread.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 import pytest
 
 import sim
-from sim.cli import work
+from sim.commands import common as work
 from sim.runs.kinds import KINDS
 
 # Each resumable kind on a small budget: (the call, the units of its first stage).

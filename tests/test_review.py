@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.cli.savedgame import run_record, save
+from sim.commands.savedgame import run_record, save
 from sim.kernel.position import apply, legal_ids, legal_moves, move_to_id, validate
 from sim.runs.onegame import record_game
 from sim.runs.config import RunConfig
@@ -72,7 +72,7 @@ def test_the_analysis_own_best_moves_are_not_called_mistakes():
     from sim.cli.table import Table
     from sim.kernel.layout import CURRENT, OVER, TURN
     from sim.kernel.ruleset import Ruleset
-    from sim.cli.savedgame import record
+    from sim.commands.savedgame import record
 
     t = Table(2, Ruleset.parse("seed"), seed=11, seat=0, opponents=["counting"])
     t.deal()
@@ -318,7 +318,7 @@ def test_start_state_replays_the_humans_saved_swap():
     table's own, 7 known in the hand. Without the game's seed (its bots' choices not found
     again) the bots' choices are the first that give their saved face-ups, the human's its
     saved mask, and the starter is still the referee's."""
-    from sim.cli.savedgame import record
+    from sim.commands.savedgame import record
     from sim.cli.table import Table
     from sim.kernel import engine
     from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
@@ -528,7 +528,7 @@ def test_hint_and_review_rank_a_decision_alike(monkeypatch):
     """sim play's hint and sim review (its default seed, the game's; --rollouts the hint's)
     rank a decision on the same worlds, so identically, and name the same best or tie."""
     import sim.cli.table as table_module
-    from sim.cli.savedgame import record
+    from sim.commands.savedgame import record
     from sim.cli.table import Table
     from sim.kernel.layout import CURRENT, TURN
     from sim.kernel.ruleset import Ruleset

@@ -220,7 +220,8 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
     monkeypatch.setattr(Units, "save", interrupted)
     with pytest.raises(Interrupted) as e:
         rules_lab(out=tmp_path / "lab", **kw)
-    assert "partial" in e.value.partial.result
+    p = e.value.partial.result
+    assert "partial" in p.lab and p.measured == p.lab["measured"] <= p.of
     monkeypatch.setattr(Units, "save", save)
     played = []
     monkeypatch.setattr(study, "start_block", lambda *a, **k: played.append(1) or play(*a, **k))

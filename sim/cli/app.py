@@ -1,9 +1,10 @@
 """The ``sim`` command line (typer): the app and its commands, grouped as ``sim --help`` shows
-them. The commands live by job in :mod:`~sim.cli.run_commands` (run, replay),
-:mod:`~sim.cli.study_commands` (compare, study swap, study rules, tune),
-:mod:`~sim.cli.tool_commands` (analyze, swap, play, report, rules, strategies) and
-:mod:`~sim.cli.review_command` (review); what they share is :mod:`sim.cli.options`, and the
-work of the long ones, shared with the Python API, :mod:`sim.cli.work`. Every user mistake,
+them. The long commands (run, compare, tune, swap, review, study swap, study rules) are
+declared in :mod:`sim.commands`, their typer commands derived (:mod:`sim.cli.derive`) and
+their printers by job in :mod:`~sim.cli.run_commands`, :mod:`~sim.cli.study_commands`,
+:mod:`~sim.cli.tool_commands` and :mod:`~sim.cli.review_command`, beside the hand-written
+commands (replay, analyze, play, report, rules, strategies); what they share is
+:mod:`sim.cli.options`. Every user mistake,
 the option parser's included, is one ``error:`` line and exit code 2 (:class:`_Command`)."""
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from sim.cli import review_command, run_commands, study_commands, tool_commands
+from sim.cli import run_commands, tool_commands
 
 
 # click's UsageError as typer raises it (newer typers carry a click of their own)
@@ -75,52 +76,62 @@ def _top(version: bool = typer.Option(False, "--version", callback=_print_versio
 
 PLAY, ASK, ONE, REFERENCE = "Play games", "Answer questions", "Look at one game", "Reference"
 
-# (function, name, panel, examples): the order of `sim --help`
-COMMANDS = [
-    (run_commands.run, "run", PLAY,
-     ["sim run --games 1e6 --players 4", "sim run -n 250k -s lowest -s random -s counting",
-      "sim run --games 1e6 --rules classic --json > summary.json"]),
-    (study_commands.compare, "compare", PLAY,
-     ["sim compare lowest counting montecarlo --games 12k",
-      "sim compare lowest random --until-clear --out runs/cmp"]),
-    (study_commands.tune, "tune", PLAY,
-     ["sim tune counting --against lowest,random --trials 30 --out runs/tune"]),
-    (tool_commands.report, "report", PLAY,
-     ["sim report runs/cmp -o cmp.html"]),
-    (tool_commands.analyze_command, "analyze", ASK,
-     ["sim analyze docs/examples/midgame-seed-4p.json",
-      "sim replay --seed 7 --game 12 --at 30 --json --as-mover | sim analyze -"]),
-    (tool_commands.swap_command, "swap", ASK,
-     ["sim swap 4 5 6 9 10 K", "sim swap 4 5 6 9 10 K --players 3 --model runs/swap"]),
-    (tool_commands.play_command, "play", ONE,
-     ["sim play --players 3", "sim play --load ~/.cache/shithead-sim/games/<file>.json"]),
-    (run_commands.replay, "replay", ONE,
-     ["sim replay --seed 7 --game 12 --players 4",
-      "sim replay --file ~/.cache/shithead-sim/games/<file>.json"]),
-    (review_command.review_command, "review", ONE,
-     ["sim review ~/.cache/shithead-sim/games/<file>.json --out runs/review"]),
-    (tool_commands.rules_command, "rules", REFERENCE,
-     ["sim rules", "sim rules explain R12", "sim rules explain classic"]),
-    (tool_commands.strategies, "strategies", REFERENCE, ["sim strategies"]),
-]
-STUDIES = [
-    (study_commands.study_swap, "swap",
-     ["sim study swap --players 4 --games 1e6 --out runs/swap"]),
-    (study_commands.study_rules, "rules",
-     ["sim study rules --players 4 --base seed --out runs/lab"]),
-]
+# The hand-written commands: name -> (function, panel, examples); the long commands are
+# declared in sim.commands, each with its panel and examples.
+HAND_WRITTEN = {
+    "report": (tool_commands.report, PLAY, ["sim report runs/cmp -o cmp.html"]),
+    "play": (tool_commands.play_command, ONE,
+             ["sim play --players 3",
+              "sim play --load ~/.cache/shithead-sim/games/<file>.json"]),
+    "replay": (run_commands.replay, ONE,
+               ["sim replay --seed 7 --game 12 --players 4",
+                "sim replay --file ~/.cache/shithead-sim/games/<file>.json"]),
+    "rules": (tool_commands.rules_command, REFERENCE,
+              ["sim rules", "sim rules explain R12", "sim rules explain classic"]),
+    "strategies": (tool_commands.strategies, REFERENCE, ["sim strategies"]),
+}
+# The order of `sim --help`; a command registered later (sim.commands.register) comes last.
+ORDER = ["run", "compare", "tune", "report", "analyze", "study", "swap", "play", "replay",
+         "review", "rules", "strategies"]
 
 
 def _examples(lines) -> str:
     return "Examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-for fn, name, panel, examples in COMMANDS:
-    app.command(name, cls=_Command, rich_help_panel=panel, epilog=_examples(examples))(fn)
-    if name == "analyze":                           # the studies sit with the questions
-        app.add_typer(study_app, name="study", rich_help_panel=ASK)
-for fn, name, examples in STUDIES:
-    study_app.command(name, cls=_Command, epilog=_examples(examples))(fn)
+def install(command) -> None:
+    """Add a declared command (:class:`sim.commands.declare.Command`) to the app, its typer
+    command derived from the declaration (:func:`sim.cli.derive.typer_command`); a name of
+    two words (``study swap``) goes under its group."""
+    from sim.cli.derive import typer_command
+
+    group, _, name = command.name.rpartition(" ")
+    target = {"": app, "study": study_app}.get(group)
+    if target is None:
+        raise ValueError(f"{command.name!r}: sim has no command group {group!r}")
+    if any(c.name == name for c in target.registered_commands):
+        return
+    extra = {} if group else {"rich_help_panel": command.panel}
+    target.command(name, cls=_Command, epilog=_examples(command.examples),
+                   **extra)(typer_command(command))
+
+
+def _install_all() -> None:
+    from sim.commands import COMMANDS, on_register
+
+    for name in ORDER:
+        if name in HAND_WRITTEN:
+            fn, panel, examples = HAND_WRITTEN[name]
+            app.command(name, cls=_Command, rich_help_panel=panel,
+                        epilog=_examples(examples))(fn)
+        elif name == "study":                        # the studies sit with the questions
+            app.add_typer(study_app, name="study", rich_help_panel=ASK)
+        else:
+            install(COMMANDS[name])
+    on_register(install)                         # the study commands, and any added later
+
+
+_install_all()
 
 
 def main():  # console script entry point

@@ -5,7 +5,7 @@ cards it draws (R8). Moves are typed in plain words (:mod:`sim.cli.words`); an i
 explained in words with its rule (the reason :func:`sim.kernel.position.why_illegal` gives)
 and asked again. ``hint`` prints ``sim analyze``'s answer for the position, from the human's
 point of view, its answer first. The game itself is :class:`sim.cli.table.Table`; it is saved
-as :mod:`sim.cli.savedgame` writes it: the save file is checked before the deal, ``save``
+as :mod:`sim.commands.savedgame` writes it: the save file is checked before the deal, ``save``
 writes it mid-game, every ending writes it (elsewhere, or on screen, if that fails), and
 ``sim play --load`` continues it.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reports.game import counted, result_lines, table_view
 from reports.plain import plural
-from sim.cli.savedgame import check_writable, default_save_path, dumps, record, save
+from sim.commands.savedgame import check_writable, default_save_path, dumps, record, save
 from sim.cli.table import Table
 from sim.cli.words import HELP, in_typed_words, parse
 from sim.kernel.cards import NAMES
@@ -128,7 +128,7 @@ def _echo(text):
 
 def play(table: Table, term: Terminal, save_to: Path | None = None) -> dict:
     """Play ``table`` at the terminal ``term`` (from the deal, or from where a game set up by
-    :func:`sim.cli.savedgame.resume` stands); save the game; return its record. The save
+    :func:`resume` stands); save the game; return its record. The save
     file is checked first: ``ValueError`` before anything is dealt when it cannot be
     written."""
     save_to = (check_writable(save_to) if save_to is not None else
@@ -324,3 +324,67 @@ def _finish(table: Table, term: Terminal, save_to: Path, reason: str) -> dict:
     path = _save(rec, save_to, term)
     rec["path"] = str(path) if path else None
     return rec
+
+
+def resume(path, hint_rollouts: int = 500):
+    """The game saved at ``path`` set up again to be continued (``sim play --load``): the
+    same seed, rules, seats and bots deal the same cards, the human's saved face-up choice
+    is swapped again, and every saved move is played again in order, the bots choosing
+    theirs anew from the same random stream (each must be the move saved). So the game goes
+    on exactly as it would have without the save. ``ValueError`` when the file is finished,
+    or when anything does not come out as saved (another version of a bot, a changed file)."""
+    from reports.game import HUMAN
+    from sim.commands.savedgame import load
+    from sim.kernel.position import move_to_id, to_position
+    from sim.kernel.ruleset import Ruleset
+    from sim.studies.analysis import move_words
+
+    game = load(path, "--load")
+    if game["status"] == "finished":
+        res = game.get("result") or {}
+        who = f"; seat {res['winner']} won" if "winner" in res else ""
+        raise ValueError(f"--load: the game in {path} is finished{who} after "
+                         f"{game.get('turns')} turns: there is nothing to continue "
+                         f"(sim replay --file {path} shows it)")
+    bad = f"--load: {path} does not continue as saved"
+    try:
+        seats, seat = list(game["seats"]), int(game["seat"])
+        if seats[seat] != HUMAN:
+            raise ValueError(f"seat {seat} is not the human's")
+        table = Table(int(game["players"]), Ruleset.parse(game["rules"]), int(game["seed"]),
+                      seat, [s for i, s in enumerate(seats) if i != seat],
+                      int(game.get("max_turns", 10_000)), hint_rollouts)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"--load: {path} cannot be set up again: {e}") from None
+    table.deal()
+    if to_position(table.dealt, table.rules) != game["dealt"]:
+        raise ValueError(f"{bad}: the seed deals other cards")
+    if game["start"] is None:
+        return table                                     # saved before the swap (R5)
+    mask = game.get("swap_mask")
+    if mask is None:                                     # the face-ups of the saved swap
+        mask, why = table.choose_mask(" ".join(game["start"]["face_up"][seat]))
+        if why:
+            raise ValueError(f"{bad}: {why}")
+    table.swap(int(mask))
+    if to_position(table.start, table.rules) != game["start"]:
+        raise ValueError(f"{bad}: the swaps give other face-up cards (R5)")
+    moves = game["moves"]
+    done = 1 if table.opening() is not None else 0       # H16: played again by the core
+    if table.log != moves[:done]:
+        raise ValueError(f"{bad}: the forced opening differs (H16)")
+    for i, entry in enumerate(moves[done:], done + 1):
+        p = int(table.st[CURRENT])
+        if table.st[OVER] or entry.get("seat") != p:
+            raise ValueError(f"{bad}: move {i} is not seat {entry.get('seat')}'s to make")
+        try:
+            saved = move_to_id(entry.get("move"), table.st)      # H11 n: all, or fewer
+        except ValueError as e:
+            raise ValueError(f"{bad}: move {i}: {e}") from None
+        m = saved if p == seat else table.bot_move()
+        if m != saved or m not in table.legal():
+            raise ValueError(f"{bad}: move {i} ({move_words(saved)}) is not legal (R24)"
+                             if p == seat else f"{bad}: at move {i} the bot {seats[p]!r} "
+                             f"now plays {move_words(m)}, not the saved {move_words(saved)}")
+        table.play(m)
+    return table

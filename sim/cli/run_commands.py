@@ -1,4 +1,5 @@
-"""The commands that play games of a run: ``sim run`` and ``sim replay``."""
+"""The commands that play games of a run: ``sim run``'s printer (the command is declared in
+:mod:`sim.commands.run`) and ``sim replay``."""
 from __future__ import annotations
 
 import sys
@@ -8,12 +9,11 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli import work
 from sim.cli.options import (
-    BACKEND, CAP, CYCLE_STOP, GAMES, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, STRATEGY,
-    SWAP, THREADS, V1, V2, WORKERS, compile_notice, fail, forward, json_option, one_line,
-    out_option, resume_advice, resume_option, run_config,
+    CAP, CYCLE_STOP, GAMES, PLAYERS, RULE, RULES, SEED, STRATEGY, SWAP, V1, V2, fail,
+    json_option, one_line, resume_advice,
 )
+from sim.commands.common import compile_notice, run_config
 
 
 def _debug_mode():
@@ -36,28 +36,21 @@ def _debug_mode():
                             module=r"sim\.kernel\.")
 
 
-def run(games: str = GAMES, players: int = PLAYERS, seed: int = SEED,
-        strategy: Optional[List[str]] = STRATEGY, swap: Optional[List[str]] = SWAP,
-        rules: str = RULES, rule: Optional[List[str]] = RULE, choose_face_ups: bool = V1,
-        last_player_loses: bool = V2, max_turns: int = CAP, threads: Optional[int] = THREADS,
-        cycle_stop: bool = CYCLE_STOP,
-        out: Optional[Path] = out_option("per-game records (Parquet), manifest and summary"),
-        resume: bool = resume_option("run"),
-        batch: str = typer.Option("100k", "--batch", help="Games per batch (and per file)."),
-        backend: str = BACKEND, scheduler: Optional[str] = SCHEDULER,
-        workers: Optional[int] = WORKERS,
-        as_json: bool = json_option("the summary"), quiet: bool = QUIET,
+def run(o, as_json: bool = json_option("the summary"),
         debug: bool = typer.Option(False, "--debug", help="Run uncompiled, as plain Python "
                                    "(NUMBA_DISABLE_JIT=1), on one thread: a breakpoint in a "
                                    "strategy stops there. About 300 times slower; same games.")):
-    """Play many games: win rates per seat and strategy, with 95% CIs."""
+    """``sim run``'s printer (its options: :class:`sim.commands.run.RunOptions`): the summary
+    as text or JSON; Ctrl-C prints the games so far, marked partial (exit 130)."""
+    from sim.commands.run import run as play
+
     if debug:
         _debug_mode()
-        threads = 1
+        o = replace(o, threads=1)
     with one_line("interrupted before any game was played"):
-        done = work.run(**forward(locals(), "debug"),
-                        meanwhile=None if as_json else "reports.text")
-    partial = done.partial and "interrupted" + resume_advice(out, "the finished batches are")
+        done = play(replace(o, quiet=o.quiet or as_json),
+                    meanwhile=None if as_json else "reports.text")
+    partial = done.partial and "interrupted" + resume_advice(o.out, "the finished batches are")
     if as_json:
         from sim.cli import jsonout
         result = done.result.to_dict()
@@ -94,7 +87,7 @@ def replay(game: Optional[int] = typer.Option(None, "--game", "-g", help="Index 
                                         "sim analyze.")):
     """Show one game turn by turn, or a position of it."""
     from reports.game import replay_lines
-    from sim.cli.savedgame import check_writable, load, run_record, save as save_game
+    from sim.commands.savedgame import check_writable, load, run_record, save as save_game
     from sim.runs.runner import RunError, record_game
 
     try:

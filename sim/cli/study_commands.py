@@ -1,54 +1,25 @@
-"""The commands that answer a question with many games: ``sim compare``, ``sim study swap``,
-``sim study rules`` (the rules lab, :mod:`sim.studies.ruleslab`: what each house rule does to
-the length, the first mover's edge, skill and luck of the game) and ``sim tune``; their work
-is :mod:`sim.cli.work`'s."""
+"""The printers of the commands that answer a question with many games: ``sim compare``,
+``sim study swap``, ``sim study rules`` (the rules lab) and ``sim tune``; each command is
+declared, its options and work, in :mod:`sim.commands`."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import List, Optional
+from dataclasses import replace
 
 import typer
 
-from sim.cli import work
-from sim.cli.options import (
-    BACKEND, CAP, CYCLE_STOP, PLAYERS, QUIET, RULE, RULES, SCHEDULER, SEED, THREADS, V1, V2,
-    WORKERS, complete_rules, complete_strategy, forward, json_option, one_line, out_option,
-    resume_advice, resume_option,
-)
+from sim.cli.options import json_option, one_line, resume_advice
 
 
-def compare(strategies: List[str] = typer.Argument(..., help="Two or more strategies.",
-                                                  autocompletion=complete_strategy),
-            players: int = PLAYERS, games: str = typer.Option("100k", "--games", "-n",
-                                                             help="Games in all (deals x "
-                                                             "rotations)."),
-            seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
-            choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
-            threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
-            until_clear: bool = typer.Option(False, "--until-clear", help="Play in blocks "
-                                             "until the leader is ahead of every other "
-                                             "strategy (anytime-valid confidence sequences "
-                                             "of the paired per-deal differences)."),
-            max_games: Optional[str] = typer.Option(None, "--max-games", help="Cap for "
-                                                    "--until-clear (default: --games)."),
-            independent: bool = typer.Option(False, "--independent", help="Fresh deals for "
-                                              "every rotation (no duplicate deals)."),
-            seating: str = typer.Option("balanced", "--seating", help="balanced: every deal "
-                                        "under one of many cyclic orders of the strategies, "
-                                        "so that each follows every other equally often; "
-                                        "fixed: the order given, each always after the "
-                                        "same neighbour (3+ strategies)."),
-            out: Optional[Path] = out_option("per-game records (Parquet), compare.json, "
-                                             "manifest and summary"),
-            resume: bool = resume_option("comparison"), as_json: bool = json_option(),
-            quiet: bool = QUIET):
-    """A fair tournament of strategies on duplicate deals."""
-    options = forward(locals())
-    with one_line(hint=lambda: resume_advice(out, "the finished blocks are")):
-        done = work.compare(**options)
+def compare(o, as_json: bool = json_option()):
+    """``sim compare``'s printer (:class:`sim.commands.compare.CompareOptions`): the tables,
+    as text or JSON; Ctrl-C prints the finished blocks, marked partial (exit 130)."""
+    from sim.commands.compare import compare as play
+
+    with one_line(hint=lambda: resume_advice(o.out, "the finished blocks are")):
+        done = play(replace(o, quiet=o.quiet or as_json))
     result = done.result
     if done.partial:
-        result["partial"] = "interrupted" + resume_advice(out, "the finished blocks are")
+        result["partial"] = "interrupted" + resume_advice(o.out, "the finished blocks are")
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("compare", done.ruleset, done.asked, {**result, "seconds": done.seconds})
@@ -62,27 +33,14 @@ def compare(strategies: List[str] = typer.Argument(..., help="Two or more strate
         raise typer.Exit(130)
 
 
-def study_swap(players: int = PLAYERS,
-               games: str = typer.Option("100k", "--games", "-n", help="Games that fit the "
-                                         "split model (random swaps)."),
-               h2h_games: Optional[str] = typer.Option(None, "--h2h-games", help="Deals per "
-                                                       "policy in the head-to-head (default "
-                                                       "games/5)."),
-               seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
-               choose_face_ups: bool = V1, last_player_loses: bool = V2, max_turns: int = CAP,
-               threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
-               strategy: str = typer.Option("lowest", "--strategy", "-s",
-                                            autocompletion=complete_strategy,
-                                            help="Move strategy of every seat."),
-               out: Path = out_option("study.json, split.csv, policy.csv, swap_values.csv, "
-                                      "games/ and the summary", required=True),
-               resume: bool = resume_option("study", " (same options)"),
-               as_json: bool = json_option("the study"), quiet: bool = QUIET):
-    """Which face-up cards to keep, measured over many games."""
+def study_swap(o, as_json: bool = json_option("the study")):
+    """``sim study swap``'s printer (:class:`sim.commands.swapstudy.SwapStudyOptions`)."""
+    from sim.commands.swapstudy import study_swap as play
+
     with one_line():
-        done = work.study_swap(**forward(locals()))
+        done = play(replace(o, quiet=o.quiet or as_json))
     if done.partial:
-        _study_partial(done.partial, out, as_json, done.seconds, done.ruleset)
+        _study_partial(done.partial, o.out, as_json, done.seconds, done.ruleset)
     study = dict(done.result, seconds=done.seconds)
     if as_json:
         from sim.cli import jsonout
@@ -114,46 +72,17 @@ def _study_partial(partial, out, as_json, seconds, ruleset):
     raise typer.Exit(130)
 
 
-def study_rules(players: int = PLAYERS,
-                base: str = typer.Option("seed", "--base", autocompletion=complete_rules,
-                                         help="The preset every change is measured from: "
-                                         "seed, classic, masters-of-shithead, boothj5 (with "
-                                         "--rule: that preset so changed)."),
-                rule: Optional[List[str]] = RULE,
-                only: Optional[List[str]] = typer.Option(None, "--only", help="Measure only "
-                                                         "the changes of this option, or this "
-                                                         "preset (repeatable; default: all)."),
-                games: str = typer.Option("40k", "--games", "-n", help="Games per ruleset of "
-                                          "the reference table (length, first mover, seats)."),
-                skill_deals: str = typer.Option("10k", "--skill-deals", help="Deals per "
-                                                "ruleset of counting against random, each "
-                                                "played under every seat rotation (skill, "
-                                                "luck)."),
-                mc_deals: str = typer.Option("100", "--mc-deals", help="At most this many "
-                                             "deals per ruleset of montecarlo against "
-                                             "lowest, rotated; 0: leave that measure out."),
-                mc_block: int = typer.Option(20, "--mc-block", help="Deals between two looks "
-                                             "at the montecarlo measure (stop when clear)."),
-                precision: float = typer.Option(0.1, "--precision", help="Stop a ruleset's "
-                                                "montecarlo games once its difference from "
-                                                "the base is known to within this (a share)."),
-                strategy: str = typer.Option("lowest", "--strategy", "-s",
-                                             autocompletion=complete_strategy,
-                                             help="Strategy of every seat of the reference "
-                                                  "table."),
-                seed: int = SEED, max_turns: int = CAP, threads: Optional[int] = THREADS,
-                cycle_stop: bool = CYCLE_STOP, backend: str = BACKEND,
-                scheduler: Optional[str] = SCHEDULER, workers: Optional[int] = WORKERS,
-                out: Optional[Path] = out_option("ruleslab.json, the units of games, "
-                                                 "manifest and summary"),
-                resume: bool = resume_option("study", " (same options)"),
-                as_json: bool = json_option("the study"), quiet: bool = QUIET):
-    """What each house rule does to the game, on the same deals."""
+def study_rules(o, as_json: bool = json_option("the study")):
+    """``sim study rules``'s printer (:class:`sim.commands.ruleslab.RulesLabOptions`)."""
+    from sim.commands.ruleslab import study_rules as play
+
     with one_line():
-        done = work.study_rules(**forward(locals()))
-    result = dict(done.result, seconds=done.seconds)
-    if done.partial:
-        result["partial"] += resume_advice(out, "the rulesets measured are")
+        done = play(replace(o, quiet=o.quiet or as_json))
+    if done.partial:                    # the lab so far (a LabPartial)
+        result = dict(done.result.lab, seconds=done.seconds)
+        result["partial"] += resume_advice(o.out, "the rulesets measured are")
+    else:
+        result = dict(done.result, seconds=done.seconds)
     if as_json:
         from sim.cli import jsonout
         jsonout.echo("study-rules", done.ruleset, done.asked, result)
@@ -166,37 +95,14 @@ def study_rules(players: int = PLAYERS,
         raise typer.Exit(130)
 
 
-def tune(strategy: str = typer.Argument(..., autocompletion=complete_strategy,
-                                        help="The strategy to tune: a built-in name, "
-                                        "FILE.py:FUNCTION or package.module:FUNCTION (with "
-                                        "values to start from: 'counting(pickup_limit=2)')."),
-         against: str = typer.Option(..., "--against", "-a", autocompletion=complete_strategy,
-                                     help="The field: strategies separated by commas, "
-                                          "filling the other seats in turn."),
-         players: int = PLAYERS,
-         trials: int = typer.Option(100, "--trials", help="Trials (parameter sets) in all."),
-         games_per_trial: str = typer.Option("2000", "--games-per-trial", help="Games per "
-                                             "trial: the same deals for every trial."),
-         fresh_games: Optional[str] = typer.Option(None, "--fresh-games", help="Games of the "
-                                                   "final check on fresh deals, for the best "
-                                                   "and for the defaults (default: "
-                                                   "--games-per-trial)."),
-         param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this "
-                                                   "parameter, NAME or NAME=LOW:HIGH "
-                                                   "(repeatable; default: every parameter "
-                                                   "with a finite range)."),
-         seed: int = SEED, rules: str = RULES, rule: Optional[List[str]] = RULE,
-         max_turns: int = CAP, threads: Optional[int] = THREADS, cycle_stop: bool = CYCLE_STOP,
-         out: Optional[Path] = out_option("every trial (trials.jsonl), tune.json, manifest "
-                                          "and summary"),
-         resume: bool = resume_option("tuning"), as_json: bool = json_option(),
-         quiet: bool = QUIET):
-    """Tune a strategy's parameters against a field (optuna)."""
-    options = forward(locals())
-    with one_line(hint=lambda: resume_advice(out, "the finished trials are")):
-        done = work.tune(**options)
+def tune(o, as_json: bool = json_option()):
+    """``sim tune``'s printer (:class:`sim.commands.tune.TuneOptions`)."""
+    from sim.commands.tune import tune as play
+
+    with one_line(hint=lambda: resume_advice(o.out, "the finished trials are")):
+        done = play(replace(o, quiet=o.quiet or as_json))
     if done.partial:
-        _tune_partial(done.partial, out, as_json, done.ruleset)
+        _tune_partial(done.partial, o.out, as_json, done.ruleset)
     result = dict(done.result, seconds=done.seconds)
     if as_json:
         from sim.cli import jsonout
@@ -204,14 +110,14 @@ def tune(strategy: str = typer.Argument(..., autocompletion=complete_strategy,
         return
     from reports.plain import tune_lines
 
-    typer.echo("\n".join(tune_lines(result, result["options"]["against"], players,
+    typer.echo("\n".join(tune_lines(result, result["options"]["against"], o.players,
                                      done.ruleset.last_player_loses)))
 
 
 def _tune_partial(partial, out, as_json, ruleset):
     """Ctrl-C in sim tune: the trials finished and the best so far, labelled PARTIAL (not
     checked on fresh deals); exit 130."""
-    done, best = partial.result["trials"], partial.result["best"]
+    done, best = partial.result.trials, partial.result.best
     what = (f"interrupted during {partial.stage}, after {len(done)} of {partial.of} trials"
             + resume_advice(out, "they are"))
     if as_json:

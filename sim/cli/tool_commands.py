@@ -1,127 +1,49 @@
-"""The other commands: ``sim analyze`` (a position's moves), ``sim swap`` (which three of six
-cards to put face up, R5: the splits ranked, from playouts or a swap study's model), ``sim
-play`` (a game at the terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies``
+"""The other commands: ``sim analyze`` (a position's moves), ``sim swap``'s printer (which
+three of six cards to put face up, R5: the command is declared in :mod:`sim.commands.swap`),
+``sim play`` (a game at the terminal), ``sim report`` (HTML), ``sim rules`` and ``sim strategies``
 (what there is)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from sim.cli import work
 from sim.cli.options import (
-    CAP, PLAYERS, QUIET, RULE, RULES, SEED, THREADS, V1, V2, fail, json_option,
-    compile_notice, complete_strategy, one_line, options_given, parse_count, read_json, ruleset,
+    CAP, PLAYERS, RULE, RULES, V1, V2, complete_strategy, fail, json_option,
+    one_line, options_given,
 )
+from sim.commands.common import compile_notice, parse_count, ruleset
 
 
-def analyze_command(
-        ctx: typer.Context,
-        position: str = typer.Argument(..., help="A position (docs/position.md JSON) file, or - for "
-                                       "stdin. Hidden cards may be written \"?\"."),
-        rollouts: str = typer.Option("1000", "--rollouts", help="Worlds sampled; every legal "
-                                     "move is played out once in each (with --until-clear: "
-                                     "worlds per block)."),
-        seed: int = SEED,
-        opponents: str = typer.Option("counting", "--opponents", autocompletion=complete_strategy,
-                                      help="Strategy of the other "
-                                      "seats in the playouts (default counting: the strongest "
-                                      "fast built-in; montecarlo is too slow to play out with)."),
-        me: Optional[str] = typer.Option(None, "--me", autocompletion=complete_strategy,
-                                         help="Strategy of the seat to move after "
-                                         "its move, in the playouts (default: --opponents)."),
-        rules: str = RULES, rule: Optional[List[str]] = RULE,
-        omniscient: bool = typer.Option(False, "--omniscient", help="Use the hidden cards "
-                                        "written in the position (face-downs, stock, other "
-                                        "hands) instead of re-dealing them."),
-        until_clear: bool = typer.Option(False, "--until-clear", help="Play blocks of "
-                                         "--rollouts worlds, each only by the moves not yet "
-                                         "clearly worse than the leader, until one is left, "
-                                         "the leader is within --tolerance of every move left, "
-                                         "or --max-rollouts is reached (paired, corrected for "
-                                         "repeated looks and comparisons)."),
-        max_rollouts: Optional[str] = typer.Option(None, "--max-rollouts", help="Cap of worlds "
-                                                   "for --until-clear (default 20 blocks)."),
-        tolerance: float = typer.Option(1.0, "--tolerance", help="--until-clear also stops when "
-                                        "no move left can be better than the leader by this "
-                                        "many points (of win chance; V2: hundredths of a "
-                                        "place); 0: only when one move is left."),
-        max_turns: int = typer.Option(2000, "--max-turns", help="Turns a playout may last "
-                                      "before it counts as unfinished."),
-        threads: Optional[int] = THREADS,
-        as_json: bool = json_option("the answer")):
-    """Every legal move of a position with its win chance."""
+def analyze_command(o, as_json: bool = json_option("the answer")):
+    """``sim analyze``'s printer (:class:`sim.commands.analyze.AnalyzeOptions`): the moves,
+    best first, as text or JSON."""
     from reports.analysis import describe, position_line
-    from sim.studies.analysis import run_analysis
-    from sim.studies.view import state_of
+    from sim.commands.analyze import analyze
 
-    try:
-        data = read_json(position)
-        given = ruleset(rules, rule) if options_given(ctx, "rules", "rule") else None
-        n = parse_count(rollouts, "--rollouts")
-        cap = parse_count(max_rollouts, "--max-rollouts") if max_rollouts else None
-        with compile_notice(not as_json, "the playout kernel and the seated strategies"):
-            a = run_analysis(data, rules=given, omniscient=omniscient, rollouts=n, seed=seed,
-                             opponents=opponents, me=me, until_clear=until_clear,
-                             max_rollouts=cap, max_turns=max_turns, tolerance=tolerance,
-                             threads=threads)
-        line = position_line(state_of(data)[0])
-    except ValueError as e:
-        fail(str(e))
-    if as_json:
-        from sim.cli import jsonout
-        from sim.kernel.ruleset import Ruleset
-        asked = {"position": position, "rollouts": n, "seed": seed, "opponents": opponents,
-                 "me": me, "omniscient": omniscient, "until_clear": until_clear,
-                 "max_rollouts": cap, "max_turns": max_turns, "tolerance": tolerance}
-        jsonout.echo("analysis", Ruleset.parse(data.get("ruleset")), asked,
-                     {**a.info(), "moves": a.rows()})
-    else:
-        typer.echo("\n".join(describe(a, line)))
-
-
-def swap_command(
-        ctx: typer.Context,
-        cards: List[str] = typer.Argument(..., help="Your six cards: the three dealt face up "
-                                          "and your three hand cards, in any order, e.g. `4 5 "
-                                          "6 9 10 K` (10 or T, J, Q, K, A, 2-9; JK for a "
-                                          "joker; case does not matter)."),
-        players: int = PLAYERS,
-        rules: str = RULES, rule: Optional[List[str]] = RULE,
-        model: Optional[Path] = typer.Option(None, "--model", help="A folder saved by `sim "
-                                             "study swap --out DIR`: value the splits by its "
-                                             "split model (its players and rules; giving "
-                                             "others, or a playout option, is an error) "
-                                             "instead of playouts."),
-        deals: str = typer.Option("5000", "--deals", help="Playouts: deals where you hold "
-                                  "these cards, each played once for every split (common "
-                                  "random numbers); 5000 answers in about a second, the "
-                                  "interval shrinks as 1/sqrt(deals)."),
-        strategy: str = typer.Option("lowest", "--strategy", "-s", autocompletion=complete_strategy,
-                                     help="Playouts: the move "
-                                     "strategy of every seat (the others swap by its own swap "
-                                     "policy); default lowest, as `sim study swap`."),
-        max_turns: int = typer.Option(2000, "--max-turns", help="Playouts: turns after which "
-                                      "a game is unfinished (R25: a loss)."),
-        seed: int = SEED,
-        threads: Optional[int] = THREADS,
-        quiet: bool = QUIET,
-        as_json: bool = json_option("the splits")):
-    """Which three of your six cards to put face up (R5)."""
-    given = {o for o in ("players", "rules", "rule", "deals", "strategy", "max_turns", "seed")
-             if options_given(ctx, o)}
     with one_line():
-        a = work.swap(cards=cards, given=given, players=players, rules=rules, rule=rule,
-                      model=model, deals=deals, strategy=strategy, max_turns=max_turns,
-                      seed=seed, threads=threads, quiet=quiet or as_json)
+        done = analyze(replace(o, quiet=o.quiet or as_json))
+    a = done.result
     if as_json:
         from sim.cli import jsonout
-        from sim.kernel.ruleset import Ruleset
-        asked = {"cards": cards, "players": a["players"], "model": str(model) if model else None,
-                 "deals": a.get("deals"), "strategy": a["strategy"], "seed": a["seed"],
-                 "max_turns": a.get("max_turns")}
-        jsonout.echo("swap-advice", Ruleset.parse(a["rules"]), asked, a)
+        jsonout.echo("analysis", done.ruleset, done.asked, {**a.info(), "moves": a.rows()})
+    else:
+        typer.echo("\n".join(describe(a, position_line(a.state))))
+
+
+def swap_command(o, as_json: bool = json_option("the splits")):
+    """``sim swap``'s printer (:class:`sim.commands.swap.SwapOptions`): the splits, best
+    first, as text or JSON."""
+    from sim.commands.swap import swap
+
+    with one_line():
+        done = swap(replace(o, quiet=o.quiet or as_json))
+    a = done.result
+    if as_json:
+        from sim.cli import jsonout
+        jsonout.echo("swap-advice", done.ruleset, done.asked, a)
         return
     from reports.swap import advice_lines
     typer.echo("\n".join(advice_lines(a)))
@@ -157,8 +79,7 @@ def play_command(
     """Play a game in the terminal against bots."""
     import secrets
 
-    from sim.cli.play import Terminal, play
-    from sim.cli.savedgame import resume
+    from sim.cli.play import Terminal, play, resume
     from sim.cli.table import Table
 
     try:

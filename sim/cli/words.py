@@ -11,9 +11,8 @@ import json
 import re
 
 from reports.plain import plural
-from sim.kernel.cards import NAMES
+from sim.commands.common import CARD
 
-CARD = {name.lower(): name for name in NAMES} | {"joker": "JK"}     # a typed word -> a card
 _PICKUP = {"pickup", "pick", "p", "take"}
 _END = {"end", "stop", "done"}                        # H19: end the turn in a chain
 _COMMANDS = {"hint": "hint", "help": "help", "?": "help", "moves": "moves", "legal": "moves",

@@ -41,8 +41,21 @@ KINDS = {k.name: k for k in (
          "reports.html.review", resume=False),
 )}
 
-_COMMANDS = [k.command for k in KINDS.values()]
-SAVED = f"the --out folder of {', '.join(_COMMANDS[:-1])} or {_COMMANDS[-1]}"
+
+
+def declare(kind: Kind) -> None:
+    """Add a new kind (a study registered by :func:`sim.commands.register`); a built-in kind
+    again is nothing new, another kind of the same name a mistake."""
+    known = KINDS.get(kind.name)
+    if known is not None and known != kind:
+        raise ValueError(f"a kind of folder named {kind.name!r} is already declared")
+    KINDS[kind.name] = kind
+
+
+def saved_text() -> str:
+    """"the --out folder of sim run, ... or sim review": the commands that save a folder."""
+    commands = [k.command for k in KINDS.values()]
+    return f"the --out folder of {', '.join(commands[:-1])} or {commands[-1]}"
 
 
 def kind_of(name: str, root=None) -> Kind:

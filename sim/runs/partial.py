@@ -16,7 +16,10 @@ one when nothing was finished):
   as :func:`sim.studies.compare.compare` returns;
 - ``sim study swap``: a :class:`~sim.studies.swapstudy.values.SwapStudyPartial` (the values
   stage's Tally and the head-to-heads finished);
-- ``sim study rules`` and ``sim tune``: their result dict, marked ``partial``;
+- ``sim study rules``: a :class:`~sim.studies.ruleslab.study.LabPartial` (the lab's result
+  so far, as saved, and the rulesets measured);
+- ``sim tune``: a :class:`~sim.studies.tune.TunePartial` (the trials finished, the best so
+  far, tune.json as saved);
 - ``sim review``: the :class:`~sim.studies.review.Review` of the decisions made so far.
 
 A command that catches an :class:`Interrupted` from below and stops raises its own, from its

@@ -16,7 +16,7 @@ import importlib
 from pathlib import Path
 
 from sim.runs import folder
-from sim.runs.kinds import SAVED, kind_of
+from sim.runs.kinds import kind_of, saved_text
 from sim.runs.saved import Loaded, read_json, unfinished
 
 
@@ -28,16 +28,16 @@ def load(path) -> Loaded:
     a kind this version does not know, or did not finish (continue it with ``--resume``)."""
     root = Path(path).expanduser()
     if not root.exists():
-        raise ValueError(f"{root}: no such folder (expected {SAVED})")
+        raise ValueError(f"{root}: no such folder (expected {saved_text()})")
     if not root.is_dir():
-        raise ValueError(f"{root} is a file, not a saved folder (expected {SAVED})")
+        raise ValueError(f"{root} is a file, not a saved folder (expected {saved_text()})")
     try:
         manifest = folder.read_manifest(root)
     except folder.StoreError as e:
         raise ValueError(str(e)) from None
     if manifest is None:
         raise ValueError(f"{root} is not a saved folder: it has no manifest.json (expected "
-                         f"{SAVED})")
+                         f"{saved_text()})")
     module, _, name = kind_of(manifest.get("kind", "run"), root).reader.partition(":")
     return getattr(importlib.import_module(module), name)(root, manifest)
 

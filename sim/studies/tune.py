@@ -20,6 +20,7 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -213,6 +214,16 @@ def _interval(x, bounds=(0.0, 1.0), null=None):
 
 KIND = "tune"
 FORMAT = 1
+
+
+class TunePartial(NamedTuple):
+    """An interrupted tuning's ``partial.result``: the ``trials`` finished, the ``best`` of
+    them (None before the first; not checked on fresh deals) and ``saved``, tune.json as
+    written, marked ``partial``."""
+
+    trials: list
+    best: dict | None
+    saved: dict
 RESULT = KINDS[KIND].result
 TRIALS = "trials.jsonl"      # one line per trial, appended as they finish
 
@@ -366,7 +377,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                               f"continue with --resume")}
         if saved is not None:
             saved.mark_partial(result["partial"], {RESULT: result})
-        raise Interrupted(Partial(result, len(done), trials, "trials", stage)) from None
+        raise Interrupted(Partial(TunePartial(result["trials"], result["best"], result),
+                                  len(done), trials, "trials", stage)) from None
     finally:
         group.close()
 

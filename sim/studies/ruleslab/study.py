@@ -13,6 +13,8 @@ decisions and the result are those of an uninterrupted study.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.runs import folder
@@ -126,7 +128,8 @@ def rules_lab(players=4, base="seed", rule=(), only=(), seed=0, games=40_000, sk
         result = summarize(state, partial=True)
         if saved is not None:
             close(saved, {RESULT: result}, result["partial"])
-        raise Interrupted(Partial(result, result["games_played"], stage=stage[0])) from None
+        raise Interrupted(Partial(LabPartial(result, result["measured"], result["of"]),
+                                  result["games_played"], stage=stage[0])) from None
     result = summarize(state)
     if saved is not None:
         close(saved, {RESULT: result})
@@ -313,6 +316,16 @@ def fmt(x, unit) -> str:
 
 # -- the folder ------------------------------------------------------------------------------
 FORMAT = 1
+
+
+class LabPartial(NamedTuple):
+    """An interrupted lab's ``partial.result``: ``lab``, its result so far as saved
+    (:func:`summarize`'s, marked ``partial``: the rulesets measured), ``measured`` of ``of``
+    rulesets."""
+
+    lab: dict
+    measured: int
+    of: int
 RESULT = KINDS[KIND].result
 
 

@@ -7,12 +7,11 @@ import json
 import time
 from pathlib import Path
 
-from reports.game import HUMAN, result_of
+from reports.game import result_of
 from sim.kernel.layout import CURRENT, FIRST, OVER, TURN
-from sim.kernel.position import move_to_id, to_position
+from sim.kernel.position import to_position
 from sim.kernel.ruleset import Ruleset
 from sim.runs.folder import write_bytes
-from sim.studies.analysis import move_words
 
 FORMAT = "shithead-sim played game"
 VERSION = 1
@@ -107,66 +106,6 @@ def load(path, option: str = "--file") -> dict:
     except ValueError as e:
         raise ValueError(f"{option}: {path}: {e}") from None
     return data
-
-
-def resume(path, hint_rollouts: int = 500):
-    """The game saved at ``path`` set up again to be continued (``sim play --load``): the
-    same seed, rules, seats and bots deal the same cards, the human's saved face-up choice
-    is swapped again, and every saved move is played again in order, the bots choosing
-    theirs anew from the same random stream (each must be the move saved). So the game goes
-    on exactly as it would have without the save. ``ValueError`` when the file is finished,
-    or when anything does not come out as saved (another version of a bot, a changed file)."""
-    from sim.cli.table import Table
-
-    game = load(path, "--load")
-    if game["status"] == "finished":
-        res = game.get("result") or {}
-        who = f"; seat {res['winner']} won" if "winner" in res else ""
-        raise ValueError(f"--load: the game in {path} is finished{who} after "
-                         f"{game.get('turns')} turns: there is nothing to continue "
-                         f"(sim replay --file {path} shows it)")
-    bad = f"--load: {path} does not continue as saved"
-    try:
-        seats, seat = list(game["seats"]), int(game["seat"])
-        if seats[seat] != HUMAN:
-            raise ValueError(f"seat {seat} is not the human's")
-        table = Table(int(game["players"]), Ruleset.parse(game["rules"]), int(game["seed"]),
-                      seat, [s for i, s in enumerate(seats) if i != seat],
-                      int(game.get("max_turns", 10_000)), hint_rollouts)
-    except (KeyError, TypeError, ValueError) as e:
-        raise ValueError(f"--load: {path} cannot be set up again: {e}") from None
-    table.deal()
-    if to_position(table.dealt, table.rules) != game["dealt"]:
-        raise ValueError(f"{bad}: the seed deals other cards")
-    if game["start"] is None:
-        return table                                     # saved before the swap (R5)
-    mask = game.get("swap_mask")
-    if mask is None:                                     # the face-ups of the saved swap
-        mask, why = table.choose_mask(" ".join(game["start"]["face_up"][seat]))
-        if why:
-            raise ValueError(f"{bad}: {why}")
-    table.swap(int(mask))
-    if to_position(table.start, table.rules) != game["start"]:
-        raise ValueError(f"{bad}: the swaps give other face-up cards (R5)")
-    moves = game["moves"]
-    done = 1 if table.opening() is not None else 0       # H16: played again by the core
-    if table.log != moves[:done]:
-        raise ValueError(f"{bad}: the forced opening differs (H16)")
-    for i, entry in enumerate(moves[done:], done + 1):
-        p = int(table.st[CURRENT])
-        if table.st[OVER] or entry.get("seat") != p:
-            raise ValueError(f"{bad}: move {i} is not seat {entry.get('seat')}'s to make")
-        try:
-            saved = move_to_id(entry.get("move"), table.st)      # H11 n: all, or fewer
-        except ValueError as e:
-            raise ValueError(f"{bad}: move {i}: {e}") from None
-        m = saved if p == seat else table.bot_move()
-        if m != saved or m not in table.legal():
-            raise ValueError(f"{bad}: move {i} ({move_words(saved)}) is not legal (R24)"
-                             if p == seat else f"{bad}: at move {i} the bot {seats[p]!r} "
-                             f"now plays {move_words(m)}, not the saved {move_words(saved)}")
-        table.play(m)
-    return table
 
 
 def run_record(cfg, game: int, rec) -> dict:

@@ -1,0 +1,106 @@
+"""The Python API of a notebook, derived from the declared commands: ``sim.run``,
+``sim.compare``, ``sim.study_swap``, ``sim.study_rules``, ``sim.tune`` and ``sim.swap`` (and
+any command registered with a ``python`` name) take the command's options as keyword
+arguments (:func:`function`); :func:`report` is ``sim report``.
+
+A command that saves a folder returns what ``sim.load`` returns for it (``out``; without it a
+temporary folder, ``result.path``), so a notebook reads a fresh run and a saved one the same
+way. A progress bar shows in a terminal or a notebook unless ``quiet=True``. Ctrl-C
+(``KeyboardInterrupt``) returns the result so far, as the command prints it, with
+``result.summary["partial"]`` saying so; the folder keeps what ``resume=True`` continues.
+Mistakes raise ``ValueError`` with the command's one-line message, an unknown keyword a
+``TypeError`` naming the command's options. ``sim.swap`` saves no folder: it returns a
+DataFrame (and Ctrl-C raises).
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import tempfile
+from pathlib import Path
+
+from sim.commands.declare import Command
+
+
+def _folder(out) -> Path:
+    return Path(out).expanduser() if out is not None else Path(tempfile.mkdtemp(
+        prefix="shithead-sim-"))
+
+
+def execute(command: Command, options):
+    """Run ``command`` with ``options`` (its options dataclass) as the Python API does: into
+    ``out`` or a temporary folder when it saves one; the folder as :func:`sim.load` opens it
+    (or the command's own ``opened`` value). Ctrl-C: the result so far, as saved, or, when
+    nothing loadable was saved yet, the ``KeyboardInterrupt`` saying so."""
+    if command.kind is None:
+        done = command.work(options)
+        return command.opened(done, None) if command.opened else done.result
+    from sim.studies.saved import load
+
+    path = _folder(options.out)
+    done = command.work(dataclasses.replace(options, out=path))
+    if command.opened is not None:
+        opened = command.opened(done, path)
+        if opened is not None:
+            return opened
+    try:
+        return load(path)
+    except ValueError:
+        if done.partial is None:
+            raise
+        from sim.runs.folder import read_manifest
+
+        if read_manifest(path, quiet=True) is None:     # stopped before it was written
+            raise KeyboardInterrupt(f"interrupted; nothing was saved in {path} yet (start "
+                                    f"again without resume=True)") from None
+        raise KeyboardInterrupt(f"interrupted; what was finished is in {path}, continue "
+                                f"with resume=True, out={str(path)!r}") from None
+
+
+def _signature(command: Command) -> inspect.Signature:
+    params = []
+    for f, kind in command.options.fields():
+        if f.metadata["cli"].argument:
+            params.append(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                            annotation=kind))
+        else:
+            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                                            default=f.default, annotation=kind))
+    return inspect.Signature(params)
+
+
+def _doc(command: Command) -> str:
+    saves = (f"Returns the folder it saves as :func:`sim.load` opens it (kind "
+             f"``{command.kind.name}``)." if command.kind is not None else "")
+    lines = [f"{command.help} As ``sim {command.name}``, its options as keyword arguments "
+             f"(counts as numbers or text such as ``\"1e6\"``; a per-seat or repeatable "
+             f"option one value or a list). {saves}", "", "Options:"]
+    for f, _ in command.options.fields():
+        spec = f.metadata["cli"]
+        default = "" if spec.argument else f" = {f.default!r}"
+        lines.append(f"    {f.name}{default}: {spec.help}")
+    return "\n".join(lines)
+
+
+def function(command: Command):
+    """The ``sim.*`` function of ``command``: its arguments by position, its options by
+    keyword, read into its options dataclass, then :func:`execute`."""
+    name = f"sim.{command.python}"
+
+    def call(*args, **kwargs):
+        return execute(command, command.options.of(name, args, kwargs))
+
+    call.__name__ = call.__qualname__ = command.python
+    call.__module__ = "sim"
+    call.__doc__ = _doc(command)
+    call.__signature__ = _signature(command)
+    return call
+
+
+def report(result, output=None) -> Path:
+    """The HTML page of a saved folder (a result of these calls or of :func:`sim.load`, or
+    its path), as ``sim report DIR -o output`` writes it (default ``DIR/report.html``; its
+    PNG and CSV files in ``<name>_files/`` beside it). Returns the page's path."""
+    from reports.html import write_report
+
+    return write_report(getattr(result, "path", result), output)[0]
