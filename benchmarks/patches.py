@@ -1,4 +1,4 @@
-"""What each Numba patch of sim/kernel/compiler.py buys on the commands users run.
+"""What each Numba patch of sim/kernel/patches.py buys on the commands users run.
 
 For every patch (``SHITHEAD_NUMBA_PATCHES``), every workload runs as a fresh process with all
 patches and with all but that one, interleaved in rounds (all, all-but-a, all-but-b, ...,
@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.kernel.compiler import ALL_PATCHES  # noqa: E402
+from sim.kernel.patches import ALL_PATCHES  # noqa: E402
 
 EXAMPLE = str(ROOT / "docs" / "examples" / "midgame-seed-4p.json")
 

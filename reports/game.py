@@ -8,7 +8,7 @@ is shown is what was played.
 from __future__ import annotations
 
 from reports.plain import plural, rules_words
-from sim.kernel import engine
+from sim.kernel import engine, dealing
 from sim.kernel.cards import NAMES, joker_count
 from sim.kernel.layout import (
     BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, EVENT_NAMES, FD, FDN, FDS, FIRST, FU, HANDN,
@@ -313,7 +313,7 @@ def replay_lines(cfg, game: int, rec) -> list[str]:
                      f"hand [{counted(st, HANDS + s * NR) or '-'}]")
     lines.append("Swaps (R5" + (", V1" if cfg.options["choose_face_ups"] else "") + "):")
     for s in range(cfg.players):
-        cards = engine.swap_choices(st, s)            # 2 x hand size (H12), in the mask's bit order
+        cards = dealing.swap_choices(st, s)            # 2 x hand size (H12), in the mask's bit order
         up = [NAMES[c] for i, c in enumerate(cards) if (rec.swaps[s] >> i) & 1]
         shown = " ".join(up) if 2 * len(up) == len(cards) else f"invalid choice {rec.swaps[s]}"
         lines.append(f"  seat {s} puts face up: {shown}")

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.kernel.compiler import jit
 from sim.kernel.cards import JOKER, TEN, TWO
-from sim.kernel.engine import deck_jokers
+from sim.kernel.dealing import deck_jokers
 from sim.kernel.layout import (
     ADD, BLIND, BURNED, CURRENT, DIR, END, FDN, FU, FUN, HANDN, KNOWN, L_ADD, L_BIG, L_BLIND,
     L_END, L_PICKUP, NDECKS, NR, PICKUP, PILECNT, PILELEN, PLAYERS, R_COUNT, R_COVER, R_FOLLOW,

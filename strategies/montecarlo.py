@@ -186,7 +186,7 @@ def _playout(world, m, me, stream, horizon, noise, model, policy_params, seat_mo
     then the learned value of the world (:func:`strategies.value.value`, with
     ``value_scratch``, ``features`` its scratch). ``seat_models``: each seat's policy
     (:func:`draw_models`), ``policy_params``: counting's."""
-    # views without reference counts (sim.kernel.compiler.borrow), handed on at every turn,
+    # views without reference counts (sim.kernel.patches.borrow), handed on at every turn,
     # into arrays the caller holds for the whole call (benchmarks/playout_cost.py)
     st, rng, counting_params = borrow(world), borrow(stream), borrow(policy_params)
     assign, vs, fs = borrow(seat_models), borrow(value_scratch), borrow(features)

@@ -421,7 +421,7 @@ def given_swap():
 def given_swaps(pool, given: dict):
     """The swap phase of a table seated from ``pool`` (:class:`sim.kernel.fastpath.Pool`, a
     plain table's: seat ``s`` plays entry ``s``) with some seats' choices fixed: ``given``
-    maps a seat to its choice (a mask over :func:`sim.kernel.engine.swap_choices`, R5/V1),
+    maps a seat to its choice (a mask over :func:`sim.kernel.dealing.swap_choices`, R5/V1),
     played by :func:`given_swap`; the other seats swap by their policies. Returns ``(swap
     functions, seat table, parameter rows)`` for :func:`sim.kernel.referee.swap_phase`
     (``sim play``'s human, ``sim review``)."""

@@ -8,7 +8,7 @@ import pytest
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
-from sim.kernel.engine import deck_jokers  # noqa: E402
+from sim.kernel.dealing import deck_jokers  # noqa: E402
 from sim.kernel.layout import (  # noqa: E402
     BURNED, FD, FDN, FDS, FU, HANDS, NDECKS, NR, PILE, PILELEN, PLAYERS, REMOVED, STOCK,
     STOCKLEN,

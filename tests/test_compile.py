@@ -1,5 +1,5 @@
 """Compile only what a command uses: strategies compile when first seated, a table
-of ``lowest`` compiles its own referee alone; and ``sim.kernel.compiler.borrow``'s views write through."""
+of ``lowest`` compiles its own referee alone; and ``sim.kernel.patches.borrow``'s views write through."""
 from __future__ import annotations
 
 import json
@@ -28,7 +28,7 @@ def test_every_patch_applies_on_this_numba():
     """Each use of a Numba internal is checked against the shape it expects and falls back to
     Numba's public behaviour otherwise: on a Numba version CI tests, every check must pass
     (else a patch silently stopped paying), and SHITHEAD_NUMBA_PATCHES=0 turns all off."""
-    from sim.kernel.compiler import ALL_PATCHES, active
+    from sim.kernel.patches import ALL_PATCHES, active
 
     on = {name for name in ALL_PATCHES if active(name)}
     assert on == (set(ALL_PATCHES) if PATCHED else set())
@@ -227,14 +227,14 @@ def test_the_console_script_prints_the_whole_summary():
 
 
 def test_a_borrowed_view_emits_no_reference_counting():
-    """sim.kernel.compiler.Borrowed: Numba finds no meminfo in a borrowed view, so it emits no
+    """sim.kernel.patches.Borrowed: Numba finds no meminfo in a borrowed view, so it emits no
     NRT_incref/NRT_decref for it (a plain array has one); the view's slices are plain arrays;
     a mixed table (first-class strategies get converted views) plays as before."""
     from llvmlite import ir
     from numba.core import types
     from numba.core.registry import cpu_target
 
-    from sim.kernel.compiler import Borrowed
+    from sim.kernel.patches import Borrowed
 
     ctx = cpu_target.target_context.subtarget(enable_nrt=True)   # a copy: nothing shared
     fn = ir.Function(ir.Module(), ir.FunctionType(ir.VoidType(), []), "f")
@@ -293,7 +293,7 @@ _LOAD_AND_PLAY = (
 
 @pytest.mark.slow
 def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
-    """sim.kernel.compiler's ``load`` patch skips Numba's refresh of its whole compiler context
+    """sim.kernel.patches' ``load`` patch skips Numba's refresh of its whole compiler context
     when it loads cached code (0.1 s of every command's start-up): fresh processes with and
     without it play the same games, and a function compiled afterwards still compiles."""
     from sim.kernel.compiler import active
@@ -318,7 +318,7 @@ def test_loading_from_the_cache_without_numbas_refresh_plays_the_same_games():
 
 
 def test_the_inline_patch_copies_a_callees_scope_once_per_copy_not_per_block(monkeypatch):
-    """sim.kernel.compiler's ``inline`` patch: Numba's inliner deep-copies an inlined
+    """sim.kernel.patches' ``inline`` patch: Numba's inliner deep-copies an inlined
     function's IR with one memo for all its blocks, so its scope (every variable) is copied
     once per copy of the IR instead of once per block (a cost that grew with the square of
     the batch core's inlined code); the compiled function answers the same."""
@@ -404,7 +404,7 @@ def _borrowed_roots(fn):
 
 
 def test_a_borrowed_view_points_only_into_an_array_its_caller_holds():
-    """sim.kernel.compiler.borrow's view keeps no reference: it is safe only as long as its
+    """sim.kernel.patches.borrow's view keeps no reference: it is safe only as long as its
     array lives. So every ``borrow(x)`` views a parameter of its function (or a slice or field
     of one) that the function never rebinds: the caller holds it for the whole call, and no
     line exists whose removal would free it while a view is in use."""
@@ -424,7 +424,7 @@ def test_a_borrowed_view_points_only_into_an_array_its_caller_holds():
 
 
 def test_the_fnaddr_patch_answers_numbas_addresses_from_a_memo(monkeypatch):
-    """sim.kernel.compiler's ``fnaddr`` patch: the addresses of a first-class strategy that
+    """sim.kernel.patches' ``fnaddr`` patch: the addresses of a first-class strategy that
     Numba's unboxing asks for at every call of the core come from a memo, and are the ones
     Numba's own functions give; the games are the same with and without it."""
     import numba
@@ -460,8 +460,8 @@ def test_the_fnaddr_memo_stays_bounded_and_forgets_a_recompiled_function():
     import numba
     from numba.experimental import function_type
 
-    from sim.kernel import fnaddr
-    from sim.kernel.compiler import active, install
+    from sim.kernel import patches
+    from sim.kernel.patches import active, install
 
     install()
     if not active("fnaddr"):
@@ -471,12 +471,12 @@ def test_the_fnaddr_memo_stays_bounded_and_forgets_a_recompiled_function():
     get = function_type._get_wrapper_address
     want = get.numba(f, sig)
     kept = []
-    for _ in range(fnaddr._MOST + 10):
+    for _ in range(patches._MOST + 10):
         fresh = pickle.loads(pickle.dumps(sig))       # an equal signature, a new object
         kept.append(fresh)                            # alive: its id is not reused
         assert get(f, fresh) == want
-        assert len(fnaddr._MEMO) <= fnaddr._MOST
-    assert any(k[1] == id(f) for k in fnaddr._MEMO)
+        assert len(patches._MEMO) <= patches._MOST
+    assert any(k[1] == id(f) for k in patches._MEMO)
     f.recompile()
-    assert not any(k[1] == id(f) for k in fnaddr._MEMO)
+    assert not any(k[1] == id(f) for k in patches._MEMO)
     assert get(f, sig) == get.numba(f, sig) > 0

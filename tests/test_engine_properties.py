@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from sim.kernel import engine
+from sim.kernel import engine, derived, dealing
 
 from sim.kernel import position as rules
 from sim.kernel.referee import FINISHED, UNFINISHED, deal_game, opening
@@ -38,14 +38,14 @@ def random_game(seed, players, ruleset, steps=600, check=None):
     seed_game(rng, np.uint64(seed), 0)
     deal_game(st, rng, players, rs.vector())
     k = 2 * rs.hand_size
-    cards = np.zeros(k + engine.SWAP_SCRATCH, np.int32)
-    first, rank = engine.starter(st)
+    cards = np.zeros(k + dealing.SWAP_SCRATCH, np.int32)
+    first, rank = dealing.starter(st)
     for s in range(players):
-        engine.swap_cards(st, s, cards)
+        dealing.swap_cards(st, s, cards)
         bits = rng_choice(rng, k)
-        assert engine.apply_swap(st, s, cards, bits)
+        assert dealing.apply_swap(st, s, cards, bits)
     if rs.choose_face_ups or rs.starter == "hand":
-        first, rank = engine.starter(st)
+        first, rank = dealing.starter(st)
     st[CURRENT] = first
     st[STARTRANK] = rank
     if check:
@@ -95,7 +95,7 @@ def state_checker(ruleset):
         pos = rules.to_position(st, ruleset)
         rules.validate(pos)
         again = st.copy()
-        engine.derive(again)
+        derived.derive(again)
         assert np.array_equal(again, st)
         if st[PILELEN] == 0:
             assert st[COUNT] == 0                                # R7

@@ -20,7 +20,7 @@ from pettingzoo.utils.conversions import parallel_to_aec  # noqa: E402
 import sim.env  # noqa: E402
 from sim.env.aec import ShitheadEnv  # noqa: E402
 from sim.env.parallel import ShitheadParallelEnv  # noqa: E402
-from sim.kernel import engine  # noqa: E402
+from sim.kernel import dealing, derived, engine  # noqa: E402
 from sim.kernel.layout import (  # noqa: E402
     CURRENT, FD, FDN, FDS, HANDN, HANDS, KNOWN, NR, PUB, STATE_SIZE, STOCK, STOCKLEN,
 )
@@ -173,9 +173,9 @@ def _hidden_variant(st, seat, gen):
                         st[HANDS + a * NR + rb] += 1
                         st[HANDS + b * NR + rb] -= 1
                         st[HANDS + b * NR + ra] += 1
-                        engine.derive_have(st)
+                        derived.derive_have(st)
                         return st, True
-    engine.derive_have(st)
+    derived.derive_have(st)
     return st, False
 
 
@@ -307,7 +307,7 @@ def test_chosen_cards_go_face_up(kw):
         want = {}
         for _ in range(players):
             seat = int(env.agent_selection[5:])
-            cards = engine.swap_choices(env.table.st, seat)
+            cards = dealing.swap_choices(env.table.st, seat)
             assert len(cards) == 2 * h
             j = int(gen.integers(len(list(combinations(range(2 * h), h)))))
             slots = list(combinations(range(2 * h), h))[j]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.kernel import engine
+from sim.kernel import engine, dealing
 from sim.kernel.layout import (
     ADD, CURRENT, DECK, FD, FDN, FDS, FUN, HANDN, HANDS, KNOWN, NR, OVER, PICKUP, PLAYERS, PUB,
     STATE_SIZE, STOCK, STOCKLEN, TURN,
@@ -55,7 +55,7 @@ def test_sampled_worlds_agree_with_everything_the_player_knows():
                 assert (h >= st[KNOWN + s * NR:KNOWN + s * NR + NR]).all()
             checked += 1
     assert checked > 50
-    assert card_totals(world).tolist() == [4] * 13 + [engine.deck_jokers(world)]   # R1, H13
+    assert card_totals(world).tolist() == [4] * 13 + [dealing.deck_jokers(world)]   # R1, H13
 
 
 W = np.ones(NPOL)          # every opponent model of the mixture

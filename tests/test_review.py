@@ -100,14 +100,14 @@ def test_the_analysis_own_best_moves_are_not_called_mistakes():
 def test_a_planted_bad_swap_is_found():
     """R5: the three lowest of six cards put face up (10, K, 2 kept in the hand) is a
     mistake; the swap the seat's default policy made is not."""
-    from sim.kernel import engine
+    from sim.kernel import dealing
     from sim.kernel.cards import NAMES
     from sim.kernel.position import to_state
 
     g = _run_game(3)
     ok = swapreview.swap_decision(g, 0, rollouts=300, seed=0)
     assert ok.turn == 0 and not ok.mistake and ok.moves >= 10
-    cards = sorted(int(c) for c in engine.swap_choices(to_state(g["dealt"]), 0))
+    cards = sorted(int(c) for c in dealing.swap_choices(to_state(g["dealt"]), 0))
     g["start"]["face_up"][0] = [NAMES[c] for c in cards[:3]]
     bad = swapreview.swap_decision(g, 0, rollouts=300, seed=0)
     assert bad.made == "up " + " ".join(NAMES[c] for c in cards[:3])
@@ -291,7 +291,7 @@ def _crossed(dealt, start, players):
     ("random", {"base": "seed", "choose_face_ups": True}), ("lowest-hand", "masters-of-shithead")])
 def test_start_state_is_the_kernels_state_after_the_swap(swap, rules):
     """R5, R26: a saved game's state after the swap is the kernel's, every value: the dealt
-    face-ups taken into a hand known there as engine.apply_swap counts them, also when equal
+    face-ups taken into a hand known there as dealing.apply_swap counts them, also when equal
     ranks cross (lowest-hand keeps a dealt 7 in hand and puts the hand's 7 up); R6, H14,
     H15, H16 (boothj5), V1: the starter and its rank are the referee's swap_phase's."""
     from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
@@ -320,14 +320,14 @@ def test_start_state_replays_the_humans_saved_swap():
     saved mask, and the starter is still the referee's."""
     from sim.commands.savedgame import record
     from sim.cli.table import Table
-    from sim.kernel import engine
+    from sim.kernel import dealing
     from sim.kernel.layout import CURRENT, FIRST, KNOWN, NR, STARTRANK
     from sim.kernel.ruleset import Ruleset
 
     for seed in range(100):
         t = Table(3, Ruleset.parse("seed"), seed=seed, seat=0, opponents=["counting"])
         t.deal()
-        cards = [int(c) for c in engine.swap_choices(t.st, 0)]
+        cards = [int(c) for c in dealing.swap_choices(t.st, 0)]
         pairs = [(i, j) for i in range(3) for j in range(3, 6) if cards[i] == cards[j]]
         if pairs:
             break

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.kernel import engine
+from sim.kernel import dealing
 from sim.kernel.cards import CODE, NAMES, deck_counts, joker_count
 from sim.kernel.layout import FU, HANDS, NR, STATE_SIZE
 from sim.kernel.referee import deal_game
@@ -55,16 +55,16 @@ def test_h12_swap_cards_never_write_past_the_buffer(hand_size):
     more; a buffer one slot shorter is refused (IndexError), and nothing past it changes.
     The buffer is a view into a larger array, so a write past its end lands on sentinels."""
     st = dealt({"base": "seed", "hand_size": hand_size}, 3, seed=5)
-    k = engine.swap_size(st)
+    k = dealing.swap_size(st)
     assert k == 2 * hand_size
     for s in range(3):
-        big = np.full(k + engine.SWAP_SCRATCH + 8, -7, np.int32)
-        engine.swap_cards(st, s, big[:k + engine.SWAP_SCRATCH])
-        assert (big[k + engine.SWAP_SCRATCH:] == -7).all()
+        big = np.full(k + dealing.SWAP_SCRATCH + 8, -7, np.int32)
+        dealing.swap_cards(st, s, big[:k + dealing.SWAP_SCRATCH])
+        assert (big[k + dealing.SWAP_SCRATCH:] == -7).all()
         big[:] = -7
         with pytest.raises(IndexError):
-            engine.swap_cards(st, s, big[:k + engine.SWAP_SCRATCH - 1])
-        assert (big[k + engine.SWAP_SCRATCH - 1:] == -7).all()
+            dealing.swap_cards(st, s, big[:k + dealing.SWAP_SCRATCH - 1])
+        assert (big[k + dealing.SWAP_SCRATCH - 1:] == -7).all()
 
 
 @pytest.mark.parametrize("hand_size", [3, 4])
@@ -73,7 +73,7 @@ def test_h12_swap_choices_are_the_face_ups_then_the_hand(hand_size):
     rank order: 2 x hand size of them, the order of a swap mask's bits."""
     st = dealt({"base": "seed", "hand_size": hand_size}, 4, seed=11)
     for s in range(4):
-        cards = engine.swap_choices(st, s)
+        cards = dealing.swap_choices(st, s)
         assert len(cards) == 2 * hand_size
         want = [r for base in (FU, HANDS) for r in range(NR) for _ in range(st[base + s * NR + r])]
         assert cards.tolist() == want
@@ -112,7 +112,7 @@ def test_h13_ruleset_deck_is_the_dealt_deck(preset, jokers):
         assert card_totals(st).tolist() == rules.deck_counts(players)
         assert rules.deck_counts(players) == deck_counts(JOKERS.index(jokers), players,
                                                          rules.decks_for(players))   # H18
-        assert engine.deck_jokers(st) == rules.jokers_for(players) == joker_count(
+        assert dealing.deck_jokers(st) == rules.jokers_for(players) == joker_count(
             JOKERS.index(jokers), players)
     assert rules.deck_counts(3)[CODE["JK"]] == (2 if jokers == "always" else 0)
 

@@ -17,7 +17,7 @@ import numpy as np
 from reports.analysis import answer_line, describe
 from reports.game import HUMAN, label, tell_move
 from sim.cli.words import swap_mask
-from sim.kernel import engine, referee
+from sim.kernel import engine, referee, dealing
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
     CURRENT, EV_GAME_OVER, FU, HANDS, MAXP, NR, PUB, STATE_SIZE, STOCK, STOCKLEN, V1,
@@ -85,7 +85,7 @@ class Table:
     def swap_choices(self) -> list[str]:
         """The human's cards to choose from (R5: dealt face-ups first, then the hand; V1: the
         cards dealt to the hand), as the swap phase orders them."""
-        return [NAMES[r] for r in engine.swap_choices(self.st, self.seat)]   # H12: 2 x hand size
+        return [NAMES[r] for r in dealing.swap_choices(self.st, self.seat)]   # H12: 2 x hand size
 
     def choose_mask(self, text: str):
         """The human's face-up choice as a mask over :meth:`swap_choices`, or a reason."""

@@ -13,7 +13,8 @@ from itertools import combinations
 import numpy as np
 
 from sim.kernel.compiler import jit
-from sim.kernel.engine import apply_move, holds_cards, legal_move, legal_word
+from sim.kernel.engine import apply_move, legal_move, legal_word
+from sim.kernel.derived import holds_cards
 from sim.kernel.layout import (
     CURRENT, DEALER, EV_GAME_OVER, EV_OUT, HANDS, MAXP, NMOVES, NOUT, NR, OVER, PLAYERS, PUB, R_HAND, TURN, V2,
 )
@@ -31,10 +32,10 @@ PLACE, WIN = 0, 1          # reward schemes (sim.env.spec.REWARDS)
 def _swap_masks():
     """The swap ids' choices (``swap="choose"``): row ``h - 3`` for hand size ``h`` (H12),
     entry ``j`` the j-th ``h``-slot combination of the ``2h`` card slots of
-    :func:`sim.kernel.engine.swap_cards` (R5: the dealt face-ups, then the hand, each in rank
+    :func:`sim.kernel.dealing.swap_cards` (R5: the dealt face-ups, then the hand, each in rank
     order; V1: the ``2h`` cards dealt to the hand, in rank order), in
     ``itertools.combinations`` order (lexicographic: slots 0, 1, 2 first), as the bit mask
-    :func:`sim.kernel.engine.apply_swap` takes: the chosen slots go face up. -1 past the
+    :func:`sim.kernel.dealing.apply_swap` takes: the chosen slots go face up. -1 past the
     C(2h, h) valid ones."""
     from sim.env.spec import SWAP_IDS
 

@@ -14,7 +14,7 @@ CODE = {name: code for code, name in enumerate(NAMES)}
 def joker_count(jokers: int, players: int) -> int:
     """Jokers in the deck (R1, H13), ``jokers`` being H13's code in the rules vector (0
     ``six_players``: at 6 or more players, 1 ``never``, 2 ``always``; never more than 2, H18).
-    The one formula: the engine compiles it (:func:`sim.kernel.engine.deck_jokers`), the
+    The one formula: the engine compiles it (:func:`sim.kernel.dealing.deck_jokers`), the
     ruleset calls it (``Ruleset.deck_counts``)."""
     return 2 if jokers == 2 or (jokers == 0 and players >= 6) else 0
 

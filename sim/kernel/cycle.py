@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.compiler import jit
-from sim.kernel.engine import holds_cards
+from sim.kernel.derived import holds_cards
 from sim.kernel.layout import HANDS, MAXP, NR, PICKUPS, PLAYERS, RULES, TURN
 
 # Why a game ended (per-game records: sim.runs.batch.Batch.end; the store's ``unfinished_by``).

@@ -6,10 +6,11 @@ This module is the only implementation of the rules. The batch core (:mod:`sim.k
 single-position API (:mod:`sim.kernel.position`) and replays all call these functions:
 
 - :func:`legal_word` gives the legal moves of the seat to move (a bit set, :mod:`sim.kernel.moves`);
-- :func:`apply_move` carries out one legal move and returns its events;
-- :func:`deal`, :func:`apply_swap` and :func:`starter` set a game up (R3-R6, H12-H18);
-- :func:`derive` recomputes the values kept incrementally, the pile summary and the
-  have-words (for positions read from JSON or sampled, and for tests that check them).
+- :func:`apply_move` carries out one legal move and returns its events.
+
+A game is set up by :mod:`sim.kernel.dealing` (the deal, the swap, who starts: R3-R6,
+H12-H18); the values kept as cards move (the have-words, the pile summary) and their
+recomputation are :mod:`sim.kernel.derived`'s.
 
 Moves are validated by the caller against :func:`legal_word` (R24); :func:`apply_move` trusts
 its move.
@@ -19,20 +20,21 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.compiler import ix, jit
-from sim.kernel.cards import JOKER, TEN, TWO, deck_number, joker_count
+from sim.kernel.cards import JOKER, TEN, TWO
 from sim.kernel.layout import (
-    ADD, ADDN, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DEALER, DIR, EFF_CHAIN,
+    ADD, ADDN, BLIND, BURNED, BURNS, CHAIN, COUNT, CURRENT, DIR, EFF_CHAIN,
     EFF_COVER, EFF_NONE, EFF_REVERSE, EFF_REVERSE_PER_CARD, EFF_SKIP, EFF_SKIP_PER_CARD,
     EV_BLIND_FAIL, EV_BURN, EV_GAME_OVER, EV_OUT, EV_PICKUP, EV_REVERSE, EV_SKIP, END, FD, FDN,
-    FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, MAXP, NDECKS,
-    NOUT, NR, NRULES, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN,
-    PLAYERS, R_AGAIN, R_COUNT, R_DECKS, R_EFFECT, R_EFFECTS, R_FOLLOW, R_FOUR, R_FUPICK,
-    R_HAND, R_JOKERS, R_NORDER, R_ORDER, R_OUTBURN, R_PICKS, R_PLAYON, R_REMOVE, R_STARTER,
-    R_TRANS, RANKS_MASK, REMOVED, REMOVEDN, RULES, RUN, STARTRANK, STOCK, STOCKLEN, TOP,
-    TOPRANK, TURN, V1, V2,
+    FDS, FU, FUN, HANDN, HANDS, HAVE, KNOWN, L_BIG, L_END, L_PICKUP, LASTMOVER, NDECKS,
+    NOUT, NR, OUTORDER, OVER, PICKUP, PICKUPS, PILE, PILECNT, PILEHAVE, PILELEN,
+    PLAYERS, R_AGAIN, R_COUNT, R_EFFECT, R_EFFECTS, R_FOLLOW, R_FOUR, R_FUPICK,
+    R_HAND, R_OUTBURN, R_PICKS, R_PLAYON, R_TRANS, RANKS_MASK, RUN, STOCK, STOCKLEN, TOP,
+    TOPRANK, TURN, V2,
 )
 from sim.kernel.moves import _big, legal_in, lowest_bit, move_cards, move_rank
-from sim.kernel.rng import randint, shuffle
+from sim.kernel.derived import (
+    add_words, hand_add, holds_cards, up_add, word_set,
+)
 
 
 @jit(inline="always")
@@ -162,88 +164,6 @@ def legal_move(st, legal, m):
     return legal_in(legal, m, st, st, HANDS + st[CURRENT] * NR)
 
 
-_PAIR = 1 | (1 << NR)
-# Have-word bits of a count c (0..8: two decks, H18) of one rank, for the first and the second
-# word: at least 1, 2; at least 3, 4 (saturating).
-_LO = np.array([0, 1] + [_PAIR] * 7, np.int32)
-_HI = np.array([0, 0, 0, 1] + [_PAIR] * 5, np.int32)
-
-
-@jit(inline="always")
-def _word_set(st, w, r, c):
-    """The have-words at ``w``, ``w + 1`` now say ``c`` cards of rank ``r``."""
-    st[ix(w)] = (st[ix(w)] & ~(_PAIR << r)) | (_LO[ix(c)] << r)
-    st[ix(w + 1)] = (st[ix(w + 1)] & ~(_PAIR << r)) | (_HI[ix(c)] << r)
-
-
-@jit(inline="always")
-def _set_count(st, block, k, s, r, c):
-    """Seat ``s`` now holds ``c`` cards of rank ``r`` in ``block`` (HANDS or FU, whose
-    have-words are ``HAVE + 4 * s + k``); keep its have-words."""
-    st[ix(block + s * NR + r)] = c
-    _word_set(st, HAVE + 4 * s + k, r, c)
-
-
-@jit(inline="always")
-def _hand_add(st, s, r, d):
-    _set_count(st, HANDS, 0, s, r, st[ix(HANDS + s * NR + r)] + d)
-
-
-@jit(inline="always")
-def _up_add(st, s, r, d):
-    _set_count(st, FU, 2, s, r, st[ix(FU + s * NR + r)] + d)
-
-
-@jit(inline="always")
-def _have(st, block, k, s):
-    """Recompute seat ``s``'s have-words of ``block`` from its counts."""
-    _words(st, block + s * NR, HAVE + 4 * s + k)
-
-
-@jit(inline="always")
-def _words(st, counts, w):
-    """Recompute the have-words at ``w`` from the 14 counts at ``counts``."""
-    lo, hi = 0, 0
-    for r in range(NR):
-        c = st[ix(counts + r)]
-        lo |= _LO[ix(c)] << r
-        hi |= _HI[ix(c)] << r
-    st[ix(w)] = lo
-    st[ix(w + 1)] = hi
-
-
-@jit(inline="always")
-def _add_words(st, w, v):
-    """The have-words at ``w`` += those at ``v``: per rank, the code of the sum of the two
-    counts (at most 4), from the codes alone (a pick-up, R10, in O(1))."""
-    m = (1 << NR) - 1
-    a1, a2, a3, a4 = st[ix(w)] & m, st[ix(w)] >> NR, st[ix(w + 1)] & m, st[ix(w + 1)] >> NR
-    b1, b2, b3, b4 = st[ix(v)] & m, st[ix(v)] >> NR, st[ix(v + 1)] & m, st[ix(v + 1)] >> NR
-    s1 = a1 | b1                                       # at least k = i + j cards
-    s2 = a2 | b2 | (a1 & b1)
-    s3 = a3 | b3 | (a2 & b1) | (a1 & b2)
-    s4 = a4 | b4 | (a3 & b1) | (a2 & b2) | (a1 & b3)
-    st[ix(w)] = s1 | (s2 << NR)
-    st[ix(w + 1)] = s3 | (s4 << NR)
-
-
-@jit
-def derive_have(st):
-    """Recompute every seat's and the pile's have-words (after writing hands, face-ups or the
-    pile summary directly)."""
-    for s in range(MAXP):
-        _have(st, HANDS, 0, s)
-        _have(st, FU, 2, s)
-    _words(st, PILECNT, PILEHAVE)
-
-
-@jit(inline="always")
-def holds_cards(st, s):
-    """Does seat ``s`` still hold cards (hand, face-up or face-down)? A seat without is out
-    (R18)."""
-    return st[ix(HANDN + s)] + st[ix(FUN + s)] + st[ix(FDN + s)] > 0
-
-
 @jit(inline="always")
 def next_seat(st, s):
     """The seat after ``s`` in the direction of play, skipping seats that are out (V2)."""
@@ -269,7 +189,7 @@ def _push(st, r, n, trans):
         st[ix(PILE + size + i)] = r
     st[PILELEN] = size + n
     st[ix(PILECNT + r)] += n
-    _word_set(st, PILEHAVE, r, st[ix(PILECNT + r)])
+    word_set(st, PILEHAVE, r, st[ix(PILECNT + r)])
     # R22: the physical run on top (a joker or a transparent card breaks it, H5) ...
     st[RUN] = st[RUN] + n if st[TOPRANK] == r else n
     st[TOPRANK] = r
@@ -334,7 +254,7 @@ def _out_after(st, hand):
 @jit
 def _pickup(st, p):
     """R10: the whole pile goes into the hand; everyone saw it, so it is known (R26)."""
-    _add_words(st, HAVE + 4 * p, PILEHAVE)
+    add_words(st, HAVE + 4 * p, PILEHAVE)
     st[ix(HANDN + p)] += st[PILELEN]
     st[ix(PICKUPS + p)] += 1
     _clear_pile(st, HANDS + p * NR, KNOWN + p * NR)
@@ -351,7 +271,7 @@ def _draw(st, p, hand_size):
     if k > 0:
         top = st[STOCKLEN]
         for i in range(1, k + 1):
-            _hand_add(st, p, st[ix(STOCK + top - i)], 1)
+            hand_add(st, p, st[ix(STOCK + top - i)], 1)
         st[STOCKLEN] = top - k
         st[ix(HANDN + p)] += k
 
@@ -404,7 +324,7 @@ def _from_hand(st, p, r, n, rz):
     :func:`apply_with` for plays of 1 to 4 cards and in :func:`_apply_rare` for 5 to 8 (H18):
     a play path shared with the big plays slowed every turn of the seed rules (the figures:
     benchmarks/results/seed-speed-2026-12-02.md)."""
-    _hand_add(st, p, r, -n)
+    hand_add(st, p, r, -n)
     st[ix(HANDN + p)] -= n
     k = st[ix(KNOWN + p * NR + r)] - n        # what is still known to be there (R26)
     st[ix(KNOWN + p * NR + r)] = k if k > 0 else 0
@@ -436,7 +356,7 @@ def apply_with(st, m, rz):
         if st[ix(HANDN + p)] > 0:                 # R13: the hand first
             ev = _from_hand(st, p, r, n, rz)
         else:                                 # R11: face-up cards, no drawing (R8)
-            _up_add(st, p, r, -n)
+            up_add(st, p, r, -n)
             st[ix(FUN + p)] -= n
             ev = _play(st, r, n, rz, False)
     elif m == PICKUP:
@@ -451,7 +371,7 @@ def apply_with(st, m, rz):
     elif m < PICKUP:
         a = m - ADD                           # R12, H11: adding is not a play
         c = st[ix(FU + p * NR + a)] if rz[Z_FUPICK] >= 2 else 1    # H11: all of rank a
-        _up_add(st, p, a, -c)
+        up_add(st, p, a, -c)
         st[ix(FUN + p)] -= c
         _push(st, a, c, rz[Z_TRANS])
         ev = _pickup(st, p)
@@ -497,7 +417,7 @@ def _apply_rare(st, p, m, rz):
     k = move_cards(m)
     if m < ADDN:                              # H18: 5 to 8 cards, from the hand
         return _from_hand(st, p, r, k, rz), r, k, False
-    _up_add(st, p, r, -k)
+    up_add(st, p, r, -k)
     st[ix(FUN + p)] -= k
     _push(st, r, k, rz[Z_TRANS])
     return _pickup(st, p), np.int64(-1), k, False
@@ -556,238 +476,3 @@ def _after_special(st, p, n, effect, ev):
     else:
         st[CURRENT] = _advance(st, p, skips)  # R23, H6, H7
     return ev
-
-
-@jit
-def starter(st):
-    """R6, H14, H15: the seat that starts and the rank that made it start (-1: none).
-
-    Rank by rank in ``starter_order``: under ``"dealt"`` the face-ups, then the hands, as
-    they are now (call it before the swap; under V1 after choosing); under ``"hand"`` the
-    hands only (call it after the swap). Ties go to the earliest seat in deal order from the
-    dealer's left; no listed rank anywhere: the first seat in deal order.
-    """
-    n = st[PLAYERS]
-    d = st[DEALER]
-    for i in range(st[R_NORDER]):
-        r = st[ix(R_ORDER + i)]
-        if st[R_STARTER] == 0:
-            for j in range(1, n + 1):
-                s = (d + j) % n
-                if st[ix(FU + s * NR + r)] > 0:
-                    return s, r
-        for j in range(1, n + 1):
-            s = (d + j) % n
-            if st[ix(HANDS + s * NR + r)] > 0:
-                return s, r
-    return (d + 1) % n, -1
-
-
-@jit
-def first_player(st):
-    """The seat that starts (:func:`starter`)."""
-    return starter(st)[0]
-
-
-@jit
-def derive(st):
-    """Recompute every derived value of a position written directly (such as one read from
-    JSON): the pile summary and the have-words."""
-    derive_pile(st)
-    derive_have(st)
-
-
-@jit
-def derive_pile(st):
-    """Recompute TOP, TOPRANK, RUN and PILECNT from the pile order (R20, R22, R23, H5)."""
-    n = st[PILELEN]
-    for r in range(NR):
-        st[ix(PILECNT + r)] = 0
-    for i in range(n):
-        st[ix(PILECNT + st[ix(PILE + i)])] += 1
-    st[TOP] = -1
-    st[TOPRANK] = -1
-    st[RUN] = 0
-    if n == 0:
-        return
-    tr = st[ix(PILE + n - 1)]
-    st[TOPRANK] = tr
-    run = 0
-    for i in range(n - 1, -1, -1):
-        if st[ix(PILE + i)] != tr:
-            break
-        run += 1
-    st[RUN] = run
-    for i in range(n - 1, -1, -1):            # R23, H5: look through jokers, transparent
-        r = st[ix(PILE + i)]
-        if r != JOKER and r != st[R_TRANS]:
-            st[TOP] = -1 if r == TWO else r
-            break
-
-
-_joker_count = jit(inline="always")(joker_count)
-_deck_number = jit(inline="always")(deck_number)
-
-
-@jit(inline="always")
-def deck_jokers(st):
-    """Jokers in the deck (R1, H13) under the state's rules: the one formula,
-    :func:`sim.kernel.cards.joker_count`."""
-    return _joker_count(st[R_JOKERS], st[PLAYERS])
-
-
-@jit
-def deal(st, rng, players, dealer, rules):
-    """R3-R4 (V1, H12, H13, H17, H18): shuffle a fresh deck of d decks and deal it into a
-    cleared state.
-
-    ``rules`` is the ruleset's vector (:meth:`sim.kernel.ruleset.Ruleset.vector`), copied into the
-    state's public rules block. Deal order starts at the dealer's left, in packets of the
-    hand size: face-down, face-up, hand (V1: face-down, then twice the hand size to the hand).
-    H17 first sets cards aside from the top of the shuffled deck. The undealt cards are the
-    stock.
-    """
-    # Loops, not slice assignments: the same code, and a second less to compile.
-    for i in range(st.shape[0]):
-        st[ix(i)] = 0
-    for i in range(NRULES):
-        st[ix(RULES + i)] = rules[i]
-    st[PLAYERS] = players
-    d = _deck_number(st[R_DECKS], players, st[R_HAND])    # H18
-    st[NDECKS] = d
-    size = 0                                  # the deck is shuffled where the stock lies
-    for _ in range(d):                        # H18: d decks, one after the other
-        for r in range(TWO + 1):
-            for _ in range(4):
-                st[ix(STOCK + size)] = r
-                size += 1
-    for _ in range(deck_jokers(st)):
-        st[ix(STOCK + size)] = JOKER
-        size += 1
-    total = size
-    shuffle(st, STOCK, size, rng)             # Fisher-Yates
-    if st[R_REMOVE]:                          # H17: k cards off the top, aside all game
-        spare = size - 17 * players
-        if spare >= 2 * players:
-            k = spare - (1 + randint(rng, 2 * players))
-            for _ in range(k):
-                size -= 1
-                st[ix(REMOVED + st[ix(STOCK + size)])] += 1
-            st[REMOVEDN] = k
-    v1 = st[V1]
-    hs = st[R_HAND]
-    st[DEALER] = dealer
-    st[DIR] = 1
-    st[LASTMOVER] = -1
-    st[TOP] = -1
-    st[TOPRANK] = -1
-    st[STARTRANK] = -1
-    for s in range(MAXP):
-        st[ix(OUTORDER + s)] = -1
-    for packet in range(2 if v1 else 3):
-        for i in range(1, players + 1):
-            s = (dealer + i) % players
-            for _ in range(2 * hs if (v1 and packet == 1) else hs):
-                size -= 1                     # dealt from the top: what stays is the stock
-                r = st[ix(STOCK + size)]
-                if packet == 0:
-                    st[ix(FD + s * FDS + st[ix(FDN + s)])] = r
-                    st[ix(FDN + s)] += 1
-                elif packet == 1 and not v1:
-                    _up_add(st, s, r, 1)
-                    st[ix(FUN + s)] += 1
-                else:
-                    _hand_add(st, s, r, 1)
-                    st[ix(HANDN + s)] += 1
-    for i in range(size, total):              # the slots dealt from: the state stays clear
-        st[ix(STOCK + i)] = 0
-    st[STOCKLEN] = size
-
-
-@jit(inline="always")
-def swap_cards(st, s, cards, at=0):
-    """The cards of seat ``s`` a swap chooses from (twice the hand size, H12): face-ups then
-    hand (R5), or the cards dealt to the hand (V1). Written into ``cards[at:at + 2 * hand
-    size]`` in rank order; ``cards`` must have :data:`SWAP_SCRATCH` more slots after those,
-    which get overwritten (:func:`swap_buffer` sizes it). A shorter ``cards`` raises
-    ``IndexError`` instead of writing past its end (bounds checks are off).
-
-    Branch-free: every rank writes 4 slots (8 with two decks, H18, where a seat may hold up
-    to 8 of a rank) and advances by its count, because a loop whose length is each rank's
-    count mispredicts; the indices are unsigned, which spares Numba's negative-index check on
-    each write.
-    """
-    if cards.shape[0] < at + 2 * st[R_HAND] + SWAP_SCRATCH:
-        raise IndexError("swap_cards: cards shorter than 2 x hand_size + SWAP_SCRATCH (H12)")
-    k = np.uint64(at)
-    if st[NDECKS] > 1:
-        for base in (FU + s * NR, HANDS + s * NR):
-            for r in range(NR):
-                for i in range(8):
-                    cards[k + np.uint64(i)] = r
-                k += np.uint64(st[ix(base + r)])
-        return
-    for base in (FU + s * NR, HANDS + s * NR):
-        for r in range(NR):
-            c = st[ix(base + r)]
-            cards[k] = r
-            cards[k + np.uint64(1)] = r
-            cards[k + np.uint64(2)] = r
-            cards[k + np.uint64(3)] = r
-            k += np.uint64(c)
-
-
-SWAP_SCRATCH = 8   # swap_cards' slots past the last card: the writes of a rank not held
-
-
-def swap_size(st) -> int:
-    """How many cards a swap chooses from: twice the hand size (R5, H12; V1 likewise)."""
-    return 2 * int(st[R_HAND])
-
-
-def swap_buffer(st, seats: int = 1) -> np.ndarray:
-    """A ``cards`` array for :func:`swap_cards` of ``seats`` seats under the state's rules
-    (H12): ``swap_size(st)`` cards a seat, then :data:`SWAP_SCRATCH`."""
-    return np.zeros(seats * swap_size(st) + SWAP_SCRATCH, np.int32)
-
-
-def swap_choices(st, s: int) -> np.ndarray:
-    """Seat ``s``'s ``swap_size(st)`` cards in :func:`swap_cards`' order, the order of a swap
-    mask's bits (for Python callers: replays, the terminal game, tests)."""
-    cards = swap_buffer(st)
-    swap_cards(st, s, cards)
-    return cards[:swap_size(st)]
-
-
-@jit(inline="always")
-def apply_swap(st, s, cards, chosen):
-    """R5/V1: the cards whose bit is set in ``chosen`` (exactly the hand size, H12, of twice
-    as many) go face up, the others to the hand. Returns False when ``chosen`` is not such a
-    choice.
-
-    Under R5 a card taken from the dealt face-ups into the hand is known to be there (R26).
-    """
-    hs = st[R_HAND]
-    if chosen < 0 or chosen >= (1 << (2 * hs)):
-        return False
-    bits = 0
-    for i in range(2 * hs):
-        bits += (chosen >> i) & 1
-    if bits != hs:
-        return False
-    for r in range(NR):
-        st[ix(FU + s * NR + r)] = 0
-        st[ix(HANDS + s * NR + r)] = 0
-    for k in range(4):
-        st[ix(HAVE + 4 * s + k)] = 0
-    for i in range(2 * hs):
-        r = cards[i]
-        if (chosen >> i) & 1:
-            _up_add(st, s, r, 1)
-        else:
-            _hand_add(st, s, r, 1)
-            if i < hs and st[V1] == 0:        # it was dealt face up: seen by all
-                st[ix(KNOWN + s * NR + r)] += 1
-    st[ix(FUN + s)] = hs
-    st[ix(HANDN + s)] = hs
-    return True

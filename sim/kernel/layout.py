@@ -103,7 +103,7 @@ REMOVED = STOCK + DECK        # cards set aside before the deal, per rank (H17)
 # bit r when the seat holds at least 1 card of rank r, bit NR + r for at least 2; word 1 (3)
 # the same for at least 3 and 4 (saturating: 5 to 8 cards of two decks, H18, set all four). Together they are the legal word of a lead (R7), and one
 # 14-bit group of them, masked by the pile's top, is the legal plays of a follow (R9):
-# the legal word costs O(1) instead of a loop over the ranks (engine.derive_have). The pile's
+# the legal word costs O(1) instead of a loop over the ranks (derived.derive_have). The pile's
 # two words, in the same code, make a pick-up's update O(1) too.
 HAVE = REMOVED + NR
 PILEHAVE = HAVE + 4 * MAXP

@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 
-from sim.kernel import engine
+from sim.kernel import engine, derived, dealing
 from sim.kernel.cards import NAMES, rank_code
 from sim.kernel.layout import (
     ADD, ADDN, BLIND, BURNED, CHAIN, COUNT, CURRENT, DEALER, DIR, END, EVENT_NAMES, FD,
@@ -165,7 +165,7 @@ def to_state(pos) -> np.ndarray:
     st[PILELEN] = len(pile)
     for r in burned:
         st[BURNED + r] += 1
-    engine.derive(st)
+    derived.derive(st)
     return st
 
 
@@ -365,7 +365,7 @@ def first_player(position) -> int:
     if st[PILELEN] or st[NOUT] or st[BURNED:BURNED + NR].any():
         raise ValueError("first_player needs a position before any play (R6): empty pile, "
                          "nothing burned, nobody out")
-    return int(engine.first_player(st))      # R6, H14, H15
+    return int(dealing.first_player(st))      # R6, H14, H15
 
 
 def why_illegal(st, m, rules: Ruleset, you: bool = False) -> str:

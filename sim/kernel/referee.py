@@ -15,10 +15,8 @@ import numpy as np
 from sim.kernel import cycle
 from sim.kernel.bits import leading_zeros, trailing_zeros
 from sim.kernel.compiler import borrow, ix, jit
-from sim.kernel.engine import (
-    SWAP_SCRATCH, apply_move, apply_swap, apply_with, deal, legal_from, legal_move, rules_of,
-    starter, swap_cards,
-)
+from sim.kernel.engine import apply_move, apply_with, legal_from, legal_move, rules_of
+from sim.kernel.dealing import SWAP_SCRATCH, apply_swap, deal, starter, swap_cards
 from sim.kernel.fastpath import (
     ALONE, ANY, ENTRY, KIND, PEERS, SEAT_TABLE, SWAP_KIND, choose_move, choose_peers,
     choose_swap, only_alone, plays_alone, referee_of,
@@ -118,7 +116,7 @@ def swap_phase(st, rng, swap_fns, kinds, params, swaps, cards, err):
     its twice as many cards.
     """
     players = st[PLAYERS]
-    obs = borrow(st[:PUB])       # views without reference counts (sim.kernel.compiler.borrow)
+    obs = borrow(st[:PUB])       # views without reference counts (sim.kernel.patches.borrow)
     k = 2 * st[R_HAND]
     first, rank = starter(st)                              # R6: as dealt
     for s in range(MAXP):
@@ -294,7 +292,7 @@ def _games(games, pool, work, records, play):
     it (0 for the others). ``work``: the scratch the games are played in (:func:`scratch`)."""
     seat_rows, players, cap = games.seat_rows, games.players, games.cap
     cycle_stop = games.cycle_stop
-    # Not reference-counted views (sim.kernel.compiler.borrow) of the arrays handed on at
+    # Not reference-counted views (sim.kernel.patches.borrow) of the arrays handed on at
     # every turn, cut from the caller's scratch (:func:`scratch`).
     st, cards = borrow(work.state[:STATE_SIZE]), borrow(work.state[STATE_SIZE:_SEEN])
     seen = borrow(work.state[_SEEN:]) if cycle_stop else borrow(work.state[:0])

@@ -2,7 +2,7 @@
 
 :class:`Ruleset` is the one place a ruleset is built, validated (§11.3) and described. It is
 immutable; the kernel receives it as one compact value, :meth:`Ruleset.vector`, an ``int32``
-array that :func:`sim.kernel.engine.deal` copies into the public part of the state (the block at
+array that :func:`sim.kernel.dealing.deal` copies into the public part of the state (the block at
 :data:`sim.kernel.layout.RULES`), so the rules are public (R26) and every jitted function reads them
 from the state it already has. Adding an option touches this module, the engine and tests.
 
@@ -218,7 +218,7 @@ class Ruleset:
 
     def deck_counts(self, players: int) -> list[int]:
         """Cards of each rank in the deck (R1, H13, H18), in :mod:`sim.kernel.cards` order: the
-        deck the deal shuffles (:func:`sim.kernel.engine.deal`) under these rules."""
+        deck the deal shuffles (:func:`sim.kernel.dealing.deal`) under these rules."""
         return deck_counts(JOKERS.index(self.jokers), players, min(self.decks_for(players), 2))
 
     def check_players(self, players: int) -> None:

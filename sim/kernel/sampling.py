@@ -17,7 +17,9 @@ import numpy as np
 from sim.kernel import cycle, engine
 from sim.kernel.cards import NRANK
 from sim.kernel.compiler import borrow, jit
-from sim.kernel.engine import deck_jokers, derive_have, legal_move
+from sim.kernel.engine import legal_move
+from sim.kernel.dealing import deck_jokers
+from sim.kernel.derived import derive_have
 from sim.kernel.fastpath import ENTRY
 from sim.kernel.layout import (
     BURNED, CURRENT, DECK, EV_GAME_OVER, EV_OUT, FD, FDN, FDS, FU, HANDN, HANDS, KNOWN, MAXP,

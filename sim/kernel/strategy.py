@@ -75,7 +75,7 @@ class Strategy:
     @property
     def fn(self):
         """The compiled function, ready to be seated: compiled for its one signature on first
-        use (:func:`sim.kernel.compiler.ready`), so that a command compiles only the strategies it
+        use (:func:`sim.kernel.patches.ready`), so that a command compiles only the strategies it
         seats (a cold first run spent 27 s compiling every built-in at import)."""
         return ready(self.dispatcher)
 

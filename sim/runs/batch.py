@@ -115,7 +115,7 @@ class Playing:
 
     def __init__(self, group, cfg, first, n, numbers, seating, tick, index=None, grain=1,
                  kind=None, then=None):
-        install()                 # Numba's process-wide patches (sim.kernel.compiler), once
+        install()                 # Numba's process-wide patches (sim.kernel.patches), once
         if numbers is None:
             games = np.arange(first, first + n, dtype=np.int64)
         else:

@@ -105,7 +105,7 @@ def _from_spec(spec: str, registry: dict, kind: str, decorator: str) -> Strategy
 
 
 def _get(spec: str, registry: dict, kind: str, decorator: str) -> Strategy:
-    install()      # Numba's process-wide patches (sim.kernel.compiler), before the first load
+    install()      # Numba's process-wide patches (sim.kernel.patches), before the first load
     name, args = parse_call(spec)
     _load_builtins(name, registry)
     if name in registry:

@@ -302,7 +302,7 @@ def _analysis(st, *, rollouts, seed, opponents, me, omniscient, until_clear, max
     cap)``."""
     from scipy.stats import norm
 
-    install()                 # Numba's process-wide patches (sim.kernel.compiler), once
+    install()                 # Numba's process-wide patches (sim.kernel.patches), once
     if st[OVER]:
         raise ValueError("the game is over (R25): there is no move to analyse")
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from sim.kernel import engine
+from sim.kernel import engine, dealing
 from sim.kernel.cards import rank_code
 from sim.kernel.layout import (
     CHAIN, CURRENT, FIRST, HTRIPLES, KNOWN, MAXP, NR, OVER, PLAYERS, STARTRANK, TRIPLES, V2,
@@ -45,7 +45,7 @@ def start_state(game: dict) -> np.ndarray:
     the starter and its rank (R6, H14, H15; H16 reads the rank)."""
     st = to_state(game["start"])
     if game.get("dealt") is None:           # no deal saved: nothing known, the hands decide
-        first, rank = engine.starter(st)
+        first, rank = dealing.starter(st)
     else:
         k = swap_again(game)
         st[KNOWN:KNOWN + MAXP * NR] = k[KNOWN:KNOWN + MAXP * NR]
@@ -135,7 +135,7 @@ def seated_swaps(game: dict, given: dict, opponents: str = DEFAULT_OPPONENTS):
 
 def swap_again(game: dict) -> np.ndarray:
     """The kernel's state after the saved game's swap phase: :func:`sim.kernel.referee.
-    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.engine.apply_swap`; then
+    swap_phase` (R5, V1: every seat's swap by :func:`sim.kernel.dealing.apply_swap`; then
     R6, H14, H15: the starter) on the saved deal, each seat choosing as it did. Which cards
     it swapped matters, not only which ranks ended face up: a dealt face-up taken into the
     hand is known there (R26) even when a card of its rank went up in its place. The choice
@@ -165,7 +165,7 @@ def swap_again(game: dict) -> np.ndarray:
     for s, m in given.items():
         choice[s] = m
     for s in range(players):
-        dealt_cards = engine.swap_choices(dealt, s)
+        dealt_cards = dealing.swap_choices(dealt, s)
         options = splits_of(dealt_cards)
         up, _, first = options[saved_choice(game, options, s)]
         ranks = sorted(int(c) for b, c in enumerate(dealt_cards) if (int(choice[s]) >> b) & 1)

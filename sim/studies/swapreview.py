@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from sim.kernel import engine
+from sim.kernel import dealing
 from sim.kernel.layout import MAXP, NR, PLAYERS, V2
 from sim.kernel.position import to_state
 from sim.runs.workers import Group
@@ -52,7 +52,7 @@ def start_swap(group, game, seat, rollouts, seed, opponents, max_turns) -> Start
     t0 = time.perf_counter()
     dealt = to_state(game["dealt"])
     players = int(dealt[PLAYERS])
-    options = splits_of(engine.swap_choices(dealt, seat))
+    options = splits_of(dealing.swap_choices(dealt, seat))
     made = saved_choice(game, options, seat)
     cfg, swap_fns, table, params = seated_swaps(game, {seat: 0}, opponents)
     moves = cfg.pool.moves
