@@ -16,7 +16,7 @@ from sim.commands import common as work
 
 def test_run_gives_what_the_command_gives(cli, tmp_path):
     r = sim.run(games=3000, players=3, seed=4, strategy=["lowest", "random", "counting"],
-                quiet=True)
+                out=tmp_path / "r", quiet=True)
     assert r.manifest["kind"] == "run" and len(r.games) == 3000
     printed = json.loads(cli("run", "--games", 3000, "--players", 3, "--seed", 4, "-s", "lowest",
                              "-s", "random", "-s", "counting", "--json").output)
@@ -183,3 +183,34 @@ def test_ctrl_c_in_tune_returns_the_trials_so_far_and_resume_finishes_them(monke
     fresh = sim.tune("counting", out=tmp_path / "fresh", **options)
     assert _numbers(whole.tune["trials"]) == _numbers(fresh.tune["trials"])
     assert "partial" not in whole.summary
+
+
+def test_a_run_without_out_writes_no_folder(monkeypatch, tmp_path):
+    """sim.run without out: no folder (not even a temporary one), the summary as a saved
+    run's, its per-game records in memory the same as the saved run's; past what memory
+    keeps, .games asks for out=; nor can its page be drawn without a folder."""
+    import tempfile
+
+    import pandas as pd
+
+    from sim.commands import run as run_command
+
+    def no_folder(*a, **kw):
+        raise AssertionError("a temporary folder was made")
+    monkeypatch.setattr(tempfile, "mkdtemp", no_folder)
+    options = dict(games=900, players=3, seed=7, batch=400, quiet=True)
+    memory = sim.run(**options)
+    saved = sim.run(**options, out=tmp_path / "r")
+    assert memory.path is None and memory.manifest["kind"] == "run"
+    assert memory.summary["overall"] == saved.summary["overall"]
+    assert memory.by_seat.equals(saved.by_seat)
+    pd.testing.assert_frame_equal(memory.games, saved.games)
+    with pytest.raises(ValueError, match="out=DIR"):
+        sim.report(memory)
+    monkeypatch.setattr(run_command, "IN_MEMORY", 500)
+    big = sim.run(**options)
+    assert big.summary["overall"] == saved.summary["overall"]
+    with pytest.raises(ValueError, match="out=DIR"):
+        big.games
+    with pytest.raises(ValueError, match="give out"):
+        sim.run(**options, resume=True)

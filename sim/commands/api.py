@@ -4,7 +4,8 @@ any command registered with a ``python`` name) take the command's options as key
 arguments (:func:`function`); :func:`report` is ``sim report``.
 
 A command that saves a folder returns what ``sim.load`` returns for it (``out``; without it a
-temporary folder, ``result.path``), so a notebook reads a fresh run and a saved one the same
+temporary folder, ``result.path``, except ``sim.run``, which then writes none: its
+declaration's ``python_call``), so a notebook reads a fresh run and a saved one the same
 way. A progress bar shows in a terminal or a notebook unless ``quiet=True``. Ctrl-C
 (``KeyboardInterrupt``) returns the result so far, as the command prints it, with
 ``result.summary["partial"]`` saying so; the folder keeps what ``resume=True`` continues.
@@ -88,7 +89,12 @@ def function(command: Command):
     name = f"sim.{command.python}"
 
     def call(*args, **kwargs):
-        return execute(command, command.options.of(name, args, kwargs))
+        options = command.options.of(name, args, kwargs)
+        if command.python_call is not None:
+            done = command.python_call(options)
+            if done is not None:
+                return done
+        return execute(command, options)
 
     call.__name__ = call.__qualname__ = command.python
     call.__module__ = "sim"
@@ -103,4 +109,7 @@ def report(result, output=None) -> Path:
     PNG and CSV files in ``<name>_files/`` beside it). Returns the page's path."""
     from reports.html import write_report
 
+    if getattr(result, "manifest", None) is not None and result.path is None:
+        raise ValueError("this result was not saved in a folder, and a page is drawn from "
+                         "one: run it again with out=DIR, then sim.report(it)")
     return write_report(getattr(result, "path", result), output)[0]

@@ -115,7 +115,9 @@ class Command:
     ``Partial.result``; ``show``: ``"module:function"`` of the front end printing a
     :class:`Done`; ``python``: the name of its ``sim.*`` function (None: none);
     ``opened(done, path)``: what the Python function returns when it saves no folder it can
-    open (``sim swap``), or for an interrupted run (default: ``sim.load`` of the folder)."""
+    open (``sim swap``), or for an interrupted run (default: ``sim.load`` of the folder);
+    ``python(options)``: the Python function's own work, where it differs from the command's
+    (``sim.run`` keeps no folder unless asked), returning None to go the usual way."""
 
     name: str
     options: type
@@ -129,6 +131,7 @@ class Command:
     python: str | None = None
     panel: str = "Answer questions"
     opened: Callable | None = None
+    python_call: Callable | None = None
 
 
 def play(work, quiet, ruleset, asked, total=None, label="games", configs=None,

@@ -37,12 +37,13 @@ class RunOptions(Options):
     quiet: bool = shared("quiet")
 
 
-def run(o: RunOptions, meanwhile: str | None = None):
+def run(o: RunOptions, meanwhile: str | None = None, kept: dict | None = None):
     """Play the games: ``result`` is the run's :class:`~sim.runs.tally.Tally` (on Ctrl-C, of
     the games played so far; ``out`` keeps the whole batches). ``meanwhile``: a module the
     front end prints with, imported on a thread of its own while this one plays the games
     (the core releases the GIL, so the import runs on another core; importing it again later
-    waits for this one to finish)."""
+    waits for this one to finish). ``kept``: a dict given without ``out`` keeps each whole
+    batch in memory (:func:`sim.runs.runner.run`)."""
     from sim.runs import folder
     from sim.runs.runner import run as play_run
 
@@ -57,8 +58,48 @@ def run(o: RunOptions, meanwhile: str | None = None):
     if meanwhile:
         threading.Thread(target=importlib.import_module, args=(meanwhile,), daemon=True).start()
     return play(lambda progress: play_run(cfg, progress=progress, out=o.out, resume=o.resume,
-                                          backend=engine),
+                                          backend=engine, kept=kept),
                 o.quiet, cfg.ruleset, asked, cfg.games, configs=[cfg], engine=engine)
+
+
+# The most games whose records sim.run keeps in memory without a folder (about 110 bytes a
+# game as a DataFrame); past it, out=DIR keeps them on disk (about 21 bytes a game).
+IN_MEMORY = 10**6
+
+
+def _python(o: RunOptions):
+    """``sim.run`` without ``out``: no folder written. The run as :func:`sim.load` would open
+    it (its summary and tables), with its per-game records in memory up to
+    :data:`IN_MEMORY` games (``.games``); past that ``.games`` says to give ``out``. With
+    ``out``: None (the command's own way: the folder, then ``sim.load``)."""
+    if o.out is not None:
+        return None
+    if o.resume:
+        raise ValueError("resume=True continues the run saved in out=DIR: give out")
+    import pandas as pd
+
+    from sim.runs.saved import Loaded
+    from sim.runs.store import records
+
+    games = count(o.games)
+    kept = {} if games <= IN_MEMORY else None
+    done = run(o, kept=kept)
+    tally = done.result
+    summary = tally.to_dict()
+    manifest = {"kind": "run", "options": summary.get("config", {})}
+    if done.partial is not None:
+        summary["partial"] = (f"interrupted: {tally.games:,} of {tally.cfg.games:,} games "
+                              f"(nothing was saved: out=DIR keeps a run that resume=True "
+                              f"continues)")
+    unsaved = None if kept is not None else (
+        f"the per-game records of a run of {games:,} games are kept in a folder, not in "
+        f"memory (at most {IN_MEMORY:,} games): run it with out=DIR, then .games")
+    tables = ([records(tally.cfg, kept[i]) for i in sorted(kept)] if kept is not None
+              else None)
+    return Loaded(path=None, manifest=manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary.get("by_seat", [])),
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])),
+                  records=tables, unsaved=unsaved)
 
 
 def _opened(done, path: Path):
@@ -86,7 +127,7 @@ COMMAND = Command(
     "run", RunOptions, run, "Play many games: win rates per seat and strategy, with 95% CIs.",
     show="sim.cli.run_commands:run", panel="Play games", kind=KINDS["run"],
     result="sim.runs.tally:Tally", partial="sim.runs.tally:Tally", python="run",
-    opened=_opened,
+    opened=_opened, python_call=_python,
     examples=("sim run --games 1e6 --players 4",
               "sim run -n 250k -s lowest -s random -s counting",
               "sim run --games 1e6 --rules classic --json > summary.json"))

@@ -27,9 +27,11 @@ class Loaded:
     as ``by_seat`` and ``partial`` when an interrupted command saved it), ``by_seat`` (the
     summary's seat table), ``by_strategy`` (the kind's per-strategy table),
     ``compare``/``study``/``tune`` (the tournament's, swap study's and tuning's results, or
-    ``None``), and ``games``: every per-game record, sorted by game."""
+    ``None``), and ``games``: every per-game record, sorted by game. A run played without a
+    folder (``sim.run`` without ``out``) has ``path`` None and its records in memory, or,
+    past what is kept in memory, ``unsaved`` saying why there are none."""
 
-    path: Path
+    path: Path | None
     manifest: dict
     summary: dict
     by_seat: pd.DataFrame
@@ -38,6 +40,8 @@ class Loaded:
     study: dict | None = None
     tune: dict | None = None
     parts: list[Path] = field(default_factory=list)
+    records: list | None = None          # a run without a folder: its records' tables
+    unsaved: str | None = None           # why a run without a folder has no records
     _games: pd.DataFrame | None = field(default=None, init=False)
 
     @property
@@ -49,7 +53,10 @@ class Loaded:
         sorted by game; a swap study's add stage, seed and opponent and keep the order of
         its files (values stage first, then each head-to-head)."""
         if self._games is None:
-            frames = [pd.read_parquet(p) for p in self.parts]
+            if self.unsaved:
+                raise ValueError(self.unsaved)
+            frames = (list(self.records) if self.records is not None
+                      else [pd.read_parquet(p) for p in self.parts])
             if frames:
                 df = pd.concat(frames, ignore_index=True)
                 if "stage" not in df:          # a run: one game index per game
@@ -79,7 +86,8 @@ class Loaded:
         cfg = self.config
         extra = [name for name in ("compare", "study", "tune") if getattr(self, name) is not None]
         kind = self.manifest.get("kind", "run")
-        return (f"<shithead-sim {kind} {str(self.path)!r}: {cfg.get('games', '?'):,} games, "
+        where = repr(str(self.path)) if self.path is not None else "(not saved)"
+        return (f"<shithead-sim {kind} {where}: {cfg.get('games', '?'):,} games, "
                 f"{cfg.get('players', '?')} players, seed {cfg.get('seed', '?')}, "
                 f"{len(self.parts)} part file(s)"
                 + (f", with {' and '.join(extra)}" if extra else "") + ">")
