@@ -73,3 +73,23 @@ def test_the_toy_study_saves_resumes_loads_and_reports(toy, cli, tmp_path, monke
 
     page = sim.report(resumed)
     assert "The first seat won" in page.read_text()
+
+
+def test_a_declaration_refuses_what_it_does_not_declare(toy):
+    """The options dataclass reads a Python call: an unknown keyword or a surplus
+    positional is a TypeError naming the command's options; a second command of a taken
+    name, or another kind of a taken kind's name, is refused at registration."""
+    import dataclasses
+
+    from sim.commands import register
+    from sim.runs.kinds import declare
+
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'gams' \(its options: "
+                                        r"games, block"):
+        sim.toy(gams=10)
+    with pytest.raises(TypeError, match="takes 0 positional"):
+        sim.toy(10)
+    with pytest.raises(ValueError, match="already registered"):
+        register(toy.COMMAND)
+    with pytest.raises(ValueError, match="already declared"):
+        declare(dataclasses.replace(toy.KIND, result="other.json"))

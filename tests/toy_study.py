@@ -34,7 +34,7 @@ class ToyPartial(NamedTuple):
     result: dict
 
 
-def _result(wins: list, o, games: int) -> dict:
+def _result(wins: list, games: int) -> dict:
     played = sum(n for _, n in wins)
     won = sum(w for w, _ in wins)
     return {"games": games, "played": played, "first_seat_wins": won,
@@ -76,12 +76,12 @@ def toy(o: ToyOptions):
                 if progress:
                     progress(sum(n for _, n in wins))
         except KeyboardInterrupt:
-            result = dict(_result(wins, o, games), partial=f"interrupted after {len(wins)} "
+            result = dict(_result(wins, games), partial=f"interrupted after {len(wins)} "
                           f"blocks")
             saved.mark_partial(result["partial"], {RESULT: result})
             raise Interrupted(Partial(ToyPartial(len(wins), result), len(wins),
                                       len(starts), "blocks")) from None
-        result = _result(wins, o, games)
+        result = _result(wins, games)
         saved.finish({RESULT: result})
         return result
 

@@ -6,6 +6,7 @@ keyword parameters."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import typing
@@ -20,21 +21,19 @@ def front(command):
     :func:`plain` for a command declared without one."""
     show = command.show
     if show is None:
-        return plain
+        return functools.partial(plain, command)
     if callable(show):
         return show
     module, _, name = show.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
-def plain(o, as_json: bool = json_option()):
-    """The printer of a command declared without one: its result as JSON (docs/json.md's
-    envelope with ``--json``), or each of its fields on a line."""
+def plain(command, o, as_json: bool = json_option()):
+    """The printer of ``command`` when it is declared without one: its result as JSON
+    (docs/json.md's envelope with ``--json``), or each of its fields on a line."""
     from sim.cli import jsonout
     from sim.cli.options import one_line
-    from sim.commands import COMMANDS
 
-    command = next(c for c in COMMANDS.values() if isinstance(o, c.options))
     with one_line():
         done = command.work(dataclasses.replace(o, quiet=o.quiet or as_json)
                             if hasattr(o, "quiet") else o)
@@ -72,7 +71,7 @@ def typer_command(command):
     it to the printer."""
     show = front(command)
     own = list(inspect.signature(show).parameters.values())[1:]      # after the options
-    hints = typing.get_type_hints(show)
+    hints = typing.get_type_hints(getattr(show, "func", show))     # a partial: its function
     names = {p.name for p in own}
     params = [_parameter(f, kind) for f, kind in command.options.fields()]
     params += [p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[p.name])

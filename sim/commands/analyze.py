@@ -77,7 +77,7 @@ def analyze(o: AnalyzeOptions) -> Done:
     return Done(a, time.perf_counter() - t0, Ruleset.parse(data.get("ruleset")), asked)
 
 
-def _frame(done, path):
+def _frame(done):
     """The moves as a pandas DataFrame, best first (:meth:`Analysis.frame`)."""
     return done.result.frame()
 

@@ -5,7 +5,7 @@ arguments (:func:`function`); :func:`report` is ``sim report``.
 
 A command that saves a folder returns what ``sim.load`` returns for it (``out``; without it a
 temporary folder, ``result.path``, except ``sim.run``, which then writes none: its
-declaration's ``python_call``), so a notebook reads a fresh run and a saved one the same
+declaration's own ``python_call``), so a notebook reads a fresh run and a saved one the same
 way. A progress bar shows in a terminal or a notebook unless ``quiet=True``. Ctrl-C
 (``KeyboardInterrupt``) returns the result so far, as the command prints it, with
 ``result.summary["partial"]`` saying so; the folder keeps what ``resume=True`` continues.
@@ -29,21 +29,18 @@ def _folder(out) -> Path:
 
 
 def execute(command: Command, options):
-    """Run ``command`` with ``options`` (its options dataclass) as the Python API does: into
-    ``out`` or a temporary folder when it saves one; the folder as :func:`sim.load` opens it
-    (or the command's own ``opened`` value). Ctrl-C: the result so far, as saved, or, when
-    nothing loadable was saved yet, the ``KeyboardInterrupt`` saying so."""
+    """Run ``command`` with ``options`` (its options dataclass) as the Python API does: a
+    command that saves no folder returns its ``opened`` value (or its result); one that
+    does saves into ``out`` or a temporary folder and returns the folder as :func:`sim.load`
+    opens it. Ctrl-C: the result so far, as saved, or, when nothing loadable was saved yet,
+    the ``KeyboardInterrupt`` saying so."""
     if command.kind is None:
         done = command.work(options)
-        return command.opened(done, None) if command.opened else done.result
+        return command.opened(done) if command.opened else done.result
     from sim.studies.saved import load
 
     path = _folder(options.out)
     done = command.work(dataclasses.replace(options, out=path))
-    if command.opened is not None:
-        opened = command.opened(done, path)
-        if opened is not None:
-            return opened
     try:
         return load(path)
     except ValueError:
@@ -91,9 +88,7 @@ def function(command: Command):
     def call(*args, **kwargs):
         options = command.options.of(name, args, kwargs)
         if command.python_call is not None:
-            done = command.python_call(options)
-            if done is not None:
-                return done
+            return command.python_call(options)
         return execute(command, options)
 
     call.__name__ = call.__qualname__ = command.python

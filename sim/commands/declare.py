@@ -114,10 +114,10 @@ class Command:
     saves none); ``result``/``partial``: the types of ``Done.result`` and of a stop's
     ``Partial.result``; ``show``: ``"module:function"`` of the front end printing a
     :class:`Done`; ``python``: the name of its ``sim.*`` function (None: none);
-    ``opened(done, path)``: what the Python function returns when it saves no folder it can
-    open (``sim swap``), or for an interrupted run (default: ``sim.load`` of the folder);
-    ``python(options)``: the Python function's own work, where it differs from the command's
-    (``sim.run`` keeps no folder unless asked), returning None to go the usual way."""
+    ``opened(done)``: what the Python function returns for a command that saves no
+    folder (``sim swap``: a DataFrame; default: the result); ``python_call(options)``: the
+    Python function's own work, where it differs from the usual (``sim.run`` keeps no folder
+    unless asked; the usual: :func:`sim.commands.api.execute`)."""
 
     name: str
     options: type

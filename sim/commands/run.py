@@ -68,66 +68,53 @@ IN_MEMORY = 10**6
 
 
 def _python(o: RunOptions):
-    """``sim.run`` without ``out``: no folder written. The run as :func:`sim.load` would open
-    it (its summary and tables), with its per-game records in memory up to
-    :data:`IN_MEMORY` games (``.games``); past that ``.games`` says to give ``out``. With
-    ``out``: None (the command's own way: the folder, then ``sim.load``)."""
-    if o.out is not None:
-        return None
-    if o.resume:
-        raise ValueError("resume=True continues the run saved in out=DIR: give out")
-    import pandas as pd
-
-    from sim.runs.saved import Loaded
-    from sim.runs.store import records
-
-    games = count(o.games)
-    kept = {} if games <= IN_MEMORY else None
-    done = run(o, kept=kept)
-    tally = done.result
-    summary = tally.to_dict()
-    manifest = {"kind": "run", "options": summary.get("config", {})}
-    if done.partial is not None:
-        summary["partial"] = (f"interrupted: {tally.games:,} of {tally.cfg.games:,} games "
-                              f"(nothing was saved: out=DIR keeps a run that resume=True "
-                              f"continues)")
-    unsaved = None if kept is not None else (
-        f"the per-game records of a run of {games:,} games are kept in a folder, not in "
-        f"memory (at most {IN_MEMORY:,} games): run it with out=DIR, then .games")
-    tables = ([records(tally.cfg, kept[i]) for i in sorted(kept)] if kept is not None
-              else None)
-    return Loaded(path=None, manifest=manifest, summary=summary,
-                  by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])),
-                  records=tables, unsaved=unsaved)
-
-
-def _opened(done, path: Path):
-    """An interrupted run as the Python API returns it: its tally so far as the summary (as
-    ``sim run`` prints it); the folder's per-game records are those of the whole batches
-    saved."""
-    if done.partial is None:
-        return None
+    """``sim.run``: the run as :func:`sim.load` opens it. With ``out``, the folder, and when
+    Ctrl-C stopped it the tally so far as the summary (as ``sim run`` prints it) with the
+    whole batches saved as its records. Without ``out`` no folder is written: the per-game
+    records are kept in memory up to :data:`IN_MEMORY` games (``.games``); past that
+    ``.games`` says to give ``out``."""
     import pandas as pd
 
     from sim.runs import folder
     from sim.runs.saved import Loaded, parts_of
+    from sim.runs.store import records
+    from sim.studies.saved import load
 
+    if o.out is None and o.resume:
+        raise ValueError("resume=True continues the run saved in out=DIR: give out")
+    games = count(o.games)
+    kept = {} if o.out is None and games <= IN_MEMORY else None
+    done = run(o, kept=kept)
+    if o.out is not None and done.partial is None:
+        return load(o.out)
     tally = done.result
     summary = tally.to_dict()
-    summary["partial"] = (f"interrupted: {tally.games:,} of {tally.cfg.games:,} games; "
-                          f"continue with resume=True, out={str(path)!r}")
-    return Loaded(path=path, manifest=folder.read_manifest(path) or {}, summary=summary,
-                  by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])),
-                  parts=parts_of(path))
+    stopped = f"interrupted: {tally.games:,} of {tally.cfg.games:,} games"
+    if o.out is not None:
+        path = Path(o.out).expanduser()
+        summary["partial"] = f"{stopped}; continue with resume=True, out={str(path)!r}"
+        where = dict(path=path, manifest=folder.read_manifest(path) or {},
+                     parts=parts_of(path))
+    else:
+        if done.partial is not None:
+            summary["partial"] = (f"{stopped} (nothing was saved: out=DIR keeps a run that "
+                                  f"resume=True continues)")
+        unsaved = None if kept is not None else (
+            f"the per-game records of a run of {games:,} games are kept in a folder, not in "
+            f"memory (at most {IN_MEMORY:,} games): run it with out=DIR, then .games")
+        where = dict(path=None, manifest={"kind": "run", "options": summary.get("config", {})},
+                     records=None if kept is None else [records(tally.cfg, kept[i])
+                                                        for i in sorted(kept)],
+                     unsaved=unsaved)
+    return Loaded(summary=summary, by_seat=pd.DataFrame(summary.get("by_seat", [])),
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), **where)
 
 
 COMMAND = Command(
     "run", RunOptions, run, "Play many games: win rates per seat and strategy, with 95% CIs.",
     show="sim.cli.run_commands:run", panel="Play games", kind=KINDS["run"],
     result="sim.runs.tally:Tally", partial="sim.runs.tally:Tally", python="run",
-    opened=_opened, python_call=_python,
+    python_call=_python,
     examples=("sim run --games 1e6 --players 4",
               "sim run -n 250k -s lowest -s random -s counting",
               "sim run --games 1e6 --rules classic --json > summary.json"))

@@ -128,7 +128,7 @@ def swap(o: SwapOptions) -> Done:
     return Done(a, time.perf_counter() - t0, Ruleset.parse(a["rules"]), asked)
 
 
-def _frame(done, path):
+def _frame(done):
     """The splits as a pandas DataFrame, best first; ``df.attrs``: the rest of the answer."""
     import pandas as pd
 

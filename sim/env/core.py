@@ -47,7 +47,7 @@ def _swap_masks():
 
 
 SWAP_MASKS = _swap_masks()
-SWAP_COUNT = np.array([20, 70], np.int64)     # C(6, 3), C(8, 4): the valid swap ids
+SWAP_COUNT = (SWAP_MASKS >= 0).sum(axis=1)    # the valid swap ids: C(6, 3), C(8, 4) (H12)
 
 
 def scratch():
@@ -146,6 +146,43 @@ def finish_chosen(st, rng, swap_fns, kinds, params, work, choosers, chosen, swap
         if choosers[s]:
             work[MAXP + s, 0] = chosen[s]
     return finish_deal(st, rng, swap_fns, kinds, work, swaps, cards, err)
+
+
+@jit
+def begin_game(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, work,
+               choosers, chosen, swaps, cards, err):
+    """Deal game ``game`` of ``seed`` (:func:`deal_only`); with no seat to choose its swap by
+    action, make the swap phase at once (:func:`finish_chosen`). The phase
+    (:func:`next_chooser`), or -2 when a swap policy failed (``err``)."""
+    deal_only(st, dealt, rng, seed, game, players, rules)
+    for s in range(MAXP):
+        chosen[s] = 0
+    phase = next_chooser(st, choosers, 0)
+    if phase == 0 and not finish_chosen(st, rng, swap_fns, kinds, params, work, choosers,
+                                        chosen, swaps, cards, err):
+        return -2
+    return phase
+
+
+@jit
+def choose_swap(st, rng, phase, a, substitute, swap_fns, kinds, params, work, choosers,
+                chosen, swaps, cards, err):
+    """The seat to choose at ``phase`` chooses swap id ``a`` (R5/V1); an invalid one is the
+    lowest swap id when ``substitute`` (``illegal="lowest"``). After the last chooser the
+    swap phase is made (:func:`finish_chosen`). (the next phase, substituted); the phase is
+    -1 for an invalid ``a`` not substituted, -2 when a swap policy failed (``err``)."""
+    c = swap_choice(st, a)
+    substituted = c < 0
+    if substituted:
+        if not substitute:
+            return -1, substituted
+        c = swap_choice(st, NMOVES)
+    chosen[chooser_seat(st, phase)] = c
+    phase = next_chooser(st, choosers, phase)
+    if phase == 0 and not finish_chosen(st, rng, swap_fns, kinds, params, work, choosers,
+                                        chosen, swaps, cards, err):
+        return -2, substituted
+    return phase, substituted
 
 
 @jit

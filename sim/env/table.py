@@ -58,8 +58,9 @@ class Table:
         self.status = core.RUNNING
 
     def start(self, seed=None, game=None) -> None:
-        """Deal a game (:func:`sim.env.core.deal_only`, then the swap phase): game ``game`` of ``seed``; without a
-        seed the next game of the current one (a fresh seed the first time)."""
+        """Deal game ``game`` of ``seed`` and, unless a seat chooses it by action, make the
+        swap phase (:func:`sim.env.core.begin_game`); without a seed the next game of the
+        current one (a fresh seed the first time)."""
         if seed is not None:
             self.seed, self.game = check_seed(seed), -1
         elif self.seed is None:
@@ -70,19 +71,17 @@ class Table:
             self.game = int(game)
         else:
             self.game += 1
-        core.deal_only(self.st, self.dealt, self.rng, np.uint64(self.seed), self.game,
-                       self.spec.players, self.spec.config.rules_vector)
-        self.chosen[:] = 0
+        phase = core.begin_game(self.st, self.dealt, self.rng, np.uint64(self.seed), self.game,
+                                self.spec.players, self.spec.config.rules_vector,
+                                self.swap_fns, self.kinds, self.params, self.work,
+                                self.choosers, self.chosen, self.swaps, self.cards, self.err)
         self.status = core.RUNNING
-        self.phase = core.next_chooser(self.st, self.choosers, 0)
-        if self.phase == 0:
-            self._finish()
+        self.phase = max(phase, 0)
+        self._check_swaps(phase)
 
-    def _finish(self) -> None:
-        """Every seat's swap made (R5/V1), R6, H16 (:func:`sim.env.core.finish_chosen`)."""
-        if not core.finish_chosen(self.st, self.rng, self.swap_fns, self.kinds, self.params,
-                                  self.work, self.choosers, self.chosen, self.swaps,
-                                  self.cards, self.err):
+    def _check_swaps(self, phase: int) -> None:
+        """``ValueError`` when a swap policy's choice was not half its cards (phase -2)."""
+        if phase == -2:
             s = int(self.err[0])
             raise ValueError(f"swap policy {self.spec.config.swaps[s]!r} (seat {s}) returned "
                              f"{int(self.err[1])}, not a choice of half its cards (R5, H12)")
@@ -154,20 +153,18 @@ class Table:
         return "out of range"
 
     def _swap(self, a: int) -> tuple[int, bool]:
-        """The seat to choose chooses swap id ``a`` (R5/V1); after the last chooser the swap
-        phase is made (:meth:`_finish`)."""
+        """The seat to choose chooses swap id ``a`` (R5/V1; :func:`sim.env.core.choose_swap`,
+        which after the last chooser makes the swap phase)."""
         seat = self.current
-        chosen = core.swap_choice(self.st, a)
-        substituted = chosen < 0
-        if substituted:
-            if self.spec.illegal != "lowest":
-                what = "a move, in the swap phase" if 0 <= a < NMOVES else "no swap choice"
-                raise ValueError(f"illegal action {a} ({what}) for seat {seat} (R5, R24): "
-                                 f"not in the action mask")
-            chosen = core.swap_choice(self.st, NMOVES)      # the lowest swap id
+        phase, substituted = core.choose_swap(
+            self.st, self.rng, self.phase, a, self.spec.illegal == "lowest", self.swap_fns,
+            self.kinds, self.params, self.work, self.choosers, self.chosen, self.swaps,
+            self.cards, self.err)
+        if phase == -1:
+            what = "a move, in the swap phase" if 0 <= a < NMOVES else "no swap choice"
+            raise ValueError(f"illegal action {a} ({what}) for seat {seat} (R5, R24): not in "
+                             f"the action mask")
+        self._check_swaps(phase)
         self.rewards[:] = 0.0
-        self.chosen[seat] = chosen
-        self.phase = core.next_chooser(self.st, self.choosers, self.phase)
-        if self.phase == 0:
-            self._finish()
+        self.phase = phase
         return core.RUNNING, bool(substituted)

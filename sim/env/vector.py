@@ -48,21 +48,6 @@ def _next(st, phase, seat, obs, mask, ids, i):
 
 
 @jit
-def _begin(st, dealt, rng, seed, game, players, rules, swap_fns, kinds, params, work,
-           choosers, chosen, swaps, cards, err):
-    """Deal a game; with no seat to choose its swap by action, make the swap phase at
-    once. The phase (:func:`sim.env.core.next_chooser`), or -1 when a swap policy failed."""
-    core.deal_only(st, dealt, rng, seed, game, players, rules)
-    for s in range(MAXP):
-        chosen[s] = 0
-    phase = core.next_chooser(st, choosers, 0)
-    if phase == 0 and not core.finish_chosen(st, rng, swap_fns, kinds, params, work, choosers,
-                                             chosen, swaps, cards, err):
-        return -1
-    return phase
-
-
-@jit
 def reset_rows(states, rngs, games, seed, players, rules, swap_fns, kinds, params, choosers,
                phases, chosen, obs, mask, seat, lo, hi):
     """Deal game ``games[i]`` of ``seed`` at every table ``lo <= i < hi``; -1, or the first
@@ -71,8 +56,9 @@ def reset_rows(states, rngs, games, seed, players, rules, swap_fns, kinds, param
     ids, dealt = np.zeros(NMOVES, np.int64), np.zeros(0, np.int32)
     work = params.copy()
     for i in range(lo, hi):
-        phases[i] = _begin(states[i], dealt, rngs[i], seed, games[i], players, rules, swap_fns,
-                           kinds, params, work, choosers, chosen[i], swaps, cards, err)
+        phases[i] = core.begin_game(states[i], dealt, rngs[i], seed, games[i], players, rules,
+                                    swap_fns, kinds, params, work, choosers, chosen[i], swaps,
+                                    cards, err)
         if phases[i] < 0:
             return i
         _next(states[i], phases[i], seat, obs, mask, ids, i)
@@ -93,22 +79,19 @@ def step_rows(states, rngs, games, n, seed, players, rules, swap_fns, kinds, par
     for i in range(lo, hi):
         st = states[i]
         if phases[i] > 0:                      # a seat chooses its face-ups (R5/V1)
-            c = core.swap_choice(st, actions[i])
-            if c < 0:
-                if not substitute:
-                    return i
-                c = core.swap_choice(st, NMOVES)
-            chosen[i, core.chooser_seat(st, phases[i])] = c
+            phase, _ = core.choose_swap(st, rngs[i], phases[i], actions[i], substitute,
+                                        swap_fns, kinds, params, work, choosers, chosen[i],
+                                        swaps, cards, err)
+            if phase == -1:
+                return i
+            if phase == -2:
+                return -2 - i
+            phases[i] = phase
             for s in range(reward.shape[1]):
                 reward[i, s] = 0.0
             done[i] = False
             truncated[i] = False
-            phases[i] = core.next_chooser(st, choosers, phases[i])
-            if phases[i] == 0 and not core.finish_chosen(st, rngs[i], swap_fns, kinds, params,
-                                                         work, choosers, chosen[i], swaps,
-                                                         cards, err):
-                return -2 - i
-            _next(st, phases[i], seat, obs, mask, ids, i)
+            _next(st, phase, seat, obs, mask, ids, i)
             continue
         status = core.play(st, actions[i], max_turns, scheme, substitute, reward[i], ids) & 3
         if status == core.ILLEGAL:
@@ -117,8 +100,9 @@ def step_rows(states, rngs, games, n, seed, players, rules, swap_fns, kinds, par
         truncated[i] = status == core.TRUNCATED
         if status != core.RUNNING:
             games[i] += n
-            phases[i] = _begin(st, dealt, rngs[i], seed, games[i], players, rules, swap_fns,
-                               kinds, params, work, choosers, chosen[i], swaps, cards, err)
+            phases[i] = core.begin_game(st, dealt, rngs[i], seed, games[i], players, rules,
+                                        swap_fns, kinds, params, work, choosers, chosen[i],
+                                        swaps, cards, err)
             if phases[i] < 0:
                 phases[i] = 0
                 return -2 - i
