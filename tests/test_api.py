@@ -193,7 +193,7 @@ def test_a_run_without_out_writes_no_folder(monkeypatch, tmp_path):
 
     import pandas as pd
 
-    from sim.commands import run as run_command
+    from sim.runs import folder
 
     def no_folder(*a, **kw):
         raise AssertionError("a temporary folder was made")
@@ -207,10 +207,56 @@ def test_a_run_without_out_writes_no_folder(monkeypatch, tmp_path):
     pd.testing.assert_frame_equal(memory.games, saved.games)
     with pytest.raises(ValueError, match="out=DIR"):
         sim.report(memory)
-    monkeypatch.setattr(run_command, "IN_MEMORY", 500)
+    monkeypatch.setattr(folder, "IN_MEMORY", 500)
     big = sim.run(**options)
     assert big.summary["overall"] == saved.summary["overall"]
     with pytest.raises(ValueError, match="out=DIR"):
         big.games
     with pytest.raises(ValueError, match="give out"):
         sim.run(**options, resume=True)
+
+
+@pytest.mark.parametrize("kind", ["compare", "tune",
+                                  pytest.param("rules-lab", marks=pytest.mark.slow)])
+def test_a_study_without_out_writes_no_folder(kind, monkeypatch, tmp_path):
+    """sim.compare, sim.tune and sim.study_rules without out (sim.runs.kinds: in_memory):
+    no folder, not even a temporary one, and the result as the saved folder opens (summary,
+    tables, the study's own result, per-game records), path None; its page needs a folder."""
+    import tempfile
+
+    import pandas as pd
+
+    from test_resume_contract import CASES, _stable
+
+    call = CASES[kind][0]
+    saved = call(tmp_path / "saved")
+    monkeypatch.chdir(tmp_path / "saved")           # nothing is written where it runs either
+    before = sorted(p.name for p in (tmp_path / "saved").iterdir())
+
+    def no_folder(*a, **kw):
+        raise AssertionError("a temporary folder was made")
+    monkeypatch.setattr(tempfile, "mkdtemp", no_folder)
+    memory = call(None)
+    assert memory.path is None and memory.manifest["kind"] == kind
+    assert sorted(p.name for p in (tmp_path / "saved").iterdir()) == before
+    assert memory.manifest["match"] == saved.manifest["match"]
+    assert _stable(memory.summary) == _stable(saved.summary)
+    assert memory.by_seat.equals(saved.by_seat) and memory.by_strategy.equals(saved.by_strategy)
+    for name in ("compare", "study", "tune"):
+        assert _stable(getattr(memory, name)) == _stable(getattr(saved, name))
+    pd.testing.assert_frame_equal(memory.games, saved.games)
+    assert "not saved" in repr(memory)
+    with pytest.raises(ValueError, match="out=DIR"):
+        sim.report(memory)
+
+
+def test_a_study_kept_in_memory_keeps_its_records_up_to_a_limit(monkeypatch):
+    """Past sim.runs.folder.IN_MEMORY games a study without out keeps no records, and .games
+    says to give out= (rather than exhaust memory)."""
+    from sim.runs import folder
+
+    monkeypatch.setattr(folder, "IN_MEMORY", 1000)
+    cmp = sim.compare(["lowest", "random"], players=2, games=1600, seed=2, quiet=True)
+    assert cmp.compare["games"] == 1600 and cmp.path is None
+    with pytest.raises(ValueError, match="out=DIR"):
+        cmp.games

@@ -46,6 +46,9 @@ def test_the_toy_study_saves_resumes_loads_and_reports(toy, cli, tmp_path, monke
                     quiet=True)
     assert whole.manifest["kind"] == "toy"
     assert sim.load(tmp_path / "whole").summary["overall"]["played"] == 1200
+    # without out: the same result, kept in memory (nothing written)
+    kept = sim.toy(games=1200, block=400, players=3, seed=2, quiet=True)
+    assert kept.path is None and kept.summary["overall"] == whole.summary["overall"]
 
     # the command line, into a folder: the same result
     printed = json.loads(cli("toy", "--games", 1200, "--block", 400, "--players", 3,

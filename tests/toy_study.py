@@ -50,29 +50,25 @@ def toy(o: ToyOptions):
 
     games = count(o.games)
     folder.check_resume(o.resume, o.out, "toy study")
-    saved = folder.open_for_write(o.out, KIND.name, format=1, options={"games": games,
-                                  "players": o.players, "seed": o.seed, "block": o.block},
-                                  match={"games": games, "players": o.players,
-                                         "seed": o.seed, "block": o.block},
-                                  resume=o.resume, results=(RESULT,))
-    blocks = saved.sub("blocks")
+    where = folder.Memory() if o.out is None else o.out       # no --out: kept in memory
+    saved = folder.open_for_write(where, KIND.name, options={"games": games, "players":
+                                  o.players, "seed": o.seed, "block": o.block}, resume=o.resume)
     starts = range(0, games, o.block)
 
     def work(progress):
         wins = []
         try:
             for i, first in enumerate(starts):
-                path = blocks / f"block-{i}.json"
-                if path.exists():
-                    import json
-                    wins.append(tuple(json.loads(path.read_text())))
+                block = f"blocks/block-{i}.json"
+                if saved.has(block):
+                    wins.append(tuple(saved.json(block, "block")["wins"]))
                 else:
                     n = min(o.block, games - first)
                     cfg = run_config(n, o.players, o.seed + i, None, None, "seed", False,
                                      False, 10_000, None)
                     tally = run(cfg)
                     wins.append((int(tally.wins[0]), n))
-                    folder.write_json(path, list(wins[-1]))
+                    saved.write_json(block, {"wins": list(wins[-1])})
                 if progress:
                     progress(sum(n for _, n in wins))
         except KeyboardInterrupt:
@@ -88,12 +84,12 @@ def toy(o: ToyOptions):
     return play(work, o.quiet, None, {"games": games, "out": str(o.out)}, games)
 
 
-def read(root, manifest):
-    """``sim.load`` of a toy folder."""
+def read(saved):
+    """``sim.load`` of a toy folder (on disk or in memory)."""
     from sim.studies.saved import opened, result_of
 
-    result = result_of(root, manifest, RESULT, "toy study")
-    return opened(root, manifest, result, overall=dict(result, games=result["played"]))
+    result = result_of(saved, RESULT, "toy study")
+    return opened(saved, result, overall=dict(result, games=result["played"]))
 
 
 # The page (sim report): its title and its answer.
@@ -106,7 +102,9 @@ def answer(page, run) -> None:
         f"The first seat won {r['first_seat_wins']:,} of {r['played']:,} games.")
 
 
-KIND = Kind("toy", "sim toy", RESULT, f"{__name__}:read", __name__)
+# its folder: format 1; to resume, these options must be as saved
+KIND = Kind("toy", "sim toy", RESULT, f"{__name__}:read", __name__, format=1,
+            match=("games", "players", "seed", "block"), also=())
 COMMAND = Command("toy", ToyOptions, toy, "How often the first seat wins (a toy study).",
                   show=None, kind=KIND, result=dict, partial=ToyPartial, python="toy",
                   examples=("sim toy --games 2k --out runs/toy",))

@@ -3,12 +3,14 @@
 any command registered with a ``python`` name) take the command's options as keyword
 arguments (:func:`function`); :func:`report` is ``sim report``.
 
-A command that saves a folder returns what ``sim.load`` returns for it (``out``; without it a
-temporary folder, ``result.path``, except ``sim.run``, which then writes none: its
-declaration's own ``python_call``), so a notebook reads a fresh run and a saved one the same
-way. A progress bar shows in a terminal or a notebook unless ``quiet=True``. Ctrl-C
-(``KeyboardInterrupt``) returns the result so far, as the command prints it, with
-``result.summary["partial"]`` saying so; the folder keeps what ``resume=True`` continues.
+A command that saves a folder returns what ``sim.load`` returns for it, so a notebook reads
+a fresh result and a saved one the same way; it writes the folder only when asked (``out``):
+without it the folder is kept in memory and ``result.path`` is None (``sim.run`` keeps its
+records itself, its declaration's ``python_call``; the swap study, whose head-to-head plays
+its split model from a file, saves into a temporary folder). A progress bar shows in a
+terminal or a notebook unless ``quiet=True``. Ctrl-C (``KeyboardInterrupt``) returns the
+result so far, as the command prints it, with ``result.summary["partial"]`` saying so; a
+folder keeps what ``resume=True`` continues.
 Mistakes raise ``ValueError`` with the command's one-line message, an unknown keyword a
 ``TypeError`` naming the command's options. ``sim.swap`` saves no folder: it returns a
 DataFrame (and Ctrl-C raises).
@@ -23,36 +25,43 @@ from pathlib import Path
 from sim.commands.declare import Command
 
 
-def _folder(out) -> Path:
-    return Path(out).expanduser() if out is not None else Path(tempfile.mkdtemp(
-        prefix="shithead-sim-"))
-
-
 def execute(command: Command, options):
     """Run ``command`` with ``options`` (its options dataclass) as the Python API does: a
     command that saves no folder returns its ``opened`` value (or its result); one that
-    does saves into ``out`` or a temporary folder and returns the folder as :func:`sim.load`
-    opens it. Ctrl-C: the result so far, as saved, or, when nothing loadable was saved yet,
-    the ``KeyboardInterrupt`` saying so."""
+    does returns its folder as :func:`sim.load` opens it, saved in ``out``, or without it
+    kept in memory (:class:`~sim.runs.folder.Memory`: ``result.path`` None; a kind that
+    must have files, the swap study, in a temporary folder). Ctrl-C: the result so far, or,
+    when nothing was finished yet, the ``KeyboardInterrupt`` saying so."""
     if command.kind is None:
         done = command.work(options)
         return command.opened(done) if command.opened else done.result
-    from sim.studies.saved import load
+    from sim.runs import folder
+    from sim.studies.saved import read
 
-    path = _folder(options.out)
-    done = command.work(dataclasses.replace(options, out=path))
+    if options.out is None and getattr(options, "resume", False):
+        raise ValueError(f"resume=True continues the {command.name} saved in out=DIR: give "
+                         f"out")
+    if options.out is not None:
+        where = Path(options.out).expanduser()
+    elif command.kind.in_memory:
+        where = folder.Memory()
+    else:
+        where = Path(tempfile.mkdtemp(prefix="shithead-sim-"))
+    done = command.work(dataclasses.replace(options, out=where))
     try:
-        return load(path)
+        saved = where if isinstance(where, folder.Memory) else folder.Folder(
+            where, folder.read_manifest(where, quiet=True) or {})
+        return read(saved)
     except ValueError:
         if done.partial is None:
             raise
-        from sim.runs.folder import read_manifest
-
-        if read_manifest(path, quiet=True) is None:     # stopped before it was written
-            raise KeyboardInterrupt(f"interrupted; nothing was saved in {path} yet (start "
+        if isinstance(where, folder.Memory):
+            raise KeyboardInterrupt("interrupted before anything was finished") from None
+        if not saved.manifest:                          # stopped before it was written
+            raise KeyboardInterrupt(f"interrupted; nothing was saved in {where} yet (start "
                                     f"again without resume=True)") from None
-        raise KeyboardInterrupt(f"interrupted; what was finished is in {path}, continue "
-                                f"with resume=True, out={str(path)!r}") from None
+        raise KeyboardInterrupt(f"interrupted; what was finished is in {where}, continue "
+                                f"with resume=True, out={str(where)!r}") from None
 
 
 def _signature(command: Command) -> inspect.Signature:

@@ -197,7 +197,7 @@ def shared(name: str, default=_SAME, **spec):
 
 def out_field(holds: str, required: bool = False):
     """``out``: the folder a command saves into, holding ``holds`` (``required``: the command
-    line asks for it; the Python API saves into a temporary folder without it)."""
+    line asks for it; the Python API keeps it in memory without it, sim.commands.api)."""
     return option(None, "--out", "-o", help=f"Folder for {holds}.", cli_required=required)
 
 

@@ -62,21 +62,17 @@ def run(o: RunOptions, meanwhile: str | None = None, kept: dict | None = None):
                 o.quiet, cfg.ruleset, asked, cfg.games, configs=[cfg], engine=engine)
 
 
-# The most games whose records sim.run keeps in memory without a folder (about 110 bytes a
-# game as a DataFrame); past it, out=DIR keeps them on disk (about 21 bytes a game).
-IN_MEMORY = 10**6
-
-
 def _python(o: RunOptions):
     """``sim.run``: the run as :func:`sim.load` opens it. With ``out``, the folder, and when
     Ctrl-C stopped it the tally so far as the summary (as ``sim run`` prints it) with the
     whole batches saved as its records. Without ``out`` no folder is written: the per-game
-    records are kept in memory up to :data:`IN_MEMORY` games (``.games``); past that
-    ``.games`` says to give ``out``."""
+    records are kept in memory up to :data:`sim.runs.folder.IN_MEMORY` games (``.games``);
+    past that ``.games`` says to give ``out``."""
     import pandas as pd
 
     from sim.runs import folder
-    from sim.runs.saved import Loaded, parts_of
+    from sim.runs.folder import IN_MEMORY
+    from sim.runs.saved import Loaded
     from sim.runs.store import records
     from sim.studies.saved import load
 
@@ -93,8 +89,8 @@ def _python(o: RunOptions):
     if o.out is not None:
         path = Path(o.out).expanduser()
         summary["partial"] = f"{stopped}; continue with resume=True, out={str(path)!r}"
-        where = dict(path=path, manifest=folder.read_manifest(path) or {},
-                     parts=parts_of(path))
+        saved = folder.Folder(path, folder.read_manifest(path) or {})
+        where = dict(path=path, manifest=saved.manifest, parts=saved.parts())
     else:
         if done.partial is not None:
             summary["partial"] = (f"{stopped} (nothing was saved: out=DIR keeps a run that "

@@ -1,13 +1,12 @@
 """The saved folder (``--out DIR``): one protocol for every command that saves one (``sim run``,
 ``sim compare``, ``sim study swap``, ``sim study rules``, ``sim tune``, ``sim review``).
 
-A command declares what it saves and :func:`open_for_write` does the rest:
-
-- ``kind`` (``run``, ``compare``, ...) and ``format`` (the version of its files);
-- ``options``: what was asked, shown by ``sim report``;
-- ``match``: what must be the same to continue the folder with ``--resume`` (everything
-  that decides its games); the format and the code's hash (:func:`versions`) are added;
-- ``results``: the files of its result, written at the end (removed when it resumes).
+What a folder of each kind holds is declared once, in its :class:`~sim.runs.kinds.Kind`: its
+``format`` (the version of its files), what must ``match`` to continue it with ``--resume``
+(everything that decides its games; the format and the code's hash, :func:`versions`, are
+added) and its result files, written at the end (removed when it resumes). A command hands
+:func:`open_for_write` its kind, its ``options`` (what was asked, shown by ``sim report``)
+and the facts ``match`` names, and it does the rest.
 
 :func:`open_for_write` makes the folder, or checks it for ``--resume`` (the same kind, and
 every key of ``match`` as saved, said in one wording: ``cannot resume DIR: KEY was X, now
@@ -15,12 +14,16 @@ Y``), writes ``manifest.json`` and returns a :class:`Folder`. Its ``write_*`` wr
 atomically (a temporary name, then a rename: a process killed mid-write leaves whole files
 only, what ``--resume`` and ``sim.load`` rely on); :meth:`Folder.finish` writes the result
 and marks the folder finished, :meth:`Folder.mark_partial` writes what an interrupted command
-finished and marks it partial.
+finished and marks it partial. A :class:`Memory` in place of the path keeps the same folder
+in memory (a Python call without ``out=``): its result files and, up to :data:`IN_MEMORY`
+games, its per-game records; nothing is written.
 
 ``manifest.json``: ``kind``, ``format``, ``options``, ``match``, ``versions``, ``state``
 (``running``, ``partial`` or ``finished``; absent in a folder saved before the manifest said
 so), ``partial`` (why, when partial), ``created``, ``finished`` and a kind's own fields.
-``sim.load`` (:mod:`sim.studies.saved`) reads it and opens each kind with that kind's reader.
+``sim.load`` (:mod:`sim.studies.saved`) reads it and opens each kind with that kind's reader,
+which reads through :class:`Folder` (``has``, ``json``, ``parts``): a folder on disk and one
+in memory read the same.
 """
 from __future__ import annotations
 
@@ -36,6 +39,9 @@ import numpy as np
 from sim.runs.config import RunError
 
 MANIFEST = "manifest.json"
+# The most games whose per-game records a folder kept in memory holds (about 110 bytes a game
+# as a DataFrame); past it, out=DIR keeps them on disk (about 21 bytes a game).
+IN_MEMORY = 10**6
 RUNNING, PARTIAL, FINISHED = "running", "partial", "finished"
 
 
@@ -61,9 +67,9 @@ def check_resume(resume: bool, out, what: str = "run") -> None:
     none yet), holding a saved one when resumed and none otherwise: checked before anything
     is estimated, written or played, in one wording for every command (``what``: the run,
     the study). What must match to resume is checked when the folder is opened."""
-    if resume and out is None:
+    if resume and (out is None or isinstance(out, Memory)):
         raise StoreError(f"--resume needs --out, the folder of the {what} to continue")
-    if out is None:
+    if out is None or isinstance(out, Memory):
         return
     path = Path(out).expanduser()                  # nothing written yet: only looked at
     if path.exists() and not path.is_dir():
@@ -81,7 +87,7 @@ def resume_advice(out, what: str) -> str:
     are``) lie and ``--resume``, only when ``out`` holds a saved folder to continue (a stop
     in the first seconds may have written none, and ``--resume`` would refuse it); "" without
     ``--out``."""
-    if out is None:
+    if out is None or isinstance(out, Memory):
         return ""
     path = Path(out).expanduser()
     if read_manifest(path, quiet=True) is None:
@@ -159,48 +165,52 @@ def _held(path: Path, manifest: dict, resumable: bool) -> str:
             + "choose another folder")
 
 
-def open_for_write(path, kind: str, *, format: int, options: dict, match: dict,
-                   resume: bool = False, results=(), extra: dict | None = None,
+def open_for_write(path, kind: str, *, options: dict, facts: dict | None = None,
+                   resume: bool = False, extra: dict | None = None,
                    default=None) -> "Folder":
     """The folder ``path`` for a command of ``kind`` (module doc): made and its manifest
-    written; with ``resume``, the saved one if its kind and ``match`` (with the format and
-    the code) are those given, its ``results`` removed (written again at the end).
-    :class:`StoreError` in one line otherwise. ``default`` serialises ``options``/``match``
-    values JSON does not know (as for ``json.dumps``)."""
-    path = make_dir(path)
-    try:
-        tempfile.NamedTemporaryFile(dir=path, delete=True).close()
-    except OSError as e:
-        raise StoreError(f"--out: cannot write to {path}: {e.strerror or e}") from None
-    match = json.loads(json.dumps({"format": format, "code": versions()["code"], **match},
+    written; with ``resume``, the saved one if its kind and what the kind says must match
+    (``facts``, by default ``options``: the values of the kind's ``match``; with the format
+    and the code) are those given, its result files removed (written again at the end).
+    :class:`StoreError` in one line otherwise. ``path`` a :class:`Memory`: that, the
+    manifest kept in it. ``default`` serialises ``options``/``facts`` values JSON does not
+    know (as for ``json.dumps``)."""
+    from sim.runs.kinds import kind_of
+
+    k = kind_of(kind)
+    given = options if facts is None else facts
+    match = json.loads(json.dumps({"format": k.format, "code": versions()["code"],
+                                   **{name: given[name] for name in k.match}},
                                   default=default))
-    old = read_manifest(path)
-    if old is not None and not resume:
-        raise StoreError(_held(path, old, resumable=True))
+    if isinstance(path, Memory):
+        if resume:
+            raise StoreError("resume=True continues a folder: give out=DIR")
+        old = None
+    else:
+        path = make_dir(path)
+        try:
+            tempfile.NamedTemporaryFile(dir=path, delete=True).close()
+        except OSError as e:
+            raise StoreError(f"--out: cannot write to {path}: {e.strerror or e}") from None
+        old = read_manifest(path)
+        if old is not None and not resume:
+            raise StoreError(_held(path, old, resumable=True))
     if resume:
         if old is None:
             raise StoreError(f"cannot resume {path}: it holds no saved folder (no "
                              f"{MANIFEST}); start without --resume")
         _check(path, old, kind, match)
-        for name in results:
+        for name in k.results:
             (path / name).unlink(missing_ok=True)
-    manifest = {"kind": kind, "format": format, "options": options, "match": match,
+    manifest = {"kind": kind, "format": k.format, "options": options, "match": match,
                 "versions": versions(), "state": RUNNING,
                 "created": (old or {}).get("created") or _now(), **(extra or {})}
+    if isinstance(path, Memory):
+        path.manifest, path.default = json.loads(json.dumps(manifest, default=default)), default
+        return path
     f = Folder(path, manifest, default)
     f._write_manifest()
     return f
-
-
-def open_saved(path, kind: str) -> "Folder":
-    """The folder ``path`` a command of ``kind`` opened (:func:`open_for_write`), to write
-    its result; :class:`StoreError` if it holds none."""
-    path = Path(path).expanduser()
-    old = read_manifest(path)
-    if old is None or old.get("kind", "run") != kind:
-        raise StoreError(f"{path} holds no {kind} folder to write to (no {MANIFEST} of "
-                         f"kind {kind})")
-    return Folder(path, old)
 
 
 def _check(path: Path, old: dict, kind: str, match: dict) -> None:
@@ -223,17 +233,50 @@ def _check(path: Path, old: dict, kind: str, match: dict) -> None:
 
 
 class Folder:
-    """A saved folder open for writing (:func:`open_for_write`): ``path``, ``manifest``."""
+    """A saved folder (:func:`open_for_write`; :func:`sim.load` opens one to read it):
+    ``path``, ``manifest``; its result files read by name (``has``, ``json``), its per-game
+    records as Parquet files (``parts``)."""
+
+    records = None                # the per-game records of a folder in memory (Memory)
+    unsaved = None                # why a folder in memory kept none
 
     def __init__(self, path: Path, manifest: dict, default=None):
         self.path, self.manifest, self.default = Path(path), manifest, default
 
-    def sub(self, name: str) -> Path:
-        """The subfolder ``name`` (``games``, ``units``), made if missing."""
+    def sub(self, name: str) -> Path | None:
+        """The subfolder ``name`` (``games``, ``units``), made if missing (None in memory:
+        what a command keeps there to resume is not kept)."""
         return make_dir(self.path, name) / name
 
     def write_json(self, name: str, data, default=None) -> None:
+        """``data`` as the JSON file ``name`` (``blocks/block-0.json``: its folder made)."""
+        if "/" in name:
+            make_dir(self.path, name.rpartition("/")[0])
         write_json(self.path / name, data, default=default or self.default)
+
+    def keep_games(self, name: str, df) -> None:
+        """A block of per-game records, ``games/NAME.parquet``."""
+        write_parquet(self.sub("games") / f"{name}.parquet", df)
+
+    def append_line(self, name: str, line: str) -> None:
+        """One more line of the file ``name`` (``trials.jsonl``)."""
+        with open(self.path / name, "a") as f:
+            f.write(line + "\n")
+
+    def lines(self, name: str) -> list[str]:
+        path = self.path / name
+        return path.read_text().splitlines() if path.exists() else []
+
+    def has(self, name: str) -> bool:
+        return (self.path / name).exists()
+
+    def json(self, name: str, what: str) -> dict:
+        """The JSON object saved as ``name``; ``ValueError`` naming ``what`` if unreadable."""
+        return read_json(self.path / name, what)
+
+    def parts(self) -> list[Path]:
+        """The Parquet files of the per-game records, in order."""
+        return sorted((self.path / "games").glob("part-*.parquet"))
 
     def _write_manifest(self) -> None:
         self.write_json(MANIFEST, self.manifest)
@@ -254,6 +297,72 @@ class Folder:
         """Write ``files`` (what an interrupted command finished) and mark the folder
         partial, ``reason`` saying why (``sim report`` shows it; ``--resume`` goes on)."""
         self._mark(files, default, state=PARTIAL, partial=reason)
+
+
+class Memory(Folder):
+    """A folder kept in memory (a Python call without ``out=``): pass it as the command's
+    ``out``. Its result files are kept as they would read back from disk (through JSON),
+    its per-game records up to :data:`IN_MEMORY` games (past that none, ``unsaved`` saying
+    why); what a folder keeps only to resume (``sub``) is not kept. ``path`` is None."""
+
+    def __init__(self, limit: int | None = None):
+        import threading
+
+        self.path, self.manifest, self.default = None, {}, None
+        self.files: dict = {}
+        self.unsaved: str | None = None
+        self.limit, self.kept, self._games = limit or IN_MEMORY, 0, {}
+        self._lock = threading.Lock()       # blocks end on the pool's threads
+
+    @property
+    def records(self) -> list | None:
+        """The per-game records kept, block by block in the order of their names."""
+        return None if self.unsaved else [self._games[k] for k in sorted(self._games)]
+
+    def sub(self, name: str) -> None:
+        return None
+
+    def write_json(self, name: str, data, default=None) -> None:
+        self.files[name] = json.loads(json.dumps(data, default=default or self.default))
+
+    def keep_games(self, name: str, df) -> None:
+        with self._lock:
+            self.kept += len(df)
+            if self.kept > self.limit:
+                self._games.clear()
+                self.unsaved = (f"the per-game records of more than {self.limit:,} games are "
+                                f"kept in a folder, not in memory: give out=DIR, then .games")
+            elif not self.unsaved:
+                self._games[name] = df
+
+    def append_line(self, name: str, line: str) -> None:
+        self.files.setdefault(name, []).append(line)
+
+    def lines(self, name: str) -> list[str]:
+        return list(self.files.get(name, []))
+
+    def has(self, name: str) -> bool:
+        return name in self.files
+
+    def json(self, name: str, what: str) -> dict:
+        return self.files[name]
+
+    def parts(self) -> list[Path]:
+        return []
+
+    def _write_manifest(self) -> None:
+        pass
+
+
+def read_json(path: Path, what: str) -> dict:
+    """The JSON object in ``path``; ``ValueError`` naming ``what`` if it cannot be read."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path} is not a readable {what}: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not a readable {what}: expected a JSON object")
+    return data
 
 
 def _flat(data, prefix=""):

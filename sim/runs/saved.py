@@ -87,41 +87,26 @@ class Loaded:
         extra = [name for name in ("compare", "study", "tune") if getattr(self, name) is not None]
         kind = self.manifest.get("kind", "run")
         where = repr(str(self.path)) if self.path is not None else "(not saved)"
+        records = (f"{len(self.parts)} part file(s)" if self.path is not None else
+                   "records in memory" if self.records else "no records kept")
         return (f"<shithead-sim {kind} {where}: {cfg.get('games', '?'):,} games, "
-                f"{cfg.get('players', '?')} players, seed {cfg.get('seed', '?')}, "
-                f"{len(self.parts)} part file(s)"
+                f"{cfg.get('players', '?')} players, seed {cfg.get('seed', '?')}, {records}"
                 + (f", with {' and '.join(extra)}" if extra else "") + ">")
 
 
-def read_json(path: Path, what: str) -> dict:
-    """The JSON object in ``path``; ``ValueError`` naming ``what`` if it cannot be read."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{path} is not a readable {what}: {e}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path} is not a readable {what}: expected a JSON object")
-    return data
-
-
-def parts_of(root: Path) -> list[Path]:
-    """The Parquet files of a folder's per-game records, in order."""
-    return sorted((root / "games").glob("part-*.parquet"))
-
-
-def read(root: Path, manifest: dict) -> Loaded:
-    """The run saved in ``root`` (kind ``run``): finished when its summary.json is written
-    (:meth:`sim.runs.store.Store.finish`); else ``ValueError`` saying how far it got and
-    how to continue it."""
-    parts = parts_of(root)
-    if not (root / "summary.json").exists():
+def read(saved) -> Loaded:
+    """The run in ``saved`` (a :class:`~sim.runs.folder.Folder` of kind ``run``): finished
+    when its summary.json is written (:meth:`sim.runs.store.Store.finish`); else
+    ``ValueError`` saying how far it got and how to continue it."""
+    parts, manifest = saved.parts(), saved.manifest
+    if not saved.has("summary.json"):
         options = manifest.get("options", {})
         games, batch = options.get("games"), manifest.get("batch")
         progress = (f" ({len(parts)} of {-(-games // batch)} batches saved)"
                     if isinstance(games, int) and isinstance(batch, int) and batch > 0 else "")
-        raise ValueError(unfinished(root, manifest, "summary.json", progress))
-    summary = read_json(root / "summary.json", "summary")
-    return Loaded(path=root, manifest=manifest, summary=summary,
+        raise ValueError(unfinished(saved.path, manifest, "summary.json", progress))
+    summary = saved.json("summary.json", "summary")
+    return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
                   by_strategy=pd.DataFrame(summary.get("by_strategy", [])), parts=parts)
 

@@ -26,11 +26,7 @@ from sim.runs.batch import Batch
 from sim.runs.folder import StoreError  # noqa: F401  (re-exported)
 from sim.runs.registry import spec_file
 
-KIND = "run"
-# 2: the columns unfinished_by and cycle_turns (games proven endless are stopped, sim.kernel.cycle)
-# 3: summary.json's overall.cycle_stop and neighbours are facts, not words (sim.runs.tally)
-# 4: per-seat columns for 8 seats, column_0 .. column_7 (two decks seat 8, H18)
-FORMAT = 4
+KIND = "run"                # its format and what must match to resume: sim.runs.kinds
 
 
 class Store:
@@ -42,9 +38,9 @@ class Store:
         self.cfg = cfg
         options, strategies = cfg.describe(), identities(cfg)
         self.folder = folder.open_for_write(
-            path, KIND, format=FORMAT, options=options, resume=resume,
-            match={"options": options, "batch": cfg.batch, "strategies": strategies},
-            results=("summary.json",), extra={"batch": cfg.batch, "strategies": strategies})
+            path, KIND, options=options, resume=resume,
+            facts={"options": options, "batch": cfg.batch, "strategies": strategies},
+            extra={"batch": cfg.batch, "strategies": strategies})
         self.path = self.folder.path
         self.games_dir = self.folder.sub("games")
 

@@ -22,7 +22,7 @@ from sim.runs.kinds import KINDS
 from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
 from sim.runs.partial import Interrupted, Partial
-from sim.runs.saved import Loaded, parts_of
+from sim.runs.saved import Loaded
 from sim.runs.tally import cycle_facts
 from sim.studies.design import seat_orders, seating_note
 from sim.studies.match import Match, split_rotations
@@ -48,9 +48,7 @@ def blocks(deals, block, until_clear):
         first += n
 
 
-KIND = "compare"
-FORMAT = 3                # 2: info.cycle_stop is facts, not words (sim.runs.tally.cycle_facts)
-                          # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
+KIND = "compare"          # its format and what must match to resume: sim.runs.kinds
 RESULT = KINDS[KIND].result
 
 
@@ -163,11 +161,9 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
                "max_games": max_games if max_games is not None else games,
                "independent": independent, "max_turns": max_turns, "cycle_stop": cycle_stop,
                "seating": seating}
-    # DIR/games/part-NNNNN.parquet: each block's games, read back on --resume; what must
-    # match to resume is the plan (what decides the games and the blocks)
+    # DIR/games/part-NNNNN.parquet: each block's games, read back on --resume
     saved = None if out is None else folder.open_for_write(
-        out, KIND, format=FORMAT, options=options, match={"plan": plan}, resume=resume,
-        results=(RESULT, "summary.json"), default=float)
+        out, KIND, options=options, facts={"plan": plan}, resume=resume, default=float)
     kept = Games(saved, resume)
     t = Tournament(list(strategies), players, bool(opts["last_player_loses"]),
                    sequential=until_clear)
@@ -193,7 +189,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
         name = f"part-{index:05d}"
         df = kept.read(name)
         if df is not None:
-            return _Read(name, orders, _saved_block(df, n, k, kept.dir / f"{name}.parquet"))
+            return _Read(name, orders, _saved_block(df, n, k, kept.path(name)))
         # the games are rotation by rotation, each in the order of its deals
         numbers = np.tile(first + np.arange(n, dtype=np.int64), k)
         if independent:
@@ -203,7 +199,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
             kept.write(name, _block_frame(base, b, rows, first + np.arange(n), k, strategies,
                                           match.swaps))
         return match.start(group, orders, numbers, tick=played.tick, index=(name, first, n),
-                           then=save if kept.dir is not None else None)
+                           then=save if kept.keeps else None)
 
     def cut(started):
         # the deals of the blocks started and not added played from each one's first, as
@@ -245,12 +241,12 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     return Comparison(t, info)
 
 
-def read(root, manifest) -> Loaded:
-    """The tournament saved in ``root`` (kind ``compare``; sim.studies.saved): compare.json,
+def read(saved) -> Loaded:
+    """The tournament in ``saved`` (kind ``compare``; sim.studies.saved): compare.json,
     its options (the manifest's), the seat effect as ``by_seat`` and the per-strategy rows as
     ``by_strategy`` (every strategy held every seat, so no seats column)."""
-    parts = parts_of(root)
-    d = result_of(root, manifest, RESULT, "compare file",
+    parts = saved.parts()
+    d = result_of(saved, RESULT, "compare file",
                   f" ({len(parts)} files of games saved)" if parts else "")
     info = d.get("info", {})
     games, unf = d.get("games"), d.get("unfinished")
@@ -259,5 +255,5 @@ def read(root, manifest) -> Loaded:
                "unfinished_cap": d.get("unfinished_cap"),
                "unfinished_cycle": d.get("unfinished_cycle"),
                "cycle_stop": info.get("cycle_stop"), "mean_turns": d.get("mean_turns")}
-    return opened(root, manifest, d, overall=overall, by_seat=d.get("seat_effect", []),
-                  by_strategy=d.get("per_strategy", []), compare=d, parts=parts)
+    return opened(saved, d, overall=overall, by_seat=d.get("seat_effect", []),
+                  by_strategy=d.get("per_strategy", []), compare=d)

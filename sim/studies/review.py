@@ -471,21 +471,18 @@ def save(r: Review, game: dict, out) -> None:
                "options": Ruleset.parse(game["rules"]).to_dict(), "seed": game.get("seed"),
                "game": game.get("game"), "seat": r.seat, "seats": game.get("seats"),
                "rollouts": r.rollouts, "review_seed": r.seed, "opponents": r.opponents}
-    saved = folder.open_for_write(out, "review", format=1, options=options, match={},
-                                  default=float)
+    saved = folder.open_for_write(out, "review", options=options, default=float)
     close(saved, {"game.json": game, "review.json": r.to_dict()},
           "interrupted: the decisions reviewed so far" if r.interrupted else None)
 
 
-def read(root, manifest):
-    """The review saved in ``root`` (kind ``review``; sim.studies.saved): its options as
+def read(saved):
+    """The review in ``saved`` (kind ``review``; sim.studies.saved): its options as
     ``config``; ``sim report`` reads review.json itself."""
-    from sim.runs.saved import unfinished
-    from sim.studies.saved import opened
+    from sim.studies.saved import opened, result_of
 
-    if not (root / "review.json").exists():
-        raise ValueError(unfinished(root, manifest, "review.json"))
-    return opened(root, manifest, {})
+    result_of(saved, "review.json", "review file")
+    return opened(saved, {})
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sim.runs import folder
 from sim.runs.kinds import kind_of, saved_text
-from sim.runs.saved import Loaded, read_json, unfinished
+from sim.runs.saved import Loaded, unfinished
 
 
 def load(path) -> Loaded:
@@ -38,34 +38,44 @@ def load(path) -> Loaded:
     if manifest is None:
         raise ValueError(f"{root} is not a saved folder: it has no manifest.json (expected "
                          f"{saved_text()})")
-    module, _, name = kind_of(manifest.get("kind", "run"), root).reader.partition(":")
-    return getattr(importlib.import_module(module), name)(root, manifest)
+    return read(folder.Folder(root, manifest))
 
 
-def result_of(root: Path, manifest: dict, name: str, what: str, progress: str = "") -> dict:
+def read(saved: folder.Folder) -> Loaded:
+    """``saved`` (a folder on disk or in memory, :class:`~sim.runs.folder.Memory`) opened by
+    its kind's reader."""
+    kind = saved.manifest.get("kind", "run")
+    module, _, name = kind_of(kind, saved.path).reader.partition(":")
+    return getattr(importlib.import_module(module), name)(saved)
+
+
+def result_of(saved: folder.Folder, name: str, what: str, progress: str = "") -> dict:
     """The study's result file ``name`` (JSON, ``what`` in errors); ``ValueError`` saying how
     to continue the study when it has not written it (``progress``: how far it got)."""
-    if not (root / name).exists():
-        raise ValueError(unfinished(root, manifest, name, progress))
-    return read_json(root / name, what)
+    if not saved.has(name):
+        raise ValueError(unfinished(saved.path, saved.manifest, name, progress))
+    return saved.json(name, what)
 
 
-def opened(root: Path, manifest: dict, result: dict, *, config=None, overall=None,
+def opened(saved: folder.Folder, result: dict, *, config=None, overall=None,
            by_seat=(), by_strategy=(), **extra) -> Loaded:
     """A study's folder as ``sim.load`` gives it: ``summary`` holds its options (``config``,
     by default the manifest's), its totals (``overall``), its seat table and, when it saved
     a partial result, why (``result``'s ``partial``, else the manifest's); ``by_seat`` and
-    ``by_strategy`` as DataFrames; ``extra``: :class:`Loaded`'s other fields."""
+    ``by_strategy`` as DataFrames; its per-game records (``parts`` on disk, ``records`` in
+    memory); ``extra``: :class:`Loaded`'s other fields."""
     import pandas as pd
 
+    manifest = saved.manifest
     summary = {"config": manifest.get("options", {}) if config is None else config,
                "overall": overall or {}, "by_seat": list(by_seat), "by_strategy": []}
     partial = result.get("partial") or manifest.get("partial")
     if partial:
         summary["partial"] = partial
-    return Loaded(path=root, manifest=manifest, summary=summary,
+    return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary["by_seat"]),
-                  by_strategy=pd.DataFrame(list(by_strategy)), **extra)
+                  by_strategy=pd.DataFrame(list(by_strategy)), parts=saved.parts(),
+                  records=saved.records, unsaved=saved.unsaved, **extra)
 
 
 def close(saved: folder.Folder, files: dict, partial: str | None = None, default=None) -> None:
@@ -80,23 +90,32 @@ def close(saved: folder.Folder, files: dict, partial: str | None = None, default
 
 class Games:
     """``DIR/games/NAME.parquet``: a study's per-game records, one file per block of games,
-    written whole as the block finishes; with ``resume``, read back instead of played again.
-    ``saved``: the study's :class:`~sim.runs.folder.Folder`, or None (nothing is kept)."""
+    written whole as the block finishes (:meth:`~sim.runs.folder.Folder.keep_games`; in
+    memory for a :class:`~sim.runs.folder.Memory`); with ``resume``, read back instead of
+    played again. ``saved``: the study's folder, or None (nothing is kept)."""
 
     def __init__(self, saved: folder.Folder | None = None, resume: bool = False):
-        self.dir = None if saved is None else saved.sub("games")
-        self.resume = resume
+        self.saved, self.resume = saved, resume
+
+    @property
+    def keeps(self) -> bool:
+        """Whether the games are kept (on disk or in memory)."""
+        return self.saved is not None
+
+    def path(self, name: str) -> Path | None:
+        """Where ``name`` is saved on disk (None in memory or when nothing is kept)."""
+        if self.saved is None or self.saved.path is None:
+            return None
+        return self.saved.path / "games" / f"{name}.parquet"
 
     def read(self, name: str):
         """The DataFrame saved as ``name``, when resuming and it was saved; else None."""
         import pandas as pd
 
-        path = None if self.dir is None else self.dir / f"{name}.parquet"
-        if not self.resume or path is None or not path.exists():
-            return None
-        return pd.read_parquet(path)
+        path = self.path(name) if self.resume else None
+        return pd.read_parquet(path) if path is not None and path.exists() else None
 
     def write(self, name: str, df) -> None:
-        """Save ``df`` (:func:`sim.runs.store.records`' columns and the study's) as ``name``."""
-        if self.dir is not None:
-            folder.write_parquet(self.dir / f"{name}.parquet", df)
+        """Keep ``df`` (:func:`sim.runs.store.records`' columns and the study's) as ``name``."""
+        if self.saved is not None:
+            self.saved.keep_games(name, df)

@@ -212,8 +212,7 @@ def _interval(x, bounds=(0.0, 1.0), null=None):
     return stats.ends(stats.mean_interval(x, bounds=bounds, null=null))
 
 
-KIND = "tune"
-FORMAT = 1
+KIND = "tune"             # its format and what must match to resume: sim.runs.kinds
 
 
 class TunePartial(NamedTuple):
@@ -228,17 +227,15 @@ RESULT = KINDS[KIND].result
 TRIALS = "trials.jsonl"      # one line per trial, appended as they finish
 
 
-def _trials(out: Path) -> list[dict]:
-    """The trials saved in ``out/trials.jsonl`` (up to a line cut by an interruption)."""
+def _trials(saved) -> list[dict]:
+    """The trials saved in ``saved``'s trials.jsonl (up to a line cut by an interruption)."""
     trials = []
-    path = out / TRIALS
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                try:
-                    trials.append(json.loads(line))
-                except ValueError:
-                    break                           # a line cut by an interruption
+    for line in saved.lines(TRIALS):
+        if line.strip():
+            try:
+                trials.append(json.loads(line))
+            except ValueError:
+                break                               # a line cut by an interruption
     return trials
 
 
@@ -282,12 +279,10 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
     saved = None
     if out is not None:
         # more trials, or a larger final check, continue the same search
-        saved = folder.open_for_write(
-            out, KIND, format=FORMAT, options=options, resume=resume,
-            match={k: v for k, v in options.items() if k not in ("trials", "fresh_games")},
-            results=(RESULT, "summary.json"), default=float)
+        saved = folder.open_for_write(out, KIND, options=options, resume=resume,
+                                      default=float)
         if resume:
-            done = _trials(saved.path)
+            done = _trials(saved)
     else:
         folder.check_resume(resume, out, "tuning")
     head = {"strategy": strategy, "against": list(against), "players": players,
@@ -334,8 +329,7 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                    "sampled": dict(trial.params)}
             done.append(rec)
             if saved is not None:
-                with open(saved.path / TRIALS, "a") as f:
-                    f.write(json.dumps(rec) + "\n")
+                saved.append_line(TRIALS, json.dumps(rec))
             if log:
                 log(rec)
         best = max(done, key=lambda t: t["value"])
@@ -383,21 +377,21 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
         group.close()
 
 
-def read(root, manifest) -> Loaded:
-    """The tuning saved in ``root`` (kind ``tune``; sim.studies.saved): tune.json as ``tune``,
+def read(saved) -> Loaded:
+    """The tuning in ``saved`` (kind ``tune``; sim.studies.saved): tune.json as ``tune``,
     its options (the manifest's, with the games played) as ``config``, and as
     ``by_strategy`` the best and the default parameters measured again on fresh deals
     (``role``, ``strategy``: the spec, ``games``, ``estimate`` and its interval)."""
-    n = len(_trials(root))
-    wanted = manifest.get("options", {}).get("trials", "?")
-    d = result_of(root, manifest, RESULT, "tune file", f" ({n} of {wanted} trials saved)")
-    options = d.get("options") or manifest.get("options", {})
+    n = len(_trials(saved))
+    wanted = saved.manifest.get("options", {}).get("trials", "?")
+    d = result_of(saved, RESULT, "tune file", f" ({n} of {wanted} trials saved)")
+    options = d.get("options") or saved.manifest.get("options", {})
     fresh = d.get("fresh") or {}
     games = (sum(t.get("games", 0) for t in d.get("trials", []))
              + 2 * fresh.get("games", 0))
     rows = [{"role": role, "strategy": fresh[role]["spec"], "games": fresh["games"],
              **{k: v for k, v in fresh[role].items() if k != "spec"}}
             for role in ("best", "default") if role in fresh]
-    return opened(root, manifest, d, config={**{k: v for k, v in options.items()
+    return opened(saved, d, config={**{k: v for k, v in options.items()
                                                  if k != "space"}, "games": games},
                   overall={"games": games}, by_strategy=rows, tune=d)

@@ -314,8 +314,7 @@ def fmt(x, unit) -> str:
     return f"{x:+.3f}"
 
 
-# -- the folder ------------------------------------------------------------------------------
-FORMAT = 1
+# -- the folder (its format and what must match to resume: sim.runs.kinds) ------------------
 
 
 class LabPartial(NamedTuple):
@@ -330,12 +329,9 @@ RESULT = KINDS[KIND].result
 
 
 def _open(out, plan, resume):
-    """The saved folder (kind ``rules-lab``, :mod:`sim.runs.folder`): what must match to
-    resume is the plan (every option that decides the games and the stopping)."""
-    return folder.open_for_write(out, KIND, format=FORMAT, options=_config(plan),
-                                 match={"plan": plan}, resume=resume,
-                                 results=(RESULT, "summary.json"), extra={"plan": plan},
-                                 default=_json)
+    """The saved folder (kind ``rules-lab``, :mod:`sim.runs.folder`)."""
+    return folder.open_for_write(out, KIND, options=_config(plan), facts={"plan": plan},
+                                 resume=resume, extra={"plan": plan}, default=_json)
 
 
 def _config(plan) -> dict:
@@ -353,16 +349,16 @@ def _config(plan) -> dict:
             "mc_deals": plan["mc_deals"], "max_turns": plan["max_turns"]}
 
 
-def read(root, manifest) -> Loaded:
-    """The rules lab saved in ``root`` (kind ``rules-lab``; sim.studies.saved): its options
+def read(saved) -> Loaded:
+    """The rules lab in ``saved`` (kind ``rules-lab``; sim.studies.saved): its options
     with every game of the result (``config``, ``overall``), the base's seats as ``by_seat``;
     ``sim report`` reads ruleslab.json itself."""
-    result = result_of(root, manifest, RESULT, "rules lab file")
-    plan = manifest.get("plan") or {}
-    config = dict(manifest.get("options") or (_config(plan) if plan else {}),
+    result = result_of(saved, RESULT, "rules lab file")
+    plan = saved.manifest.get("plan") or {}
+    config = dict(saved.manifest.get("options") or (_config(plan) if plan else {}),
                   games=result.get("games_played"))
     base = next((r for r in result.get("rulesets", []) if r.get("ident") == "base"), None)
-    return opened(root, manifest, result, config=config,
+    return opened(saved, result, config=config,
                   overall={"games": result.get("games_played")},
                   by_seat=[] if base is None else base.get("seats", []))
 

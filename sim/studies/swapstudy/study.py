@@ -12,7 +12,7 @@ from sim.runs.kinds import KINDS
 from sim.runs.workers import Played
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunError
-from sim.runs.saved import Loaded, parts_of, read_json, unfinished
+from sim.runs.saved import Loaded, unfinished
 from sim.runs.tally import UNFINISHED_POLICY as UNFINISHED_POLICY_RUNS
 from sim.studies.saved import Games, close
 from sim.studies.swapstudy.h2h import bh, head_to_heads, verdict
@@ -24,9 +24,7 @@ from sim.studies.swapstudy.table import triple_table
 from sim.studies.swapstudy.values import SwapStudyPartial, refuse_hand_size, values_stage
 
 BUILTIN_SWAPS = ("none", "random", "highest-up", "specials-up", "lowest-hand")
-KIND = "swap-study"
-FORMAT = 3                  # 2: values.json's cycle_stop and neighbours are facts (sim.runs.tally)
-                            # 3: per-seat record columns for 8 seats (sim.runs.store, H18)
+KIND = "swap-study"         # its format and what must match to resume: sim.runs.kinds
 STUDY = KINDS[KIND].result
 VALUES = "values.json"      # the values stage's tally (older folders: summary.json)
 
@@ -83,11 +81,9 @@ def swap_study(out, players=4, games=100_000, seed=0, rules="seed", strategy="lo
     options = {"players": players, "games": games, "seed": seed, "rules": rules,
                "strategy": strategy, "h2h_games": h2h_games, "max_turns": max_turns,
                "cycle_stop": cycle_stop}
-    # what must match to resume: the options and the batch size (the saved batches are its
-    # games); the results are written again (never a mix of two)
-    saved = folder.open_for_write(out, KIND, format=FORMAT, options=options, resume=resume,
-                                  match={"options": options, "batch": batch},
-                                  results=(STUDY, VALUES, "summary.json", "split_cov.npz"),
+    # the results are written again on --resume (never a mix of two)
+    saved = folder.open_for_write(out, KIND, options=options, resume=resume,
+                                  facts={"options": options, "batch": batch},
                                   extra={"batch": batch}, default=_json)
     out = saved.path
     kept = Games(saved, resume)
@@ -131,26 +127,27 @@ def _close(saved, tally, options, study=None, stage=None):
           partial)
 
 
-def read(root, manifest) -> Loaded:
-    """The swap study saved in ``root`` (kind ``swap-study``; sim.studies.saved): study.json
+def read(saved) -> Loaded:
+    """The swap study in ``saved`` (kind ``swap-study``; sim.studies.saved): study.json
     as ``study``, the values stage's tally (values.json; summary.json in older folders) as
     ``summary``, its seat and strategy tables, and the games of every stage. An interrupted
     study opens with its values stage only (``study`` None, ``summary["partial"]``)."""
     import pandas as pd
 
-    values = root / VALUES if (root / VALUES).exists() else root / "summary.json"
-    summary = read_json(values, "values file") if values.exists() else None
-    study = read_json(root / STUDY, "study file") if (root / STUDY).exists() else None
+    manifest = saved.manifest
+    values = VALUES if saved.has(VALUES) else "summary.json"
+    summary = saved.json(values, "values file") if saved.has(values) else None
+    study = saved.json(STUDY, "study file") if saved.has(STUDY) else None
     if summary is not None and study is None and manifest.get("partial"):
         summary.setdefault("partial", manifest["partial"])
     if summary is None or (study is None and not summary.get("partial")):
-        parts = parts_of(root)
-        raise ValueError(unfinished(root, manifest, STUDY,
+        parts = saved.parts()
+        raise ValueError(unfinished(saved.path, manifest, STUDY,
                                     f" ({len(parts)} files of games saved)" if parts else ""))
-    return Loaded(path=root, manifest=manifest, summary=summary,
+    return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
                   by_strategy=pd.DataFrame(summary.get("by_strategy", [])), study=study,
-                  parts=parts_of(root))
+                  parts=saved.parts())
 
 
 def _rest(out, stage, kept, players, games, seed, rules, strategy, threads, h2h_games,

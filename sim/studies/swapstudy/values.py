@@ -56,7 +56,7 @@ def start_kept(group, games, name, cfg, first, n, tick=None, index=None, also=No
         return _Read(Batch(first, read_records(df)), tick, index, also)
 
     def then(b):                       # on the pool's thread that finishes the batch
-        if games.dir is not None:
+        if games.keeps:
             from sim.runs.store import records
             df = records(cfg, b)
             for key, value in columns.items():
@@ -64,7 +64,7 @@ def start_kept(group, games, name, cfg, first, n, tick=None, index=None, also=No
             games.write(name, df)
         return None if also is None else also(b)     # the handle's extra
     return start(group, cfg, first, n, tick=tick, index=index,
-                 then=then if games.dir is not None or also is not None else None)
+                 then=then if games.keeps or also is not None else None)
 
 
 def finish_kept(started):
