@@ -242,8 +242,9 @@ def test_a_study_without_out_writes_no_folder(kind, monkeypatch, tmp_path):
     assert memory.manifest["match"] == saved.manifest["match"]
     assert _stable(memory.summary) == _stable(saved.summary)
     assert memory.by_seat.equals(saved.by_seat) and memory.by_strategy.equals(saved.by_strategy)
-    for name in ("compare", "study", "tune"):
+    for name in ("result", "compare", "study", "tune"):
         assert _stable(getattr(memory, name)) == _stable(getattr(saved, name))
+    assert memory.result is not None
     pd.testing.assert_frame_equal(memory.games, saved.games)
     assert "not saved" in repr(memory)
     with pytest.raises(ValueError, match="out=DIR"):

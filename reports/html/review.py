@@ -3,7 +3,6 @@ decisions, the mistakes, the total loss), the plot of the seat's win chance (V2:
 place) over the game and the table of its decisions; then the options of the review."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd
@@ -11,7 +10,6 @@ import pandas as pd
 from reports.html.common import Page, _legend_below, axes, fig_title, percent_axis
 from reports.review import judged, loss_text, summary_line, value_text
 from reports.ties import MISTAKE
-from sim.runs.kinds import KINDS
 from sim.runs.saved import Loaded
 
 
@@ -24,7 +22,7 @@ def title(run: Loaded) -> str:
 def _review(run: Loaded):
     from sim.studies.review import Decision, Review
 
-    data = json.loads((run.path / KINDS["review"].result).read_text())
+    data = run.result
     return Review(data["seat"], data["players"], data["v2"], data["rollouts"], data["seed"],
                   data["opponents"], data["summary"]["of"], data["turns"], data["forced"],
                   [Decision(**d) for d in data["decisions"]], data["interrupted"])

@@ -5,14 +5,12 @@ table a player can read, each measure with its meaning and scale (docs/rules-lab
 changes that play every game as the base does are listed once, not charted."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd
 
 from reports.html.common import Page, fig_title, new_figure
 from reports.lab_text import no_effect, no_effect_line
-from sim.runs.kinds import KINDS
 from sim.runs.saved import Loaded
 
 TITLE = "rules lab"
@@ -23,16 +21,12 @@ PANELS = (("turns", "game length (turns)", 1.0), ("endless", "endless games (pts
           ("luck", "luck (index)", 1.0))
 
 
-def load_result(run: Loaded) -> dict:
-    return json.loads((run.path / KINDS["rules-lab"].result).read_text())
-
-
 def answer(page: Page, run: Loaded) -> None:
     """The answer first: per measure, the changes that move it most, or that none does."""
     from sim.studies.ruleslab.measures import MEASURES, SCALES
     from sim.studies.ruleslab.study import headline
 
-    res = load_result(run)
+    res = run.result
     blocks = page.section("answer", f"What each rule does ({res['players']} players, base "
                                     f"{res['base']})")
     if res.get("partial"):
@@ -54,7 +48,7 @@ def answer(page: Page, run: Loaded) -> None:
 
 
 def build(page: Page, run: Loaded) -> list[str]:
-    res = load_result(run)
+    res = run.result
     same = set(no_effect(res))
     shown = [r for r in res["rulesets"] if r["ident"] not in same]
     rows = [r for r in shown if r["ident"] != "base"]

@@ -103,7 +103,8 @@ def _python(o: RunOptions):
                                                         for i in sorted(kept)],
                      unsaved=unsaved)
     return Loaded(summary=summary, by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), **where)
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), result=summary,
+                  **where)
 
 
 COMMAND = Command(

@@ -13,7 +13,6 @@ for statistics over runs too big for memory.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,10 +24,13 @@ class Loaded:
     """A saved folder: ``manifest`` (as saved), ``summary`` (a run's summary.json; another
     kind's reader gives its options as ``config``, its totals as ``overall``, its seat table
     as ``by_seat`` and ``partial`` when an interrupted command saved it), ``by_seat`` (the
-    summary's seat table), ``by_strategy`` (the kind's per-strategy table),
-    ``compare``/``study``/``tune`` (the tournament's, swap study's and tuning's results, or
-    ``None``), and ``games``: every per-game record, sorted by game. A run played without a
-    folder (``sim.run`` without ``out``) has ``path`` None and its records in memory, or,
+    summary's seat table), ``by_strategy`` (the kind's per-strategy table), ``result`` (the
+    command's result as its kind saves it, :data:`sim.runs.kinds.KINDS`: a run's summary, a
+    tournament's compare.json, a swap study's study.json, a tuning's tune.json, a rules lab's
+    ruleslab.json, a review's review.json; None for a swap study stopped before its study),
+    the same by the kind's name for three of them (``compare``, ``study``, ``tune``; None for
+    another kind), and ``games``: every per-game record, sorted by game. A result kept in
+    memory (a Python call without ``out``) has ``path`` None and its records in memory, or,
     past what is kept in memory, ``unsaved`` saying why there are none."""
 
     path: Path | None
@@ -36,13 +38,33 @@ class Loaded:
     summary: dict
     by_seat: pd.DataFrame
     by_strategy: pd.DataFrame
-    compare: dict | None = None
-    study: dict | None = None
-    tune: dict | None = None
+    result: dict | None = None
     parts: list[Path] = field(default_factory=list)
-    records: list | None = None          # a run without a folder: its records' tables
-    unsaved: str | None = None           # why a run without a folder has no records
+    records: list | None = None          # kept in memory: its records' tables
+    unsaved: str | None = None           # why a result kept in memory has no records
     _games: pd.DataFrame | None = field(default=None, init=False)
+
+    @property
+    def kind(self) -> str:
+        return self.manifest.get("kind", "run")
+
+    def _as(self, kind: str) -> dict | None:
+        return self.result if self.kind == kind else None
+
+    @property
+    def compare(self) -> dict | None:
+        """A tournament's result (compare.json), else None."""
+        return self._as("compare")
+
+    @property
+    def study(self) -> dict | None:
+        """A swap study's result (study.json), else None."""
+        return self._as("swap-study")
+
+    @property
+    def tune(self) -> dict | None:
+        """A tuning's result (tune.json), else None."""
+        return self._as("tune")
 
     @property
     def games(self) -> pd.DataFrame:
@@ -85,7 +107,7 @@ class Loaded:
     def __repr__(self) -> str:
         cfg = self.config
         extra = [name for name in ("compare", "study", "tune") if getattr(self, name) is not None]
-        kind = self.manifest.get("kind", "run")
+        kind = self.kind
         where = repr(str(self.path)) if self.path is not None else "(not saved)"
         records = (f"{len(self.parts)} part file(s)" if self.path is not None else
                    "records in memory" if self.records else "no records kept")
@@ -108,7 +130,8 @@ def read(saved) -> Loaded:
     summary = saved.json("summary.json", "summary")
     return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), parts=parts)
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), result=summary,
+                  parts=parts)
 
 
 def unfinished(root: Path, manifest: dict, result: str, progress: str = "") -> str:

@@ -256,4 +256,4 @@ def read(saved) -> Loaded:
                "unfinished_cycle": d.get("unfinished_cycle"),
                "cycle_stop": info.get("cycle_stop"), "mean_turns": d.get("mean_turns")}
     return opened(saved, d, overall=overall, by_seat=d.get("seat_effect", []),
-                  by_strategy=d.get("per_strategy", []), compare=d)
+                  by_strategy=d.get("per_strategy", []))

@@ -481,8 +481,7 @@ def read(saved):
     ``config``; ``sim report`` reads review.json itself."""
     from sim.studies.saved import opened, result_of
 
-    result_of(saved, "review.json", "review file")
-    return opened(saved, {})
+    return opened(saved, result_of(saved, "review.json", "review file"))
 
 
 __all__ = ["save", "review", "Review", "Decision", "decide", "game_states", "state_at", "start_state",

@@ -58,12 +58,12 @@ def result_of(saved: folder.Folder, name: str, what: str, progress: str = "") ->
 
 
 def opened(saved: folder.Folder, result: dict, *, config=None, overall=None,
-           by_seat=(), by_strategy=(), **extra) -> Loaded:
+           by_seat=(), by_strategy=()) -> Loaded:
     """A study's folder as ``sim.load`` gives it: ``summary`` holds its options (``config``,
     by default the manifest's), its totals (``overall``), its seat table and, when it saved
     a partial result, why (``result``'s ``partial``, else the manifest's); ``by_seat`` and
-    ``by_strategy`` as DataFrames; its per-game records (``parts`` on disk, ``records`` in
-    memory); ``extra``: :class:`Loaded`'s other fields."""
+    ``by_strategy`` as DataFrames; ``result`` as the Loaded's; its per-game records
+    (``parts`` on disk, ``records`` in memory)."""
     import pandas as pd
 
     manifest = saved.manifest
@@ -74,8 +74,8 @@ def opened(saved: folder.Folder, result: dict, *, config=None, overall=None,
         summary["partial"] = partial
     return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary["by_seat"]),
-                  by_strategy=pd.DataFrame(list(by_strategy)), parts=saved.parts(),
-                  records=saved.records, unsaved=saved.unsaved, **extra)
+                  by_strategy=pd.DataFrame(list(by_strategy)), result=result,
+                  parts=saved.parts(), records=saved.records, unsaved=saved.unsaved)
 
 
 def close(saved: folder.Folder, files: dict, partial: str | None = None, default=None) -> None:

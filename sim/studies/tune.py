@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -394,4 +393,4 @@ def read(saved) -> Loaded:
             for role in ("best", "default") if role in fresh]
     return opened(saved, d, config={**{k: v for k, v in options.items()
                                                  if k != "space"}, "games": games},
-                  overall={"games": games}, by_strategy=rows, tune=d)
+                  overall={"games": games}, by_strategy=rows)

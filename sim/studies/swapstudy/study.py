@@ -146,7 +146,7 @@ def read(saved) -> Loaded:
                                     f" ({len(parts)} files of games saved)" if parts else ""))
     return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
-                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), study=study,
+                  by_strategy=pd.DataFrame(summary.get("by_strategy", [])), result=study,
                   parts=saved.parts())
 
 
