@@ -261,3 +261,17 @@ def test_a_study_kept_in_memory_keeps_its_records_up_to_a_limit(monkeypatch):
     assert cmp.compare["games"] == 1600 and cmp.path is None
     with pytest.raises(ValueError, match="out=DIR"):
         cmp.games
+
+
+@pytest.mark.parametrize("kind", ["compare", "tune"])
+def test_a_study_kept_in_memory_stopped_gives_its_result_so_far_and_no_resume(kind,
+                                                                               monkeypatch):
+    """Ctrl-C midway through a study without out: the result so far, marked partial, and no
+    advice to resume (there is no folder to continue)."""
+    from test_resume_contract import CASES, _stop_after
+
+    call, units = CASES[kind]
+    monkeypatch.setattr(work, "maybe_progress", _stop_after(units // 2))
+    part = call(None)
+    assert part.path is None and part.summary["partial"].startswith("interrupted")
+    assert "resume" not in part.summary["partial"] and "resume" not in json.dumps(part.result)

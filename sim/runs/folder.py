@@ -95,6 +95,12 @@ def resume_advice(out, what: str) -> str:
     return f"; {what} in {path}, continue with --resume"
 
 
+def resume_hint(saved) -> str:
+    """"; continue with --resume" for a study's partial reason when ``saved`` (its folder, or
+    None) is on disk; "" when nothing can be resumed (no folder, or one in memory)."""
+    return "; continue with --resume" if getattr(saved, "path", None) is not None else ""
+
+
 def make_dir(path, sub: str = "") -> Path:
     """The folder ``path`` (``~`` expanded) and its subfolder ``sub``, made if missing;
     :class:`StoreError` if they cannot be. Returns ``path``."""

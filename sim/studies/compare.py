@@ -231,7 +231,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     except KeyboardInterrupt:
         stopped = "interrupted"
     info = describe(stopped)
-    partial = ("interrupted: the deals played so far; continue with --resume"
+    partial = (f"interrupted: the deals played so far{folder.resume_hint(saved)}"
                if stopped == "interrupted" else None)
     if saved is not None and t.games:       # compare.json: finished, or partial (--resume goes on)
         extra = {"partial": partial} if partial else {}

@@ -366,8 +366,8 @@ def tune(strategy: str, against: list[str], players: int = 4, trials: int = 100,
                   "best": max(done, key=lambda t: t["value"]) if done else None,
                   "options": options,
                   "partial": (f"interrupted during {stage}, after {len(done)} of {trials} "
-                              f"trials: the best so far is not checked on fresh deals; "
-                              f"continue with --resume")}
+                              f"trials: the best so far is not checked on fresh deals"
+                              f"{folder.resume_hint(saved)}")}
         if saved is not None:
             saved.mark_partial(result["partial"], {RESULT: result})
         raise Interrupted(Partial(TunePartial(result["trials"], result["best"], result),
