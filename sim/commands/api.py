@@ -36,7 +36,7 @@ def execute(command: Command, options):
         done = command.work(options)
         return command.opened(done) if command.opened else done.result
     from sim.runs import folder
-    from sim.studies.saved import read
+    from sim.studies.saved import load, read
 
     if options.out is None and getattr(options, "resume", False):
         raise ValueError(f"resume=True continues the {command.name} saved in out=DIR: give "
@@ -49,15 +49,13 @@ def execute(command: Command, options):
         where = Path(tempfile.mkdtemp(prefix="shithead-sim-"))
     done = command.work(dataclasses.replace(options, out=where))
     try:
-        saved = where if isinstance(where, folder.Memory) else folder.Folder(
-            where, folder.read_manifest(where, quiet=True) or {})
-        return read(saved)
+        return read(where) if isinstance(where, folder.Memory) else load(where)
     except ValueError:
         if done.partial is None:
             raise
         if isinstance(where, folder.Memory):
             raise KeyboardInterrupt("interrupted before anything was finished") from None
-        if not saved.manifest:                          # stopped before it was written
+        if folder.read_manifest(where, quiet=True) is None:    # stopped before it was written
             raise KeyboardInterrupt(f"interrupted; nothing was saved in {where} yet (start "
                                     f"again without resume=True)") from None
         raise KeyboardInterrupt(f"interrupted; what was finished is in {where}, continue "

@@ -351,7 +351,9 @@ class Memory(Folder):
         return name in self.files
 
     def json(self, name: str, what: str) -> dict:
-        return self.files[name]
+        import copy
+
+        return copy.deepcopy(self.files[name])     # a reader's edits stay its own, as on disk
 
     def parts(self) -> list[Path]:
         return []
