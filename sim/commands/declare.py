@@ -1,11 +1,13 @@
 """How a long command is declared, once: its options as a dataclass (each field's default,
 the names and help the command line shows, what completes its value), the function doing its
-work, the kind of folder it saves (:class:`sim.runs.kinds.Kind`: result file, resume, reader,
-page), its result and partial types, and the front end's printer. Everything else is derived
-from the :class:`Command`: the typer command (:func:`sim.cli.derive.typer_command`), the
-``sim.*`` function (:func:`sim.commands.api.function`), ``sim.load`` and ``sim report``
-(through the kind), ``--resume`` (the option is in the dataclass exactly when the kind
-resumes; tests/test_kinds.py).
+work, the kind of folder it saves (:class:`sim.runs.kinds.Kind`: result files, format, what
+must match to resume, resume, reader, page), its result and partial types, and the front
+end's printer. Everything else is derived from the :class:`Command`: the typer command
+(:func:`sim.cli.derive.typer_command`), the ``sim.*`` function
+(:func:`sim.commands.api.function`: the folder kept in memory without ``out``), ``sim.load``
+and ``sim report`` (through the kind), ``--resume`` (the option is in the dataclass exactly
+when the kind resumes, tests/test_kinds.py; the folder checked against the kind's format
+and match, :func:`sim.runs.folder.open_for_write`).
 
 >>> @dataclass
 ... class ToyOptions(Options):
