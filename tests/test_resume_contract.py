@@ -105,6 +105,9 @@ def test_a_stopped_then_resumed_command_leaves_the_uninterrupted_folder(kind, tm
     whole = call(tmp_path / "whole")
     result = KINDS[kind].result
     reference = _read(whole.path / result, whole.path)
+    # the folder's format and what must match to resume are the kind's (sim.runs.kinds)
+    assert whole.manifest["format"] == KINDS[kind].format
+    assert list(whole.manifest["match"]) == ["format", "code", *KINDS[kind].match]
     # the result as sim.load gives it is the kind's result file
     assert _stable(json.loads(json.dumps(whole.result).replace(str(whole.path), "DIR"))) \
         == reference
