@@ -478,7 +478,7 @@ def save(r: Review, game: dict, out) -> None:
 
 def read(saved):
     """The review in ``saved`` (kind ``review``; sim.studies.saved): its options as
-    ``config``; ``sim report`` reads review.json itself."""
+    ``config``, review.json as ``.result`` (what its page reads)."""
     from sim.studies.saved import opened, result_of
 
     return opened(saved, result_of(saved, "review.json", "review file"))

@@ -352,7 +352,7 @@ def _config(plan) -> dict:
 def read(saved) -> Loaded:
     """The rules lab in ``saved`` (kind ``rules-lab``; sim.studies.saved): its options
     with every game of the result (``config``, ``overall``), the base's seats as ``by_seat``;
-    ``sim report`` reads ruleslab.json itself."""
+    its page reads the result, ``.result``."""
     result = result_of(saved, RESULT, "rules lab file")
     plan = saved.manifest.get("plan") or {}
     config = dict(saved.manifest.get("options") or (_config(plan) if plan else {}),
