@@ -275,3 +275,15 @@ def test_a_study_kept_in_memory_stopped_gives_its_result_so_far_and_no_resume(ki
     part = call(None)
     assert part.path is None and part.summary["partial"].startswith("interrupted")
     assert "resume" not in part.summary["partial"] and "resume" not in json.dumps(part.result)
+
+
+def test_a_run_kept_in_memory_stopped_gives_its_tally_and_its_whole_batches(monkeypatch):
+    """sim.run without out, stopped midway: the tally so far as the summary (saying nothing
+    was saved), and the records of the batches finished whole, kept in memory."""
+    from test_resume_contract import _stop_after
+
+    monkeypatch.setattr(work, "maybe_progress", _stop_after(5000))
+    part = sim.run(games=8000, batch=1000, players=3, seed=1, threads=2, quiet=True)
+    assert part.path is None and "nothing was saved" in part.summary["partial"]
+    played, kept = part.summary["overall"]["games"], len(part.games)
+    assert 5000 <= played < 8000 and kept % 1000 == 0 and 0 < kept <= played

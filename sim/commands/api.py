@@ -5,9 +5,8 @@ arguments (:func:`function`); :func:`report` is ``sim report``.
 
 A command that saves a folder returns what ``sim.load`` returns for it, so a notebook reads
 a fresh result and a saved one the same way; it writes the folder only when asked (``out``):
-without it the folder is kept in memory and ``result.path`` is None (``sim.run`` keeps its
-records itself, its declaration's ``python_call``; the swap study, whose head-to-head plays
-its split model from a file, saves into a temporary folder). A progress bar shows in a
+without it the folder is kept in memory and ``result.path`` is None (the swap study, whose
+head-to-head plays its split model from a file, saves into a temporary folder). A progress bar shows in a
 terminal or a notebook unless ``quiet=True``. Ctrl-C (``KeyboardInterrupt``) returns the
 result so far, as the command prints it, with ``result.summary["partial"]`` saying so; a
 folder keeps what ``resume=True`` continues.
@@ -30,8 +29,9 @@ def execute(command: Command, options):
     command that saves no folder returns its ``opened`` value (or its result); one that
     does returns its folder as :func:`sim.load` opens it, saved in ``out``, or without it
     kept in memory (:class:`~sim.runs.folder.Memory`: ``result.path`` None; a kind that
-    must have files, the swap study, in a temporary folder). Ctrl-C: the result so far, or,
-    when nothing was finished yet, the ``KeyboardInterrupt`` saying so."""
+    must have files, the swap study, in a temporary folder). Ctrl-C: the result so far (as
+    saved, or the declaration's ``stopped``), or, when nothing was finished yet, the
+    ``KeyboardInterrupt`` saying so."""
     if command.kind is None:
         done = command.work(options)
         return command.opened(done) if command.opened else done.result
@@ -53,13 +53,18 @@ def execute(command: Command, options):
     except ValueError:
         if done.partial is None:
             raise
-        if isinstance(where, folder.Memory):
-            raise KeyboardInterrupt("interrupted before anything was finished") from None
-        if folder.read_manifest(where, quiet=True) is None:    # stopped before it was written
-            raise KeyboardInterrupt(f"interrupted; nothing was saved in {where} yet (start "
-                                    f"again without resume=True)") from None
-        raise KeyboardInterrupt(f"interrupted; what was finished is in {where}, continue "
-                                f"with resume=True, out={str(where)!r}") from None
+    # stopped before it saved a result its reader opens
+    memory = isinstance(where, folder.Memory)
+    manifest = None if memory else folder.read_manifest(where, quiet=True)
+    if not memory and manifest is None:                 # stopped before it was written
+        raise KeyboardInterrupt(f"interrupted; nothing was saved in {where} yet (start again "
+                                f"without resume=True)") from None
+    if command.stopped is not None:
+        return command.stopped(done, where if memory else folder.Folder(where, manifest))
+    if memory:
+        raise KeyboardInterrupt("interrupted before anything was finished") from None
+    raise KeyboardInterrupt(f"interrupted; what was finished is in {where}, continue with "
+                            f"resume=True, out={str(where)!r}") from None
 
 
 def _signature(command: Command) -> inspect.Signature:
@@ -94,8 +99,6 @@ def function(command: Command):
 
     def call(*args, **kwargs):
         options = command.options.of(name, args, kwargs)
-        if command.python_call is not None:
-            return command.python_call(options)
         return execute(command, options)
 
     call.__name__ = call.__qualname__ = command.python

@@ -117,9 +117,10 @@ class Command:
     ``Partial.result``; ``show``: ``"module:function"`` of the front end printing a
     :class:`Done`; ``python``: the name of its ``sim.*`` function (None: none);
     ``opened(done)``: what the Python function returns for a command that saves no
-    folder (``sim swap``: a DataFrame; default: the result); ``python_call(options)``: the
-    Python function's own work, where it differs from the usual (``sim.run`` keeps no folder
-    unless asked; the usual: :func:`sim.commands.api.execute`)."""
+    folder (``sim swap``: a DataFrame; default: the result); ``stopped(done, folder)``: what
+    it returns when Ctrl-C stopped a command before it saved a result its reader opens
+    (``sim.run``: the tally so far; default: a ``KeyboardInterrupt`` saying what was kept),
+    :func:`sim.commands.api.execute`."""
 
     name: str
     options: type
@@ -133,7 +134,7 @@ class Command:
     python: str | None = None
     panel: str = "Answer questions"
     opened: Callable | None = None
-    python_call: Callable | None = None
+    stopped: Callable | None = None
 
 
 def play(work, quiet, ruleset, asked, total=None, label="games", configs=None,

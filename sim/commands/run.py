@@ -37,13 +37,12 @@ class RunOptions(Options):
     quiet: bool = shared("quiet")
 
 
-def run(o: RunOptions, meanwhile: str | None = None, kept: dict | None = None):
+def run(o: RunOptions, meanwhile: str | None = None):
     """Play the games: ``result`` is the run's :class:`~sim.runs.tally.Tally` (on Ctrl-C, of
     the games played so far; ``out`` keeps the whole batches). ``meanwhile``: a module the
     front end prints with, imported on a thread of its own while this one plays the games
     (the core releases the GIL, so the import runs on another core; importing it again later
-    waits for this one to finish). ``kept``: a dict given without ``out`` keeps each whole
-    batch in memory (:func:`sim.runs.runner.run`)."""
+    waits for this one to finish)."""
     from sim.runs import folder
     from sim.runs.runner import run as play_run
 
@@ -58,60 +57,36 @@ def run(o: RunOptions, meanwhile: str | None = None, kept: dict | None = None):
     if meanwhile:
         threading.Thread(target=importlib.import_module, args=(meanwhile,), daemon=True).start()
     return play(lambda progress: play_run(cfg, progress=progress, out=o.out, resume=o.resume,
-                                          backend=engine, kept=kept),
+                                          backend=engine),
                 o.quiet, cfg.ruleset, asked, cfg.games, configs=[cfg], engine=engine)
 
 
-def _python(o: RunOptions):
-    """``sim.run``: the run as :func:`sim.load` opens it. With ``out``, the folder, and when
-    Ctrl-C stopped it the tally so far as the summary (as ``sim run`` prints it) with the
-    whole batches saved as its records. Without ``out`` no folder is written: the per-game
-    records are kept in memory up to :data:`sim.runs.folder.IN_MEMORY` games (``.games``);
-    past that ``.games`` says to give ``out``."""
+def _stopped(done, saved):
+    """``sim.run`` stopped by Ctrl-C (a run's folder has no summary until it finishes): the
+    tally so far as the summary, as ``sim run`` prints it, with the whole batches ``saved``
+    (on disk or in memory) as its records."""
     import pandas as pd
 
-    from sim.runs import folder
-    from sim.runs.folder import IN_MEMORY
     from sim.runs.saved import Loaded
-    from sim.runs.store import records
-    from sim.studies.saved import load
 
-    if o.out is None and o.resume:
-        raise ValueError("resume=True continues the run saved in out=DIR: give out")
-    games = count(o.games)
-    kept = {} if o.out is None and games <= IN_MEMORY else None
-    done = run(o, kept=kept)
-    if o.out is not None and done.partial is None:
-        return load(o.out)
     tally = done.result
     summary = tally.to_dict()
     stopped = f"interrupted: {tally.games:,} of {tally.cfg.games:,} games"
-    if o.out is not None:
-        path = Path(o.out).expanduser()
-        summary["partial"] = f"{stopped}; continue with resume=True, out={str(path)!r}"
-        saved = folder.Folder(path, folder.read_manifest(path) or {})
-        where = dict(path=path, manifest=saved.manifest, parts=saved.parts())
-    else:
-        if done.partial is not None:
-            summary["partial"] = (f"{stopped} (nothing was saved: out=DIR keeps a run that "
-                                  f"resume=True continues)")
-        unsaved = None if kept is not None else (
-            f"the per-game records of a run of {games:,} games are kept in a folder, not in "
-            f"memory (at most {IN_MEMORY:,} games): run it with out=DIR, then .games")
-        where = dict(path=None, manifest={"kind": "run", "options": summary.get("config", {})},
-                     records=None if kept is None else [records(tally.cfg, kept[i])
-                                                        for i in sorted(kept)],
-                     unsaved=unsaved)
-    return Loaded(summary=summary, by_seat=pd.DataFrame(summary.get("by_seat", [])),
+    summary["partial"] = (f"{stopped}; continue with resume=True, out={str(saved.path)!r}"
+                          if saved.path is not None else
+                          f"{stopped} (nothing was saved: out=DIR keeps a run that "
+                          f"resume=True continues)")
+    return Loaded(path=saved.path, manifest=saved.manifest, summary=summary,
+                  by_seat=pd.DataFrame(summary.get("by_seat", [])),
                   by_strategy=pd.DataFrame(summary.get("by_strategy", [])), result=summary,
-                  **where)
+                  parts=saved.parts(), records=saved.records, unsaved=saved.unsaved)
 
 
 COMMAND = Command(
     "run", RunOptions, run, "Play many games: win rates per seat and strategy, with 95% CIs.",
     show="sim.cli.run_commands:run", panel="Play games", kind=KINDS["run"],
     result="sim.runs.tally:Tally", partial="sim.runs.tally:Tally", python="run",
-    python_call=_python,
+    stopped=_stopped,
     examples=("sim run --games 1e6 --players 4",
               "sim run -n 250k -s lowest -s random -s counting",
               "sim run --games 1e6 --rules classic --json > summary.json"))

@@ -264,6 +264,10 @@ class Folder:
         """A block of per-game records, ``games/NAME.parquet``."""
         write_parquet(self.sub("games") / f"{name}.parquet", df)
 
+    def keeps_games(self) -> bool:
+        """Whether :meth:`keep_games` still keeps them (worth making the records)."""
+        return True
+
     def append_line(self, name: str, line: str) -> None:
         """One more line of the file ``name`` (``trials.jsonl``)."""
         with open(self.path / name, "a") as f:
@@ -340,6 +344,9 @@ class Memory(Folder):
                                 f"kept in a folder, not in memory: give out=DIR, then .games")
             elif not self.unsaved:
                 self._games[name] = df
+
+    def keeps_games(self) -> bool:
+        return self.unsaved is None
 
     def append_line(self, name: str, line: str) -> None:
         self.files.setdefault(name, []).append(line)

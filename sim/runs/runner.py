@@ -38,7 +38,7 @@ def _size(cfg: RunConfig, index: int) -> int:
     return max(0, min(cfg.batch, cfg.games - index * cfg.batch))
 
 
-def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None, kept=None):
+def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None):
     """Play all games of ``cfg`` and return their :class:`~sim.runs.tally.Tally`.
 
     ``progress(done)`` is called as games finish (chunks of a batch, so from the first
@@ -47,8 +47,7 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None, kep
     ``--resume`` plays the rest). With ``out`` (a folder) every batch's
     per-game records are saved (:mod:`sim.runs.store`), and ``resume`` continues a saved run.
     ``backend`` plays the batches (default: this process, all cores); see :mod:`sim.runs.backends`.
-    ``kept`` (a dict, without ``out``): each whole batch is put in it by its index, its
-    records in memory (:func:`sim.runs.store.records` makes their table). The tally adds
+    ``out`` a :class:`~sim.runs.folder.Memory`: the same, kept in memory. The tally adds
     integers only, so the summary does not depend on the order in which batches finish, nor
     on threads, batch size or backend.
     """
@@ -67,14 +66,11 @@ def run(cfg: RunConfig, progress=None, out=None, resume=False, backend=None, kep
     played = Played(progress, done)
     backend = backend or LocalBackend(cfg.threads)
     try:
-        # without a folder to save in or records kept, a cluster sends back each batch's
-        # counts, not its records (the tally is all that is kept of them)
-        for index, b in backend.play(cfg, todo, tick=played.tick,
-                                     keep=store is not None or kept is not None,
+        # without a folder to save in, a cluster sends back each batch's counts, not its
+        # records (the tally is all that is kept of them)
+        for index, b in backend.play(cfg, todo, tick=played.tick, keep=store is not None,
                                      save=None if store is None else store.write):
             tally.add(b)
-            if kept is not None:
-                kept[index] = b
     except KeyboardInterrupt as e:
         # the whole batches are tallied (and saved); the games played of the others too
         if isinstance(e, Interrupted) and e.partial.done:

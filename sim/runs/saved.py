@@ -131,7 +131,7 @@ def read(saved) -> Loaded:
     return Loaded(path=saved.path, manifest=manifest, summary=summary,
                   by_seat=pd.DataFrame(summary.get("by_seat", [])),
                   by_strategy=pd.DataFrame(summary.get("by_strategy", [])), result=summary,
-                  parts=parts)
+                  parts=parts, records=saved.records, unsaved=saved.unsaved)
 
 
 def unfinished(root: Path, manifest: dict, result: str, progress: str = "") -> str:

@@ -47,9 +47,6 @@ class Store:
     def part(self, index: int) -> Path:
         return part_path(self.games_dir, index)
 
-    def done(self, index: int) -> bool:
-        return self.part(index).exists()
-
     def saved(self) -> list[int]:
         """The indices of the batches saved whole (their files), ascending."""
         return saved_batches(self.games_dir)
@@ -63,8 +60,9 @@ class Store:
         return Batch(int(df["game"].iloc[0]), read_records(df))
 
     def write(self, index: int, batch) -> None:
-        """Write one batch of per-game records as Parquet, atomically."""
-        folder.write_parquet(self.part(index), records(self.cfg, batch))
+        """Keep one batch of per-game records (Parquet, atomically; or in memory)."""
+        if self.folder.keeps_games():
+            self.folder.keep_games(part_name(index), records(self.cfg, batch))
 
     def finish(self, summary: dict) -> None:
         self.folder.finish({"summary.json": summary})
@@ -87,16 +85,21 @@ def identities(cfg) -> list[dict]:
             for s in range(cfg.players)]
 
 
+def part_name(index: int) -> str:
+    """The name of batch ``index``'s records (``part-00012``; its file in ``games/``)."""
+    return f"part-{index:05d}"
+
+
 def part_path(games_dir: Path, index: int) -> Path:
     """The Parquet file of batch ``index`` in a folder's ``games/``."""
-    return games_dir / f"part-{index:05d}.parquet"
+    return games_dir / f"{part_name(index)}.parquet"
 
 
 def saved_batches(games_dir: Path) -> list[int]:
     """The indices of the batch files in a folder's ``games/``, ascending (none: [])."""
     import re
 
-    if not Path(games_dir).is_dir():
+    if games_dir is None or not Path(games_dir).is_dir():       # none, or a run in memory
         return []
     found = (re.fullmatch(r"part-(\d+)\.parquet", p.name) for p in Path(games_dir).iterdir())
     return sorted(int(m.group(1)) for m in found if m)

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.kernel.fastpath import POOL
 from sim.runs import folder
+from sim.runs.store import part_name
 from sim.runs.kinds import KINDS
 from sim.runs.workers import Group, Played, stream
 from sim.runs.config import RunError
@@ -186,7 +187,7 @@ def compare(strategies, players=4, games=100_000, seed=0, rules="seed", max_turn
     def begin(item):
         index, (first, n) = item
         orders = seat_orders(k, seating, seed, np.arange(first, first + n))
-        name = f"part-{index:05d}"
+        name = part_name(index)
         df = kept.read(name)
         if df is not None:
             return _Read(name, orders, _saved_block(df, n, k, kept.path(name)))

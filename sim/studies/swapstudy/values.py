@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.runs.partial import Interrupted, Partial
 from sim.runs.runner import RunConfig, RunError, batches
+from sim.runs.store import part_name
 from sim.runs.workers import Group, Played, stream
 from sim.studies.match import batch_results
 from sim.studies.saved import Games
@@ -116,7 +117,7 @@ def values_stage(players, games, seed, rules, strategy, threads, progress=None, 
 
     def begin(item):
         index, first, n = item
-        return start_kept(group, kept, f"part-{index:05d}", cfg, first, n, tick=played.tick,
+        return start_kept(group, kept, part_name(index), cfg, first, n, tick=played.tick,
                           index=item, stage="values", seed=seed, opponent="",
                           also=lambda b: _cells(b, players, v2, position, first, n, ncell))
 
